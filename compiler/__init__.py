@@ -1,0 +1,1 @@
+"""The compiler: stages become numba kernels (see the compiler issue)."""

@@ -1,0 +1,25 @@
+"""The ludica game description language: stages as text, parsed, checked, printed, measured, run.
+
+    stage = gdl.load("stages/standard-8x8.gdl")   # parse + static checks; StageError lists all errors
+    gdl.format(stage)                              # the canonical text; parse(format(s)) == s
+    gdl.description_length(stage)                  # bits of the canonical prefix-free code
+    game = gdl.reference(stage)                    # the slow, obviously correct interpreter
+"""
+from . import ast
+from .arena import from_arena
+from .ast import Stage
+from .bits import bits_breakdown, description_length
+from .diagnostics import Diagnostic, InternalError, LudicaError, StageError
+from .game import PASS, Game, Move, perft, render
+from .interpreter import reference
+from .loader import analyse, check, load, loads
+from .parser import parse
+from .printer import format
+
+__all__ = [
+    "ast", "Stage", "Move", "PASS", "Game",
+    "parse", "format", "load", "loads", "check", "analyse",
+    "description_length", "bits_breakdown",
+    "reference", "perft", "render", "from_arena",
+    "Diagnostic", "StageError", "LudicaError", "InternalError",
+]

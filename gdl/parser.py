@@ -1,0 +1,592 @@
+"""Text → AST: the Lark grammar (grammar.lark), one builder per grammar rule, and diagnostics.
+
+A file is read as blocks, one per statement: the statement's line and the indented lines under it.
+Each block is parsed on its own, so one bad line does not hide the errors of the others; then the
+statements are assembled into a `Stage`. Only syntax and the statements a stage cannot do
+without (`board`, `players`) are checked here; everything else is gdl/checks.py's job, so that
+any AST, valid or not, prints and parses back to itself.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast as A
+from .diagnostics import Diagnostic, InternalError, StageError, diagnostic
+
+_LARK = Lark(
+    (Path(__file__).with_name("grammar.lark")).read_text(),
+    start="block",
+    parser="lalr",
+    propagate_positions=True,
+    maybe_placeholders=False,
+)
+
+# Keywords that open a statement, in the order the canonical printer writes them.
+STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end")
+
+# Words of the terminals that stand for a closed set of keywords (for "expected" and did-you-mean).
+_WORD_TERMINALS: dict[str, tuple[str, ...]] = {
+    "DIRECTION": A.DIRECTION_WORDS,
+    "TARGET": A.TARGETS,
+    "HEADING": A.HEADINGS,
+    "SIDES": A.SIDE_PAIRS,
+    "WRAP": ("wrap",),
+    "EXACT": ("exact",),
+    "OVER_BLOCKED": ("over-blocked",),
+}
+_TERMINAL_PROSE = {
+    "DIRECTION": "a direction (all, orthogonal, diagonal, forward, n, ne, ...)",
+    "TARGET": "empty, enemy or any",
+    "HEADING": "up, down, left or right",
+    "SIDES": "top-bottom or left-right",
+    "CELL": "a cell (like d5)",
+    "NAME": "a player name",
+    "STRING": 'a quoted name (like "Othello")',
+    "INT": "a number",
+    "_NL": "the end of the line",
+    "$END": "the end of the line",
+}
+_KEYWORDS: dict[str, str] = {
+    t.name: t.pattern.value for t in _LARK.terminals if t.pattern.type == "str"
+}
+
+
+# --- reading a file as blocks -------------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    lines: list[tuple[int, str]]  # (line number in the file, text without its comment)
+
+    @property
+    def head(self) -> str:
+        words = self.lines[0][1].split()
+        return words[0] if words else ""
+
+
+def _strip_comment(line: str) -> str:
+    """The line without its `#` comment; a `#` inside a quoted name is kept."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i]
+    return line
+
+
+def _blocks(text: str, problems: list[Diagnostic]) -> list[_Block]:
+    blocks: list[_Block] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        code = _strip_comment(raw).rstrip()
+        if not code.strip():
+            continue
+        if code[0] in " \t":
+            if not blocks:
+                problems.append(diagnostic("syntax.indent-at-start", _line_span(number, code)))
+            elif blocks[-1].head != "move":
+                if blocks[-1].head in STATEMENT_KEYWORDS:  # an unknown head is reported once, by itself
+                    problems.append(diagnostic("syntax.stray-indent", _line_span(number, code), keyword=blocks[-1].head))
+            else:
+                blocks[-1].lines.append((number, code))
+            continue
+        blocks.append(_Block([(number, code)]))
+    return blocks
+
+
+def _line_span(number: int, code: str) -> A.Span:
+    start = len(code) - len(code.lstrip()) + 1
+    return A.Span(number, start, number, len(code) + 1)
+
+
+# --- syntax errors ------------------------------------------------------------------------------
+
+
+def _describe_expected(names) -> str:
+    words = []
+    for name in sorted(set(names) - {n for n, v in _KEYWORDS.items() if v == ".."}):
+        if name in _KEYWORDS:
+            words.append(f"`{_KEYWORDS[name]}`")
+        else:
+            words.append(_TERMINAL_PROSE.get(name, name))
+    words = sorted(set(words))
+    if len(words) == 1:
+        return words[0]
+    return "one of: " + ", ".join(words)
+
+
+def _candidates(names) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        if name in _KEYWORDS:
+            out.append(_KEYWORDS[name])
+        out.extend(_WORD_TERMINALS.get(name, ()))
+    return out
+
+
+def _did_you_mean(word: str, names) -> str | None:
+    close = difflib.get_close_matches(word.lower(), _candidates(names), n=1, cutoff=0.6)
+    if close and close[0] != word:
+        return f"did you mean `{close[0]}`?"
+    if "CELL" in names and word[:1].isalpha() and word[1:].isdigit() and word != word.lower():
+        return f"cells are written in lower case: `{word.lower()}`"
+    return None
+
+
+def _describe_token(tok: Token) -> str:
+    if tok.type in _KEYWORDS or tok.type in _WORD_TERMINALS:
+        return f"`{tok}`"
+    kind = {"CELL": "cell", "NAME": "word", "INT": "number", "STRING": "name"}.get(tok.type, "text")
+    return f"{kind} `{tok}`"
+
+
+def _syntax_error(err: UnexpectedInput, block: _Block) -> Diagnostic:
+    def file_line(local: int) -> int:
+        return block.lines[min(max(local, 1), len(block.lines)) - 1][0]
+
+    last_number, last_text = block.lines[-1]
+    end_span = A.Span(last_number, len(last_text) + 1, last_number, len(last_text) + 2)
+    if isinstance(err, UnexpectedToken) and err.token.type != "$END":
+        tok = err.token
+        span = A.Span(file_line(tok.line), tok.column, file_line(tok.end_line), tok.end_column)
+        if tok.type == "_NL":  # the line ended before the statement did
+            number, text = block.lines[tok.line - 1]
+            span = A.Span(number, len(text) + 1, number, len(text) + 2)
+            return diagnostic("syntax.unexpected-end", span, expected=_describe_expected(err.expected))
+        # The lexer may have matched a keyword inside a longer word (`s` of `sqare`): show the word.
+        text = dict(block.lines)[span.line]
+        word = text[tok.column - 1:].split()[0].rstrip(":,")
+        if len(word) > len(tok):
+            span = A.Span(span.line, tok.column, span.line, tok.column + len(word))
+            found = f"word `{word}`"
+        else:
+            word, found = str(tok), _describe_token(tok)
+        return diagnostic(
+            "syntax.unexpected-token", span, _did_you_mean(word, err.expected),
+            found=found, expected=_describe_expected(err.expected),
+        )
+    if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
+        return diagnostic("syntax.unexpected-end", end_span, expected=_describe_expected(err.expected))
+    if isinstance(err, UnexpectedCharacters):
+        number = file_line(err.line)
+        text = dict(block.lines)[number]
+        if err.char == '"':
+            return diagnostic("syntax.unclosed-string", A.Span(number, err.column, number, len(text) + 1))
+        word = text[err.column - 1:].split()[0] if text[err.column - 1:].split() else err.char
+        span = A.Span(number, err.column, number, err.column + len(word))
+        return diagnostic(
+            "syntax.unexpected-character", span, _did_you_mean(word, err.allowed),
+            char=err.char, expected=_describe_expected(err.allowed),
+        )
+    raise InternalError(f"unexpected parser error {err!r}")
+
+
+# --- builders: one per grammar rule --------------------------------------------------------------
+
+Builder = Callable[[list, A.Span | None], Any]
+_BUILDERS: dict[str, Builder] = {}
+
+
+def builds(rule: str) -> Callable[[Builder], Builder]:
+    def register(fn: Builder) -> Builder:
+        _BUILDERS[rule] = fn
+        return fn
+
+    return register
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """A statement that contributes to a field of the Stage rather than being a node itself."""
+
+    keyword: str
+    value: Any
+    span: A.Span | None
+
+
+def _has(children: list, terminal: str) -> bool:
+    return any(isinstance(c, Token) and c.type == terminal for c in children)
+
+
+def _pick(children: list, kind: type, default: Any) -> Any:
+    for c in children:
+        if isinstance(c, kind) and not isinstance(c, Token):
+            return c
+    return default
+
+
+def _int(children: list) -> list[int]:
+    return [int(c) for c in children if isinstance(c, Token) and c.type == "INT"]
+
+
+def _token_span(tok: Token) -> A.Span:
+    return A.Span(tok.line, tok.column, tok.end_line, tok.end_column)
+
+
+def _cell(tok: Token) -> A.Cell:
+    return A.Cell(int(tok[1:]) - 1, A.COLUMN_LETTERS.index(tok[0]), span=_token_span(tok))
+
+
+@builds("block")
+def _block(c, span):
+    return c[0]
+
+
+@builds("game")
+def _game(c, span):
+    return _Statement("game", str(c[0])[1:-1], span)
+
+
+@builds("board")
+def _board(c, span):
+    return replace(c[0], wrap=_has(c, "WRAP"), span=span)
+
+
+@builds("board_square")
+def _board_square(c, span):
+    return A.SquareBoard(*_int(c), span=span)
+
+
+@builds("board_rect")
+def _board_rect(c, span):
+    return A.RectBoard(*_int(c), span=span)
+
+
+@builds("board_hex")
+def _board_hex(c, span):
+    return A.HexBoard(*_int(c), span=span)
+
+
+@builds("blocked")
+def _blocked(c, span):
+    return _Statement("blocked", c[0], span)
+
+
+@builds("cells")
+def _cells(c, span):
+    return tuple(c)
+
+
+@builds("cell")
+def _cell_rule(c, span):
+    return _cell(c[0])
+
+
+@builds("cell_range")
+def _cell_range(c, span):
+    return A.CellRange(_cell(c[0]), _cell(c[1]), span=span)
+
+
+@builds("players")
+def _players(c, span):
+    return A.Players(tuple(str(t) for t in c), span=span)
+
+
+@builds("forward")
+def _forward(c, span):
+    return _Statement("forward", tuple(c), span)
+
+
+@builds("heading")
+def _heading(c, span):
+    return A.Heading(str(c[0]), str(c[1]), span=span)
+
+
+@builds("setup")
+def _setup(c, span):
+    return A.Setup(str(c[0]), c[1], span=span)
+
+
+@builds("move")
+def _move(c, span):
+    return A.MoveRule(c[0], tuple(c[1:]), span=span)
+
+
+@builds("place_empty")
+def _place_empty(c, span):
+    return A.PlaceEmpty(span=span)
+
+
+@builds("place_gravity")
+def _place_gravity(c, span):
+    return A.PlaceGravity(span=span)
+
+
+@builds("place_adjacent")
+def _place_adjacent(c, span):
+    return A.PlaceAdjacent(span=span)
+
+
+def _target(c) -> str:
+    return next((str(t) for t in c if isinstance(t, Token) and t.type == "TARGET"), "empty")
+
+
+@builds("piece_step")
+def _piece_step(c, span):
+    return A.Step(_pick(c, A.Directions, A.ALL_DIRECTIONS), _target(c), span=span)
+
+
+@builds("piece_slide")
+def _piece_slide(c, span):
+    return A.Slide(_pick(c, A.Directions, A.ALL_DIRECTIONS), _target(c), span=span)
+
+
+@builds("piece_jump")
+def _piece_jump(c, span):
+    return A.Jump(_int(c)[0], _target(c), span=span)
+
+
+@builds("piece_clone")
+def _piece_clone(c, span):
+    return A.Clone(_int(c)[0], _target(c), span=span)
+
+
+@builds("target")
+def _target_rule(c, span):
+    return c[0]  # the TARGET token, read by the move kind's builder
+
+
+@builds("directions")
+def _directions(c, span):
+    return A.Directions(tuple(str(t) for t in c), span=span)
+
+
+@builds("effect_flip")
+def _effect_flip(c, span):
+    return A.FlipCustodial(_pick(c, A.Directions, A.ALL_DIRECTIONS), _has(c, "OVER_BLOCKED"), span=span)
+
+
+@builds("effect_remove")
+def _effect_remove(c, span):
+    return A.RemoveCustodial(_pick(c, A.Directions, A.ALL_DIRECTIONS), _has(c, "OVER_BLOCKED"), span=span)
+
+
+@builds("effect_convert")
+def _effect_convert(c, span):
+    return A.ConvertAdjacent(_pick(c, A.Directions, A.ALL_DIRECTIONS), span=span)
+
+
+@builds("effect_require")
+def _effect_require(c, span):
+    return A.RequireCapture(span=span)
+
+
+@builds("turn")
+def _turn(c, span):
+    return replace(c[0], span=span)
+
+
+@builds("turn_alternate")
+def _turn_alternate(c, span):
+    return A.Alternate(span=span)
+
+
+@builds("turn_fewer_pieces")
+def _turn_fewer_pieces(c, span):
+    return A.FewerPieces(span=span)
+
+
+@builds("turn_again_after_capture")
+def _turn_again_after_capture(c, span):
+    return A.AgainAfterCapture(span=span)
+
+
+@builds("pass_rule")
+def _pass_rule(c, span):
+    return A.PassForced(span=span)
+
+
+@builds("end")
+def _end(c, span):
+    return A.End(c[0], c[1], span=span)
+
+
+@builds("cond_no_moves")
+def _cond_no_moves(c, span):
+    return A.NoMoves(span=span)
+
+
+@builds("cond_board_full")
+def _cond_board_full(c, span):
+    return A.BoardFull(span=span)
+
+
+@builds("cond_line")
+def _cond_line(c, span):
+    return A.Line(_int(c)[0], _has(c, "EXACT"), span=span)
+
+
+@builds("cond_reach_far_row")
+def _cond_reach_far_row(c, span):
+    return A.ReachFarRow(span=span)
+
+
+@builds("cond_connect")
+def _cond_connect(c, span):
+    return A.Connect(tuple(str(t) for t in c), span=span)
+
+
+@builds("cond_no_pieces")
+def _cond_no_pieces(c, span):
+    return A.NoPieces(span=span)
+
+
+@builds("cond_after_plies")
+def _cond_after_plies(c, span):
+    return A.AfterPlies(_int(c)[0], span=span)
+
+
+@builds("result_mover_wins")
+def _result_mover_wins(c, span):
+    return A.MoverWins(span=span)
+
+
+@builds("result_mover_loses")
+def _result_mover_loses(c, span):
+    return A.MoverLoses(span=span)
+
+
+@builds("result_most_pieces")
+def _result_most_pieces(c, span):
+    return A.MostPieces(span=span)
+
+
+@builds("result_fewest_pieces")
+def _result_fewest_pieces(c, span):
+    return A.FewestPieces(span=span)
+
+
+@builds("result_draw")
+def _result_draw(c, span):
+    return A.Draw(span=span)
+
+
+def _build(tree: Tree) -> Any:
+    children = [_build(c) if isinstance(c, Tree) else c for c in tree.children]
+    meta = tree.meta
+    span = None if meta.empty else A.Span(meta.line, meta.column, meta.end_line, meta.end_column)
+    builder = _BUILDERS.get(str(tree.data))
+    if builder is None:
+        raise InternalError(f"no builder for grammar rule {tree.data!r}")
+    return builder(children, span)
+
+
+def _to_file_lines(tree: Tree, block: _Block) -> None:
+    """Lark numbers the lines of the block; give tokens and nodes the file's line numbers."""
+    numbers = [n for n, _ in block.lines]
+    for tok in tree.scan_values(lambda v: isinstance(v, Token)):
+        tok.line, tok.end_line = numbers[tok.line - 1], numbers[tok.end_line - 1]
+    for sub in tree.iter_subtrees():
+        if not sub.meta.empty:
+            sub.meta.line, sub.meta.end_line = numbers[sub.meta.line - 1], numbers[sub.meta.end_line - 1]
+
+
+# --- assembly -----------------------------------------------------------------------------------
+
+_SINGLE = {"game", "board", "players", "turn", "pass"}
+_KEYWORD_OF = {A.Players: "players", A.MoveRule: "move", A.Setup: "setup", A.End: "end", A.PassForced: "pass"}
+
+
+def _keyword(statement: Any) -> str:
+    if isinstance(statement, _Statement):
+        return statement.keyword
+    if isinstance(statement, A.BOARD_KINDS):
+        return "board"
+    if isinstance(statement, A.TURN_ORDERS):
+        return "turn"
+    return _KEYWORD_OF[type(statement)]
+
+
+def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.Span,
+              failed: set[str]) -> A.Stage | None:
+    single: dict[str, Any] = {}
+    many: dict[str, list] = {k: [] for k in ("blocked", "forward", "setup", "move", "end")}
+    for st in statements:
+        key = _keyword(st)
+        if key in _SINGLE:
+            if key in single:
+                problems.append(diagnostic(
+                    "stage.duplicate-statement", st.span, keyword=key, first_line=single[key].span.line))
+                continue
+            single[key] = st
+        else:
+            many[key].append(st)
+    for key, why in (("board", "every stage needs a board, e.g. `board square 8`"),
+                     ("players", "every stage names its players, e.g. `players black white`")):
+        if key not in single and key not in failed:  # a bad `board` line is reported once, as itself
+            problems.append(diagnostic("stage.missing-statement", A.Span(1, 1, 1, 1), keyword=key, why=why))
+    if "board" not in single or "players" not in single:
+        return None
+    return A.Stage(
+        name=single["game"].value if "game" in single else name,
+        board=single["board"],
+        players=single["players"],
+        moves=tuple(many["move"]),
+        ends=tuple(many["end"]),
+        blocked=tuple(c for st in many["blocked"] for c in st.value),
+        forward=tuple(h for st in many["forward"] for h in st.value),
+        setup=tuple(many["setup"]),
+        turn=single.get("turn", A.Alternate()),
+        pass_rule=single.get("pass"),
+        span=whole,
+    )
+
+
+# --- the public entry points ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What parsing found: the stage (None if it cannot be built), every syntax diagnostic, and the
+    keywords of the statements that did not parse (so later checks don't call them missing)."""
+
+    stage: A.Stage | None
+    diagnostics: list[Diagnostic]
+    failed: frozenset[str]
+
+
+def parse_diagnostics(text: str, name: str = "") -> Parsed:
+    """Parse a stage, collecting every syntax diagnostic instead of raising."""
+    problems: list[Diagnostic] = []
+    statements = []
+    failed: set[str] = set()  # statements that did not parse
+    for block in _blocks(text, problems):
+        if block.head not in STATEMENT_KEYWORDS:
+            number, code = block.lines[0]
+            start = len(code) - len(code.lstrip())
+            span = A.Span(number, start + 1, number, start + 1 + len(block.head))
+            close = difflib.get_close_matches(block.head, STATEMENT_KEYWORDS, n=1, cutoff=0.5)
+            hint = f"did you mean `{close[0]}`?" if close else "statements are: " + ", ".join(STATEMENT_KEYWORDS)
+            problems.append(diagnostic("syntax.unknown-statement", span, hint, word=block.head))
+            continue
+        try:
+            tree = _LARK.parse("\n".join(code for _, code in block.lines))
+        except UnexpectedInput as err:
+            problems.append(_syntax_error(err, block))
+            failed.add(block.head)
+            continue
+        _to_file_lines(tree, block)
+        statements.append(_build(tree))
+    lines = text.splitlines() or [""]
+    whole = A.Span(1, 1, len(lines), len(lines[-1]) + 1)
+    stage = _assemble(statements, name, problems, whole, failed)
+    return Parsed(stage, problems, frozenset(failed))
+
+
+def parse(text: str, path: str | Path | None = None) -> A.Stage:
+    """Parse stage text into a Stage; raise StageError with every syntax error of the text.
+
+    Only syntax is checked here; `gdl.check` and `gdl.load` also run the static checks. A stage
+    without a `game` line is named after its file.
+    """
+    name = Path(path).stem if path is not None else ""
+    parsed = parse_diagnostics(text, name)
+    if parsed.stage is None or any(d.is_error for d in parsed.diagnostics):
+        raise StageError(parsed.diagnostics, text, None if path is None else str(path))
+    return parsed.stage

@@ -1,0 +1,5 @@
+import sys
+
+from ludica.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""The runtime: analyse-then-play episodes for agents (see the runtime issue)."""

@@ -1,0 +1,1 @@
+"""The sampler: unseen variants drawn with probability 2^-K (see the sampler issue)."""
