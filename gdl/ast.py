@@ -261,7 +261,8 @@ class ConvertAdjacent(Node):
 
 @dataclass(frozen=True)
 class RequireCapture(Node):
-    """`require capture`: the move is legal only if it takes (captures, flips or converts) ≥ 1 piece."""
+    """`require capture`: the move is legal only if the effects written before this line, with the
+    capture on arrival, took at least one piece (captured, flipped, removed or converted)."""
 
     keyword: ClassVar[str] = "require capture"
 
@@ -472,3 +473,14 @@ class Stage(Node):
     @property
     def blocked_cells(self) -> frozenset[tuple[int, int]]:
         return frozenset((c.row, c.col) for c in expand(self.blocked))
+
+
+def _hash_with_class(cls: type) -> None:
+    # A frozen dataclass hashes its fields only, so every node without fields (NoMoves, Draw,
+    # PlaceEmpty...) would hash alike and sets of nodes would degrade; mix the class in.
+    by_fields = cls.__hash__
+    cls.__hash__ = lambda self: hash((cls.__name__, by_fields(self)))
+
+
+for _cls in [c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Node)]:
+    _hash_with_class(_cls)

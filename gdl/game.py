@@ -20,7 +20,7 @@ Square = tuple[int, int]  # (row, col), 0-based, row 0 at the top
 _MOVE_TEXT = re.compile(r"^\s*(?:(pass)|([a-z])([1-9][0-9]*)(?:-([a-z])([1-9][0-9]*))?)\s*$")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Move:
     """A move: a placement (`src` None), a piece move from `src` to `dst`, or a pass (both None).
 
