@@ -9,23 +9,18 @@ any AST, valid or not, prints and parses back to itself.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternRE, TerminalDef
 
 from . import ast as A
 from .diagnostics import Diagnostic, InternalError, StageError, diagnostic
 
-_LARK = Lark(
-    (Path(__file__).with_name("grammar.lark")).read_text(),
-    start="block",
-    parser="lalr",
-    propagate_positions=True,
-    maybe_placeholders=False,
-)
 
 # Keywords that open a statement, in the order the canonical printer writes them.
 STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end")
@@ -52,9 +47,37 @@ _TERMINAL_PROSE = {
     "_NL": "the end of the line",
     "$END": "the end of the line",
 }
-_KEYWORDS: dict[str, str] = {
-    t.name: t.pattern.value for t in _LARK.terminals if t.pattern.type == "str"
-}
+# The keywords of the grammar by terminal name (`MOVE` -> "move"), recorded before they are edited.
+_KEYWORDS: dict[str, str] = {}
+_WORD_END = r"(?![A-Za-z0-9_-])"
+
+
+def _whole_words(t: TerminalDef) -> None:
+    """A keyword matches a whole word only: `stepn` is not `step n`, `diagonals` not `diagonal s`.
+
+    Lark matches a keyword as a prefix wherever the parser expects it, so without this a typo
+    that starts with a keyword is silently read as two words. The keywords become regexps with a
+    word-end lookahead, one priority above NAME so that where both are allowed the keyword wins
+    (which is what Lark does for plain string keywords).
+    """
+    pattern = t.pattern
+    if pattern.type == "str":
+        _KEYWORDS[t.name] = pattern.value
+        if re.fullmatch(r"[a-z][a-z-]*", pattern.value):
+            t.pattern = PatternRE(re.escape(pattern.value) + _WORD_END, pattern.flags)
+            t.priority = max(t.priority, 1)
+    elif t.name in _WORD_TERMINALS:
+        t.pattern = PatternRE(f"(?:{pattern.value}){_WORD_END}", pattern.flags)
+
+
+_LARK = Lark(
+    (Path(__file__).with_name("grammar.lark")).read_text(),
+    start="block",
+    parser="lalr",
+    propagate_positions=True,
+    maybe_placeholders=False,
+    edit_terminals=_whole_words,
+)
 
 
 # --- reading a file as blocks -------------------------------------------------------------------
@@ -90,6 +113,7 @@ def _blocks(text: str, problems: list[Diagnostic]) -> list[_Block]:
         if code[0] in " \t":
             if not blocks:
                 problems.append(diagnostic("syntax.indent-at-start", _line_span(number, code)))
+                blocks.append(_Block([(number, code)]))  # still read it: the stage may need it
             elif blocks[-1].head != "move":
                 if blocks[-1].head in STATEMENT_KEYWORDS:  # an unknown head is reported once, by itself
                     problems.append(diagnostic("syntax.stray-indent", _line_span(number, code), keyword=blocks[-1].head))
@@ -146,7 +170,31 @@ def _describe_token(tok: Token) -> str:
     return f"{kind} `{tok}`"
 
 
+# Mistakes people make, recognised on the line a syntax error is on, with the fix to suggest when
+# the error has no did-you-mean of its own. Checked in order; the first that matches gives the hint.
+COMMON_MISTAKES: tuple[tuple[str, str], ...] = (
+    (r"^end\s+[^:]*$", "a colon separates the condition from its result: `end no-moves: most-pieces`"),
+    (r"^board\s+\w+\s+\d+x\d+", "sizes are numbers: `board square 8`, or `board rect 6 7`"),
+    (r"\b[a-z]0\b", "rows are numbered from 1: the top-left cell is a1"),
+    (r"capture\s+on-arrival", "arriving on an enemy piece captures it: write `to enemy` or `to any` on the move"),
+    (r"^\s*(?:game|board|players|setup|move|turn|pass|end|blocked|forward):", "no colon after the statement's keyword"),
+)
+
+
+def _mistake_hint(line: str) -> str | None:
+    return next((hint for pattern, hint in COMMON_MISTAKES if re.search(pattern, line.strip())), None)
+
+
 def _syntax_error(err: UnexpectedInput, block: _Block) -> Diagnostic:
+    found = _syntax_error_of(err, block)
+    if found.hint is None and found.span is not None:
+        hint = _mistake_hint(dict(block.lines).get(found.span.line, ""))
+        if hint:
+            found = replace(found, hint=hint)
+    return found
+
+
+def _syntax_error_of(err: UnexpectedInput, block: _Block) -> Diagnostic:
     def file_line(local: int) -> int:
         return block.lines[min(max(local, 1), len(block.lines)) - 1][0]
 
@@ -562,8 +610,11 @@ def parse_diagnostics(text: str, name: str = "") -> Parsed:
             start = len(code) - len(code.lstrip())
             span = A.Span(number, start + 1, number, start + 1 + len(block.head))
             close = difflib.get_close_matches(block.head, STATEMENT_KEYWORDS, n=1, cutoff=0.5)
-            hint = f"did you mean `{close[0]}`?" if close else "statements are: " + ", ".join(STATEMENT_KEYWORDS)
+            hint = _mistake_hint(code) or (
+                f"did you mean `{close[0]}`?" if close else "statements are: " + ", ".join(STATEMENT_KEYWORDS))
             problems.append(diagnostic("syntax.unknown-statement", span, hint, word=block.head))
+            if close:  # `bord square 8` is the stage's board, misspelt: don't also call it missing
+                failed.add(close[0])
             continue
         try:
             tree = _LARK.parse("\n".join(code for _, code in block.lines))
