@@ -138,7 +138,8 @@ def _end(e: A.End) -> str:
 
 def format(stage: A.Stage) -> str:  # noqa: A001 - the public name the design gives it
     """The canonical text of a stage, ending with a newline."""
-    if '"' in stage.name or "\n" in stage.name:
+    # Any line break the parser splits lines on (str.splitlines: \r, \x0c, \u2028, ...), not only \n.
+    if '"' in stage.name or len((stage.name + ".").splitlines()) > 1:
         raise ValueError(f"a stage name cannot contain '\"' or a line break: {stage.name!r}")
     lines = [f'game "{stage.name}"', text(stage.board)]
     if stage.blocked:

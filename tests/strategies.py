@@ -1,0 +1,255 @@
+"""Hypothesis strategies that generate stage ASTs, for property tests (and the sampler's tests).
+
+Two families:
+
+- `stages()`: arbitrary *printable* stages, the space on which `parse(format(s)) == s` must hold.
+  They need not be valid or even sensible: cells may lie off the board, player names may repeat,
+  `setup` may name a player that is not playing, there may be no move and no end. Every field
+  takes every value the printer can write and the parser read back.
+- `codable_stages()`: the printable stages the description length codes (gdl/bits.py): board
+  sides 1..26, every cell on the board, two distinct players, setups and headings of those
+  players, at most one heading each, at least one move and one end, integers ≥ 1.
+
+Strategies for each sub-node family (cells, directions, move kinds, effects, conditions, results,
+...) are exported so other tests can reuse them. Integers are drawn from a small range with the
+occasional large one; cells from the 26x26 names a..z, 1..26. The factories are cached: building
+and validating a strategy costs far more than drawing from it.
+"""
+from __future__ import annotations
+
+import string
+from functools import lru_cache
+
+from hypothesis import strategies as st
+
+from ludica.gdl import ast as A
+
+MAX_SIDE = A.MAX_BOARD_SIDE
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines() breaks on
+
+# --- labels --------------------------------------------------------------------------------------
+
+NAME_START = string.ascii_letters
+NAME_REST = string.ascii_letters + string.digits + "_"
+
+
+@lru_cache(maxsize=None)
+def player_names() -> st.SearchStrategy[str]:
+    """A player name: `[A-Za-z][A-Za-z0-9_]*` (keywords included: they are names in that place)."""
+    keywords = st.sampled_from(("game", "board", "players", "setup", "move", "end", "forward", "up",
+                                "all", "n", "empty", "to", "wrap", "a1", "x", "pass", "draw"))
+    made = st.builds(lambda a, b: a + b, st.sampled_from(NAME_START),
+                     st.text(alphabet=NAME_REST, max_size=8))
+    return st.one_of(made, keywords)
+
+
+@lru_cache(maxsize=None)
+def game_names() -> st.SearchStrategy[str]:
+    """A game name: any text without `"` and without line breaks (a `#` is fine: it is quoted)."""
+    return st.text(st.characters(exclude_characters='"' + LINE_BREAKS, exclude_categories=("Cs",)),
+                   max_size=30)
+
+
+# --- integers ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def naturals(min_value: int = 0) -> st.SearchStrategy[int]:
+    """Mostly small integers, sometimes large ones (the grammar reads any run of digits)."""
+    return st.one_of(st.integers(min_value, 12), st.integers(min_value, 10**6))
+
+
+@lru_cache(maxsize=None)
+def sides(max_side: int = MAX_SIDE) -> st.SearchStrategy[int]:
+    return st.integers(1, max_side)
+
+
+# --- cells ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def cells(rows: int = MAX_SIDE, cols: int = MAX_SIDE) -> st.SearchStrategy[A.Cell]:
+    """A cell with row < rows and col < cols (by default anything a1..z26 can name)."""
+    return st.builds(A.Cell, st.integers(0, rows - 1), st.integers(0, cols - 1))
+
+
+@lru_cache(maxsize=None)
+def cell_ranges(rows: int = MAX_SIDE, cols: int = MAX_SIDE) -> st.SearchStrategy[A.CellRange]:
+    return st.builds(A.CellRange, cells(rows, cols), cells(rows, cols))
+
+
+@lru_cache(maxsize=None)
+def cell_items(rows: int = MAX_SIDE, cols: int = MAX_SIDE) -> st.SearchStrategy[A.CellItem]:
+    return st.one_of(cells(rows, cols), cell_ranges(rows, cols))
+
+
+@lru_cache(maxsize=None)
+def cell_lists(rows: int = MAX_SIDE, cols: int = MAX_SIDE, *, min_size: int = 1,
+               max_size: int = 5) -> st.SearchStrategy[tuple[A.CellItem, ...]]:
+    return st.lists(cell_items(rows, cols), min_size=min_size, max_size=max_size).map(tuple)
+
+
+# --- boards --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def boards(sizes: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Board]:
+    sizes = sizes if sizes is not None else sides()
+    wraps = st.booleans()
+    return st.one_of(
+        st.builds(A.SquareBoard, sizes, wraps),
+        st.builds(A.RectBoard, sizes, sizes, wraps),
+        st.builds(A.HexBoard, sizes, wraps),
+    )
+
+
+# --- directions, moves, effects ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def direction_words() -> st.SearchStrategy[str]:
+    return st.sampled_from(A.DIRECTION_WORDS)
+
+
+@lru_cache(maxsize=None)
+def directions(max_words: int = 4) -> st.SearchStrategy[A.Directions]:
+    """A non-empty union of direction words (repeats allowed: they print and parse)."""
+    return st.lists(direction_words(), min_size=1, max_size=max_words).map(lambda w: A.Directions(tuple(w)))
+
+
+@lru_cache(maxsize=None)
+def targets() -> st.SearchStrategy[str]:
+    return st.sampled_from(A.TARGETS)
+
+
+@lru_cache(maxsize=None)
+def move_kinds(distances: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.MoveKind]:
+    distances = distances if distances is not None else naturals()
+    return st.one_of(
+        st.just(A.PlaceEmpty()), st.just(A.PlaceGravity()), st.just(A.PlaceAdjacent()),
+        st.builds(A.Step, directions(), targets()),
+        st.builds(A.Slide, directions(), targets()),
+        st.builds(A.Jump, distances, targets()),
+        st.builds(A.Clone, distances, targets()),
+    )
+
+
+@lru_cache(maxsize=None)
+def effects() -> st.SearchStrategy[A.Effect]:
+    return st.one_of(
+        st.builds(A.FlipCustodial, directions(), st.booleans()),
+        st.builds(A.RemoveCustodial, directions(), st.booleans()),
+        st.builds(A.ConvertAdjacent, directions()),
+        st.just(A.RequireCapture()),
+    )
+
+
+@lru_cache(maxsize=None)
+def move_rules(distances: st.SearchStrategy[int] | None = None, max_effects: int = 3) -> st.SearchStrategy[A.MoveRule]:
+    return st.builds(A.MoveRule, move_kinds(distances),
+                     st.lists(effects(), max_size=max_effects).map(tuple))
+
+
+# --- turn order, ends ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def turn_orders() -> st.SearchStrategy[A.TurnOrder]:
+    return st.sampled_from(A.TURN_ORDERS).map(lambda kind: kind())
+
+
+@lru_cache(maxsize=None)
+def pass_rules() -> st.SearchStrategy[A.PassForced | None]:
+    return st.one_of(st.none(), st.just(A.PassForced()))
+
+
+@lru_cache(maxsize=None)
+def conditions(integers: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Condition]:
+    integers = integers if integers is not None else naturals()
+    return st.one_of(
+        st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.ReachFarRow()), st.just(A.NoPieces()),
+        st.builds(A.Line, integers, st.booleans()),
+        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
+        st.builds(A.AfterPlies, integers),
+    )
+
+
+@lru_cache(maxsize=None)
+def results() -> st.SearchStrategy[A.Result]:
+    return st.sampled_from(A.RESULTS).map(lambda kind: kind())
+
+
+@lru_cache(maxsize=None)
+def ends(integers: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.End]:
+    return st.builds(A.End, conditions(integers), results())
+
+
+# --- whole stages --------------------------------------------------------------------------------
+
+# A player named in `setup` or `forward`: 0 or 1 for one of the stage's players, or any name.
+_PLAYER_REFS = st.one_of(st.integers(0, 1), player_names())
+
+
+_HEADING_ENTRIES = st.tuples(_PLAYER_REFS, st.sampled_from(A.HEADINGS))
+_SETUP_ENTRIES = st.tuples(_PLAYER_REFS, cell_lists())
+
+
+def _named(ref: int | str, names: tuple[str, str]) -> str:
+    return names[ref] if isinstance(ref, int) else ref
+
+
+@lru_cache(maxsize=None)
+def _lists(strategy: st.SearchStrategy, min_size: int, max_size: int) -> st.SearchStrategy[tuple]:
+    return st.lists(strategy, min_size=min_size, max_size=max_size).map(tuple)
+
+
+@st.composite
+def stages(draw, max_moves: int = 4, max_ends: int = 4) -> A.Stage:
+    """An arbitrary printable stage (not necessarily valid: see the module docstring)."""
+    names = (draw(player_names()), draw(player_names()))
+    headings = draw(_lists(_HEADING_ENTRIES, 0, 3))
+    setups = draw(_lists(_SETUP_ENTRIES, 0, 3))
+    return A.Stage(
+        name=draw(game_names()),
+        board=draw(boards()),
+        players=A.Players(names),
+        moves=draw(_lists(move_rules(), 0, max_moves)),
+        ends=draw(_lists(ends(), 0, max_ends)),
+        blocked=draw(cell_lists(min_size=0)),
+        forward=tuple(A.Heading(_named(p, names), h) for p, h in headings),
+        setup=tuple(A.Setup(_named(p, names), c) for p, c in setups),
+        turn=draw(turn_orders()),
+        pass_rule=draw(pass_rules()),
+    )
+
+
+_HEADINGS = st.sampled_from(A.HEADINGS)
+_HEADING_ORDERS = st.sampled_from([(), (0,), (1,), (0, 1), (1, 0)])
+_TWO_NAMES = st.lists(player_names(), min_size=2, max_size=2, unique=True).map(tuple)
+
+
+@lru_cache(maxsize=None)
+def _setup_entries(rows: int, cols: int) -> st.SearchStrategy[tuple[int, tuple]]:
+    return st.tuples(st.integers(0, 1), cell_lists(rows, cols))
+
+
+@st.composite
+def codable_stages(draw, max_moves: int = 4, max_ends: int = 4, max_side: int = MAX_SIDE) -> A.Stage:
+    """A printable stage inside the description length's domain (see gdl/bits.py)."""
+    names = draw(_TWO_NAMES)
+    board = draw(boards(sides(max_side)))
+    rows, cols = board.rows, board.cols
+    positive = naturals(1)
+    setups = draw(_lists(_setup_entries(rows, cols), 0, 3))
+    return A.Stage(
+        name=draw(game_names()),
+        board=board,
+        players=A.Players(names),
+        moves=draw(_lists(move_rules(positive), 1, max_moves)),
+        ends=draw(_lists(ends(positive), 1, max_ends)),
+        blocked=draw(cell_lists(rows, cols, min_size=0)),
+        forward=tuple(A.Heading(names[p], draw(_HEADINGS)) for p in draw(_HEADING_ORDERS)),
+        setup=tuple(A.Setup(names[p], c) for p, c in setups),
+        turn=draw(turn_orders()),
+        pass_rule=draw(pass_rules()),
+    )
