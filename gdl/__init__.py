@@ -8,7 +8,7 @@
 from . import ast
 from .arena import from_arena
 from .ast import Stage
-from .bits import bits_breakdown, description_length
+from .bits import NotCodable, bits_breakdown, description_length
 from .diagnostics import Diagnostic, InternalError, LudicaError, StageError
 from .game import PASS, Game, Move, perft, render
 from .interpreter import reference
@@ -19,7 +19,7 @@ from .printer import format
 __all__ = [
     "ast", "Stage", "Move", "PASS", "Game",
     "parse", "format", "load", "loads", "check", "analyse",
-    "description_length", "bits_breakdown",
+    "description_length", "bits_breakdown", "NotCodable",
     "reference", "perft", "render", "from_arena",
     "Diagnostic", "StageError", "LudicaError", "InternalError",
 ]

@@ -1,0 +1,75 @@
+"""The command line, run in-process."""
+import json
+
+from ludica import gdl, stages
+from ludica.cli import main
+
+
+def test_check_bundled_stages(capsys):
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(stages.bundled())} of {len(stages.bundled())} stages OK" in out
+    assert "standard-8x8.gdl: OK" in out and "bits" in out
+
+
+def test_check_reports_every_error_and_fails(tmp_path, capsys):
+    bad = tmp_path / "bad.gdl"
+    bad.write_text("board square 8\nblocked b1 j9\nplayers black white\nsetup blak d4\nmove place empty\nend no-moves: most-pieces\n")
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "bad.gdl:2:12: error: unknown cell 'j9'" in out
+    assert "bad.gdl:4:7: error: unknown player 'blak'" in out
+    assert "2 errors" in out
+
+
+def test_check_bits_breakdown(capsys):
+    assert main(["check", "--bits", "tic-tac-toe"]) == 0
+    out = capsys.readouterr().out
+    total = float(out.split("OK")[1].split("bits")[0])
+    parts = [float(line.split()[0]) for line in out.splitlines()[1:] if line.startswith("    ")]
+    assert abs(sum(parts) - total) < 0.1
+
+
+def test_show(capsys):
+    assert main(["show", "standard-8x8"]) == 0
+    out = capsys.readouterr().out
+    assert "black to move; 4 legal moves: d3 c4 f5 e6" in out
+    assert "4 . . . O X . . ." in out
+
+
+def test_show_unknown_stage(capsys):
+    assert main(["show", "no-such-stage"]) == 2
+    assert "no bundled stage named 'no-such-stage'" in capsys.readouterr().err
+
+
+def test_import_arena(tmp_path, capsys):
+    configs = [
+        {"name": "Standard 8x8", "boardSize": 8, "initialBlocked": [],
+         "initialPlayer1": [{"r": 3, "c": 4}, {"r": 4, "c": 3}], "initialPlayer2": [{"r": 3, "c": 3}, {"r": 4, "c": 4}]},
+        {"name": "Holes", "boardSize": 6, "initialBlocked": [{"r": 0, "c": 0}], "ignoreOcclusion": True,
+         "initialPlayer1": [{"r": 2, "c": 3}, {"r": 3, "c": 2}, {"r": 0, "c": 0}],
+         "initialPlayer2": [{"r": 2, "c": 2}, {"r": 3, "c": 3}]},
+    ]
+    src = tmp_path / "stages.json"
+    src.write_text(json.dumps(configs))
+    assert main(["import-arena", str(src), "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "warning:" in out and "a1" in out  # black on the blocked a1 is dropped, as the Arena does
+    standard = gdl.load(tmp_path / "out" / "standard-8x8.gdl")
+    assert standard == gdl.load(stages.path("standard-8x8"))
+    holes = gdl.load(tmp_path / "out" / "holes.gdl")
+    assert holes.moves[0].effects[0].over_blocked
+
+
+def test_import_arena_bad_config(tmp_path, capsys):
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps({"name": "x", "boardSize": "eight"}))
+    assert main(["import-arena", str(src), "--out", str(tmp_path)]) == 1
+    assert "boardSize" in capsys.readouterr().err
+
+
+def test_demo_plays_a_whole_game(capsys):
+    assert main(["demo", "tic-tac-toe", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "stages OK" in out
+    assert "Game over after" in out
