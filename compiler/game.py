@@ -1,0 +1,194 @@
+"""The compiled Game: the contract of gdl/game.py, backed by the numba kernels, plus what only a
+fast engine offers (in-kernel random playouts, from one state or many, on several threads; perft).
+
+States are int32 numpy arrays (the layout is in kernels.py), marked read-only: they are values
+that agents may keep and pass back; `state.tobytes()` is a hashable key.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..gdl.ast import Stage
+from ..gdl.checks import check_stage
+from ..gdl.diagnostics import StageError
+from ..gdl.printer import format
+from ..gdl.game import PASS, Move
+from . import bitboard
+from . import kernels as K
+from .program import build, pack
+
+
+@dataclass(frozen=True)
+class Playouts:
+    """Results of random playouts: `lengths` int32 (plies per game) and `returns` float64 with a
+    last axis of n_players (+1 win, -1 loss, 0 draw; 0 for a game cut at max_plies, counted in
+    `cut`)."""
+
+    lengths: np.ndarray
+    returns: np.ndarray
+    cut: int
+
+
+class CompiledGame:
+    """A stage compiled to kernels. Same moves, same order, same states as gdl.reference(stage)."""
+
+    def __init__(self, stage: Stage):
+        problems = check_stage(stage)
+        if any(d.is_error for d in problems):  # the kernels trust their tables: refuse a bad stage here
+            raise StageError(problems, format(stage) if _printable(stage) else None, stage.name or None)
+        self.stage = stage
+        self.players: tuple[str, ...] = stage.player_names
+        self.program, initial = build(stage)
+        game = self.program[13]
+        self.rows, self.cols = int(game[K.G_ROWS]), int(game[K.G_COLS])
+        self.n_cells = self.rows * self.cols
+        initial.flags.writeable = False
+        self._initial = initial
+        self._flat, self._masks = pack(self.program), self.program[17]
+        self._max_moves = int(game[K.G_MAX_MOVES])
+        self._out = np.zeros(3 + 3 * self._max_moves, dtype=np.int32)
+        self._seen: tuple[int, np.ndarray | None] = (0, None)  # the last position looked at
+        # The Othello family plays its random games as straight bitboard code (same games).
+        self.fast_playouts = bitboard.applies(stage, self.program)
+        # Moves as values, made once: placements by cell, piece moves on first use.
+        self._placements = [Move(None, divmod(i, self.cols)) for i in range(self.n_cells)]
+        self._piece_moves: dict[tuple[int, int], Move] = {}
+
+    # --- the Game contract ---------------------------------------------------------------------
+
+    def initial_state(self) -> np.ndarray:
+        return self._initial
+
+    def _move(self, src: int, dst: int) -> Move:
+        if dst < 0:
+            return PASS
+        if src < 0:
+            return self._placements[dst]
+        move = self._piece_moves.get((src, dst))
+        if move is None:
+            move = self._piece_moves[(src, dst)] = Move(divmod(src, self.cols), divmod(dst, self.cols))
+        return move
+
+    def _status(self, state: np.ndarray) -> tuple[int, bool, int]:
+        """(moves, over, winner) of a position; its moves are left in self._out. States are
+        read-only values, so the last position's answer is kept for the `apply` that follows."""
+        if self._seen[1] is not state:
+            K.moves_of(state, self._flat, self._masks, self._out)
+            self._seen = (0, state)
+        out = self._out
+        return int(out[0]), bool(out[1]), int(out[2])
+
+    def legal_moves(self, state: np.ndarray) -> list[Move]:
+        n, over, _ = self._status(state)
+        m, out = self._max_moves, self._out
+        return [self._move(s, d) for s, d in zip(out[3: 3 + n].tolist(), out[3 + m: 3 + m + n].tolist())]
+
+    def _find(self, state: np.ndarray, move: Move) -> tuple[int, int, int]:
+        n, _, _ = self._status(state)
+        src = -1 if move.src is None else move.src[0] * self.cols + move.src[1]
+        dst = -1 if move.dst is None else move.dst[0] * self.cols + move.dst[1]
+        m, out = self._max_moves, self._out
+        msrc, mdst, mrule = out[3: 3 + n], out[3 + m: 3 + m + n], out[3 + 2 * m: 3 + 2 * m + n]
+        for k in np.flatnonzero((msrc == src) & (mdst == dst)):
+            return int(mrule[k]), src, dst
+        legal = " ".join(map(str, self.legal_moves(state))) or "none, the game is over"
+        raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}")
+
+    def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
+        rule, src, dst = self._find(state, move)
+        out = np.empty_like(state)
+        taken = K.advance_from(state, out, rule, src, dst, self._flat, self._masks)
+        out.flags.writeable = False
+        return out, taken
+
+    def apply(self, state: np.ndarray, move: Move) -> np.ndarray:
+        return self.apply_counted(state, move)[0]
+
+    def to_move(self, state: np.ndarray) -> int:
+        return int(state[self.n_cells + K.TO_MOVE])
+
+    def is_terminal(self, state: np.ndarray) -> bool:
+        return bool(self._status(state)[1])
+
+    def winner(self, state: np.ndarray) -> int | None:
+        _, over, won = self._status(state)
+        return None if not over or won < 0 else int(won)
+
+    def returns(self, state: np.ndarray) -> tuple[float, float]:
+        won = self.winner(state)
+        if won is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
+
+    def board(self, state: np.ndarray) -> np.ndarray:
+        return np.asarray(state[: self.n_cells]).reshape(self.rows, self.cols).copy()
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    # --- what only the compiled game offers ----------------------------------------------------
+
+    def perft(self, depth: int, state: np.ndarray | None = None) -> int:
+        """Leaves of the move tree at `depth`, counted inside the kernel."""
+        return int(K.perft(self._initial if state is None else state, depth, self._flat, self._masks))
+
+    def playouts(self, n: int, seed: int = 0, state: np.ndarray | None = None, threads: int = 1,
+                 max_plies: int = 100_000, generic: bool = False) -> Playouts:
+        """`n` random games from `state` (the initial state by default), moves drawn uniformly.
+        The same seed gives the same games, whatever the number of threads. `generic` forces the
+        generic kernels where straight bitboard code would play (to compare the two)."""
+        start = (self._initial if state is None else state)[None, :]
+        return self._run(np.ascontiguousarray(start), n, seed, threads, max_plies, False if generic else None)
+
+    def playouts_from(self, states: np.ndarray, n_per_state: int, seed: int = 0, threads: int = 1,
+                      max_plies: int = 100_000) -> Playouts:
+        """`n_per_state` random games from each of `states` (int32[m, state_size]); results have
+        shape (m, n_per_state) and (m, n_per_state, 2)."""
+        states = np.ascontiguousarray(states, dtype=np.int32)
+        m = states.shape[0]
+        # game g starts from states[g % m]: lay the games out state-major afterwards
+        flat = self._run(states, m * n_per_state, seed, threads, max_plies)
+        order = np.arange(m * n_per_state).reshape(n_per_state, m).T
+        return Playouts(flat.lengths[order], flat.returns[order], flat.cut)
+
+    def _kernel(self, starts, first, seed, max_plies, lengths, winners, fast: bool) -> None:
+        P = self.program
+        if fast:
+            bitboard.playouts(starts, first, seed, max_plies, P[12], P[13], P[9][0, 0], bool(P[8][0, 0, 1]),
+                              P[16], P[17], P[18], lengths, winners)
+        else:
+            K.playouts(starts, first, seed, max_plies, self._flat, self._masks, lengths, winners)
+
+    def _run(self, starts: np.ndarray, n: int, seed: int, threads: int, max_plies: int,
+             fast: bool | None = None) -> Playouts:
+        fast = self.fast_playouts if fast is None else fast
+        lengths = np.zeros(n, dtype=np.int32)
+        winners = np.zeros(n, dtype=np.int32)
+        if threads <= 1 or n < 2 * threads:
+            self._kernel(starts, 0, seed, max_plies, lengths, winners, fast)
+        else:
+            bounds = np.linspace(0, n, threads + 1).astype(int)
+            with ThreadPoolExecutor(threads) as pool:  # the kernels release the GIL
+                for job in [pool.submit(self._kernel, starts, int(a), seed, max_plies, lengths[a:b], winners[a:b], fast)
+                            for a, b in zip(bounds, bounds[1:])]:
+                    job.result()
+        returns = np.zeros((n, 2))
+        returns[winners == 0] = (1.0, -1.0)
+        returns[winners == 1] = (-1.0, 1.0)
+        return Playouts(lengths, returns, int((winners == -2).sum()))
+
+
+def _printable(stage: Stage) -> bool:
+    try:
+        format(stage)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def compile(stage: Stage) -> CompiledGame:  # noqa: A001 - the public name the design gives it
+    """The compiled game of a stage."""
+    return CompiledGame(stage)

@@ -1,0 +1,249 @@
+"""AST → program: the tables the kernels read (their layout is documented in kernels.py).
+
+One lowering function per rule concept, dispatched by node class. Lowering is plain numpy work
+(a few milliseconds): a new stage costs no numba compilation, whatever its rules.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..gdl import ast as A
+from ..gdl import geometry
+from . import kernels as K
+from .topology import Topology, lower
+
+# --- move kinds -------------------------------------------------------------------------------
+
+_MOVE_CODES: dict[type, int] = {
+    A.PlaceEmpty: K.PLACE_EMPTY, A.PlaceGravity: K.PLACE_GRAVITY, A.PlaceAdjacent: K.PLACE_ADJACENT,
+    A.Step: K.STEP, A.Slide: K.SLIDE, A.Jump: K.JUMP, A.Clone: K.CLONE,
+}
+_TARGETS = {"empty": K.TARGET_EMPTY, "enemy": K.TARGET_ENEMY, "any": K.TARGET_ANY}
+_EFFECT_CODES: dict[type, int] = {
+    A.FlipCustodial: K.FLIP, A.RemoveCustodial: K.REMOVE, A.ConvertAdjacent: K.CONVERT, A.RequireCapture: K.REQUIRE,
+}
+_TURNS: dict[type, int] = {A.Alternate: K.ALTERNATE, A.FewerPieces: K.FEWER_PIECES, A.AgainAfterCapture: K.AGAIN_AFTER_CAPTURE}
+_RESULTS: dict[type, int] = {
+    A.MoverWins: K.MOVER_WINS, A.MoverLoses: K.MOVER_LOSES, A.MostPieces: K.MOST_PIECES,
+    A.FewestPieces: K.FEWEST_PIECES, A.Draw: K.DRAW,
+}
+
+
+class _Builder:
+    """Collects the program of one stage."""
+
+    def __init__(self, stage: A.Stage):
+        self.stage = stage
+        self.topo: Topology = lower(stage)
+        headings = {h.player: h.heading for h in stage.forward}
+        self.headings = tuple(headings.get(p) for p in stage.player_names)
+        self.regions: list[np.ndarray] = []
+        self._distances: np.ndarray | None = None
+
+    def dirs(self, directions: A.Directions) -> np.ndarray:
+        """int32[2, n_dirs]: the directions a word list names for each player."""
+        return np.stack([
+            self.topo.direction_mask(geometry.resolve(directions.words, self.topo.is_hex, self.headings[p]))
+            for p in (0, 1)
+        ])
+
+    def distances(self) -> np.ndarray:
+        if self._distances is None:
+            self._distances = self.topo.distances()
+        return self._distances
+
+    def region(self, cells) -> int:
+        mask = np.zeros(self.topo.n_cells, dtype=np.int32)
+        mask[list(cells)] = 1
+        self.regions.append(mask)
+        return len(self.regions) - 1
+
+
+def _move_directions(kind, b: _Builder) -> np.ndarray:
+    words = kind.directions if isinstance(kind, (A.Step, A.Slide)) else A.Directions(())
+    return b.dirs(words)
+
+
+def _move_distance(kind, b: _Builder) -> list[list[int]]:
+    """The cells at the rule's distance from each cell (jump, clone), row-major."""
+    if not isinstance(kind, (A.Jump, A.Clone)):
+        return [[] for _ in range(b.topo.n_cells)]
+    dist = b.distances()
+    return [list(np.flatnonzero(dist[i] == kind.distance)) for i in range(b.topo.n_cells)]
+
+
+def _legality(rule: A.MoveRule) -> tuple[int, int]:
+    """How the kernels decide `require capture` for a rule: LEGAL_ALWAYS without one; for a
+    placement whose only effect before it is a custodial one, LEGAL_CUSTODIAL (a ray test that
+    changes nothing, as Othello needs); otherwise LEGAL_PLAY (play it on a scratch board)."""
+    if not any(isinstance(e, A.RequireCapture) for e in rule.effects):
+        return K.LEGAL_ALWAYS, -1
+    first = next(i for i, e in enumerate(rule.effects) if isinstance(e, A.RequireCapture))
+    before = rule.effects[:first]
+    placement = isinstance(rule.kind, A.PLACEMENTS)
+    if placement and len(before) == 1 and isinstance(before[0], (A.FlipCustodial, A.RemoveCustodial)):
+        return K.LEGAL_CUSTODIAL, 0
+    return K.LEGAL_PLAY, -1
+
+
+# --- end conditions: (code, parameter, exact) ---------------------------------------------------
+
+
+def _cond_line(c: A.Line, b: _Builder) -> tuple[int, int, int]:
+    return K.LINE, c.length, int(c.exact)
+
+
+def _cond_reach(c: A.ReachFarRow, b: _Builder) -> tuple[int, int, int]:
+    return K.REACH_FAR_ROW, 0, 0  # regions 0 and 1 are the far rows
+
+
+def _cond_connect(c: A.Connect, b: _Builder) -> tuple[int, int, int]:
+    base = len(b.regions)
+    rows, cols = b.topo.rows, b.topo.cols
+    for pair in c.sides:
+        if pair == "top-bottom":
+            b.region(range(cols)), b.region(range((rows - 1) * cols, rows * cols))
+        else:
+            b.region(range(0, rows * cols, cols)), b.region(range(cols - 1, rows * cols, cols))
+    return K.CONNECT, base, 0
+
+
+def _cond_after(c: A.AfterPlies, b: _Builder) -> tuple[int, int, int]:
+    return K.AFTER_PLIES, c.plies, 0
+
+
+def _cond_plain(code: int) -> Callable:
+    return lambda c, b: (code, 0, 0)
+
+
+_CONDITIONS: dict[type, Callable] = {
+    A.NoMoves: _cond_plain(K.NO_MOVES), A.BoardFull: _cond_plain(K.BOARD_FULL), A.Line: _cond_line,
+    A.ReachFarRow: _cond_reach, A.Connect: _cond_connect, A.NoPieces: _cond_plain(K.NO_PIECES),
+    A.AfterPlies: _cond_after,
+}
+
+
+def _far_row(b: _Builder, player: int) -> list[int]:
+    rows, cols = b.topo.rows, b.topo.cols
+    heading = b.headings[player]
+    if heading == "down":
+        return list(range((rows - 1) * cols, rows * cols))
+    if heading == "up":
+        return list(range(cols))
+    if heading == "right":
+        return list(range(cols - 1, rows * cols, cols))
+    if heading == "left":
+        return list(range(0, rows * cols, cols))
+    return []
+
+
+def build(stage: A.Stage) -> tuple[tuple, np.ndarray]:
+    """The program of a stage (the tuple P of kernels.py) and its initial state."""
+    b = _Builder(stage)
+    topo, n = b.topo, b.topo.n_cells
+    b.region(_far_row(b, 0)), b.region(_far_row(b, 1))
+
+    rules = stage.moves
+    n_eff = max([len(r.effects) for r in rules] + [1])
+    rule_table = np.zeros((len(rules), K.R_COLS), dtype=np.int32)
+    rdirs = np.zeros((len(rules), 2, len(topo.directions)), dtype=np.int32)
+    effects = np.zeros((len(rules), n_eff, 2), dtype=np.int32)
+    edirs = np.zeros((len(rules), n_eff, 2, len(topo.directions)), dtype=np.int32)
+    near = [_move_distance(r.kind, b) for r in rules]
+    width = max([len(cells) for lists in near for cells in lists] + [1])
+    dist = np.full((len(rules), n, width), -1, dtype=np.int32)
+    dist_n = np.zeros((len(rules), n), dtype=np.int32)
+    max_moves = 1
+    for i, rule in enumerate(rules):
+        mode, custodial = _legality(rule)
+        target = _TARGETS[getattr(rule.kind, "target", "empty")]
+        rule_table[i] = (_MOVE_CODES[type(rule.kind)], target, len(rule.effects), mode, custodial)
+        rdirs[i] = _move_directions(rule.kind, b)
+        for e, effect in enumerate(rule.effects):
+            effects[i, e] = (_EFFECT_CODES[type(effect)], int(getattr(effect, "over_blocked", False)))
+            if hasattr(effect, "directions"):
+                edirs[i, e] = b.dirs(effect.directions)
+        for cell, cells in enumerate(near[i]):
+            dist[i, cell, : len(cells)] = cells
+            dist_n[i, cell] = len(cells)
+        # candidates before de-duplication: on a small wrapped board several directions reach
+        # one cell, so the bound counts directions, not destinations
+        if isinstance(rule.kind, (*A.PLACEMENTS, A.Clone)):
+            max_moves += n
+        elif isinstance(rule.kind, A.Step):
+            max_moves += n * len(topo.directions)
+        elif isinstance(rule.kind, A.Slide):
+            max_moves += n * len(topo.directions) * topo.rays.shape[2]
+        else:
+            max_moves += n * width
+
+    ends = np.zeros((len(stage.ends), 4), dtype=np.int32)
+    for e, end in enumerate(stage.ends):
+        ends[e, :3] = _CONDITIONS[type(end.condition)](end.condition, b)
+        ends[e, 3] = _RESULTS[type(end.result)]
+
+    one_rule = len(rules) == 1 and isinstance(rules[0].kind, (A.PlaceEmpty, A.PlaceAdjacent, A.Clone))
+    bitboard = n <= 64 and not topo.wrap
+    game = np.array([
+        n, topo.rows, topo.cols, _TURNS[type(stage.turn)], int(stage.pass_rule is not None),
+        # on a small wrapped board two directions can reach the same cell: de-duplicate there too
+        max_moves, int(not one_rule), int(len(rules) > 1 or topo.wrap), int(bitboard),
+    ], dtype=np.int32)
+    orth = topo.direction_mask(geometry.resolve(("orthogonal",), topo.is_hex, None))
+    program = (
+        topo.nbr, topo.rays, topo.ray_len, topo.lines, topo.line_len, topo.line_cyclic,
+        rule_table, rdirs, effects, edirs, dist, dist_n, ends, game, np.stack(b.regions), orth,
+        *_bitboard_steps(topo),
+    )
+    return program, initial_state(stage, topo)
+
+
+def _bitboard_steps(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per direction: the bit shift of a step, the cells that have a neighbour that way, and the
+    opposite direction. On a board of at most 64 cells without wrap a step is a fixed shift of
+    the row-major index (hex boards included)."""
+    steps = geometry.steps(topo.is_hex)
+    shift = np.array([dr * topo.cols + dc for dr, dc in steps.values()], dtype=np.int32)
+    mask = np.zeros(len(steps), dtype=np.uint64)
+    if topo.n_cells <= 64:
+        for d in range(len(steps)):
+            for i in np.flatnonzero(topo.nbr[d] >= 0):
+                mask[d] |= np.uint64(1) << np.uint64(i)
+    vectors = list(steps.values())
+    opposite = np.array([vectors.index((-dr, -dc)) for dr, dc in vectors], dtype=np.int32)
+    return shift, mask, opposite
+
+
+# The number of dimensions of each int32 table of the program, in order (index 17, the uint64
+# bitboard masks, travels apart). `pack` and kernels.unpack agree on this layout.
+NDIMS = (2, 3, 2, 2, 1, 1, 2, 3, 3, 4, 3, 2, 2, 1, 2, 1, 1, None, 1)
+
+
+def pack(program: tuple) -> np.ndarray:
+    """The program's int32 tables in one flat array (a header of offset and 4 sides per table,
+    then the tables), so a call from Python hands the kernels two arrays instead of nineteen."""
+    tables = [t for k, t in enumerate(program) if NDIMS[k] is not None]
+    header = np.zeros(5 * len(tables), dtype=np.int32)
+    offset = len(header)
+    for k, t in enumerate(tables):
+        assert t.dtype == np.int32 and t.ndim == [n for n in NDIMS if n is not None][k], (k, t.dtype, t.ndim)
+        shape = list(t.shape) + [1] * (4 - t.ndim)
+        header[5 * k: 5 * k + 5] = [offset, *shape]
+        offset += t.size
+    return np.concatenate([header] + [t.ravel() for t in tables]).astype(np.int32)
+
+
+def initial_state(stage: A.Stage, topo: Topology) -> np.ndarray:
+    """Blocked cells first, then each `setup` in order; the first player to move, the last
+    player in turn order as the mover, ply 0."""
+    n = topo.n_cells
+    state = np.zeros(n + 3, dtype=np.int32)
+    state[:n][topo.blocked] = -1
+    for setup in stage.setup:
+        player = stage.player_names.index(setup.player)
+        for cell in A.expand(setup.cells):
+            state[topo.index(cell.row, cell.col)] = player + 1
+    state[n + K.TO_MOVE], state[n + K.MOVER], state[n + K.PLY] = 0, 1, 0
+    return state
