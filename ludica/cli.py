@@ -5,6 +5,7 @@
     ludica import-arena CONFIG... --out DIR
                                       Othello AI Arena stage configs (JSON) → canonical .gdl files
     ludica demo [STAGE] [--seed N]    check every bundled stage, then play a random game
+    ludica bench [STAGE...]           speed of the compiled engine (see ludica/bench.py)
 
 A STAGE is a path to a .gdl file or the name of a bundled stage (`ludica check` lists them).
 """
@@ -137,6 +138,11 @@ def cmd_demo(args) -> int:
     return status
 
 
+def cmd_bench(args) -> int:
+    from ludica import bench  # imports numba: only for this command
+    return bench.main(args, [_stage_path(a) for a in args.stages] if args.stages else bundled.bundled())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ludica", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -159,6 +165,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("stage", nargs="?", default="standard-8x8", metavar="STAGE")
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(run=cmd_demo)
+
+    p = sub.add_parser("bench", help="compile times, playouts/s, threads, Python-call cost (all bundled stages if none given)")
+    p.add_argument("stages", nargs="*", metavar="STAGE")
+    p.add_argument("--seconds", type=float, default=3.0, help="time per measured series (default 3)")
+    p.add_argument("--threads", type=int, default=2, help="threads for the scaling figure (default 2)")
+    p.add_argument("--reference", metavar="PATH", help="the hand-written bitboard kernel "
+                   "(default ../shared/reference/othello_bitboard.py beside the repository)")
+    p.add_argument("--json", metavar="FILE", help="write every figure to FILE")
+    p.add_argument("--no-cold", action="store_true", help="skip the cold/warm compile subprocesses")
+    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    p.set_defaults(run=cmd_bench)
     return parser
 
 

@@ -1,0 +1,68 @@
+"""The benchmarks run and name every figure (their speed is never asserted: benchmarks, not timed tests)."""
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludica.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_names_every_figure(tmp_path, capsys):
+    out_json = tmp_path / "bench.json"
+    assert main(["bench", "tic-tac-toe", "--seconds", "0.2", "--no-cold", "--quiet", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    for figure in ("cold compile", "warm compile", "new variant", "playouts/s", "moves/s", "threads=2 speed-up",
+                   "legal_moves + apply from Python", "µs/move", "targets:"):
+        assert figure in out, figure
+    assert "tic-tac-toe" in out
+    doc = json.loads(out_json.read_text())
+    (stage,) = doc["stages"]
+    assert stage["stage"] == "tic-tac-toe" and "error" not in stage
+    assert stage["games_per_s"] > 0 and stage["moves_per_s"] > stage["games_per_s"]
+    assert abs(stage["plies_per_game"] - 7.6) < 1.5  # random tic-tac-toe lasts about 7.6 plies
+    assert stage["speedup"] > 0 and stage["python_us_per_move"] > 0
+    assert set(stage["variant_kinds_ms"]) == {"blocked cell", "larger board"}
+    assert {"blocked a1", "board 4x4", "board 5x5"} <= set(stage["variants_ms"])
+    assert "ratio" not in stage  # the bitboard reference is for standard Othello only
+
+
+def test_bench_variants_are_valid_stages():
+    from ludica import compiler, gdl, stages
+    from ludica.bench import variants
+
+    for name in ("standard-8x8", "connect-four", "hex-11", "breakthrough"):
+        stage = gdl.load(stages.path(name))
+        found = variants(stage, compiler.compile(stage))
+        assert [len(found[kind]) for kind in ("blocked cell", "larger board")] == [3, 3], (name, found)
+        for v in [*found["blocked cell"].values(), *found["larger board"].values()]:
+            assert v != stage and gdl.loads(gdl.format(v)) == v
+
+
+def _openspiel_compare():
+    path = ROOT / "benchmarks" / "openspiel_compare.py"
+    spec = importlib.util.spec_from_file_location("openspiel_compare", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_openspiel_compare_skips_cleanly_without_pyspiel(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` now raises ImportError
+    assert _openspiel_compare().main(["--seconds", "0.1"]) == 0
+    assert "skipped: pyspiel (OpenSpiel) is not installed" in capsys.readouterr().out
+
+
+def test_openspiel_compare_runs(tmp_path, capsys):
+    pytest.importorskip("pyspiel")
+    out_json = tmp_path / "os.json"
+    assert _openspiel_compare().main(["--seconds", "0.1", "--games", "tic_tac_toe", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "tic_tac_toe vs tic-tac-toe" in out and "ratio" in out and "targets" in out
+    (game,) = json.loads(out_json.read_text())["games"]
+    assert game["openspiel"]["games_per_s"] > 0 and game["ratio_kernel"] > 0
+    # same rules: random games have the same mean length on both engines
+    assert abs(game["openspiel"]["plies_per_game"] - game["ludica-kernel"]["plies_per_game"]) < 1.5
