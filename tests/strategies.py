@@ -253,3 +253,105 @@ def codable_stages(draw, max_moves: int = 4, max_ends: int = 4, max_side: int = 
         turn=draw(turn_orders()),
         pass_rule=draw(pass_rules()),
     )
+
+
+# --- playable stages (for differential tests of the compiled kernels) -----------------------------
+
+
+@st.composite
+def playable_stages(draw, max_side: int = 8, max_moves: int = 3, max_ends: int = 3) -> A.Stage:
+    """A stage on a small board (sides ≤ max_side, mostly 3..6) that is likely to pass the static
+    checks with no error and to last more than a few plies: distinct setup cells off the blocked
+    cells, every player given a heading (most of the time), jump and clone distances 1..4, line
+    lengths within the board. The caller still filters with `check_stage` (e.g. `require capture`
+    with nothing before it). Covers every board kind (wrapped or not), move kind, target, effect,
+    turn order, end condition and result."""
+    side = st.one_of(st.integers(3, 6), st.integers(1, max_side))
+    wrap = draw(st.booleans())
+    board = draw(st.one_of(
+        st.builds(A.SquareBoard, side, st.just(wrap)),
+        st.builds(A.RectBoard, side, side, st.just(wrap)),
+        st.builds(A.HexBoard, side, st.just(wrap)),
+    ))
+    rows, cols = board.rows, board.cols
+    names = draw(st.sampled_from([("black", "white"), ("x", "o"), ("red", "blue")]))
+    blocked = draw(st.lists(cells(rows, cols), max_size=min(3, rows * cols - 1), unique=True))
+    free = [A.Cell(r, c) for r in range(rows) for c in range(cols) if A.Cell(r, c) not in blocked]
+    moves = draw(_lists(move_rules(st.integers(1, 4)), 1, max_moves))
+    places = any(isinstance(m.kind, (A.PlaceEmpty, A.PlaceGravity)) for m in moves)
+    # Few pieces where placements fill the board, more where pieces only move.
+    most = min(len(free) // 2, 3 if places else 8)
+    placed = draw(st.lists(st.sampled_from(free), unique=True, max_size=most)) if free and most else []
+    owners = draw(st.lists(st.integers(0, 1), min_size=len(placed), max_size=len(placed)))
+    setup = tuple(A.Setup(names[p], tuple(c for c, o in zip(placed, owners) if o == p))
+                  for p in (0, 1) if p in owners)
+    headed = draw(st.sampled_from([(0, 1), (0, 1), (0, 1), (1, 0), (0,), (1,), ()]))
+    longest = max(rows, cols)
+    condition = st.one_of(
+        st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.ReachFarRow()), st.just(A.NoPieces()),
+        st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans()),
+        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
+        st.builds(A.AfterPlies, st.integers(2, 120)),
+    )
+    return A.Stage(
+        name="random",
+        board=board,
+        players=A.Players(names),
+        moves=moves,
+        ends=draw(_lists(st.builds(A.End, condition, results()), 1, max_ends)),
+        blocked=tuple(blocked),
+        forward=tuple(A.Heading(names[p], draw(_HEADINGS)) for p in headed),
+        setup=setup,
+        turn=draw(turn_orders()),
+        pass_rule=draw(pass_rules()),
+    )
+
+
+_OTHELLO_ENDS = st.one_of(st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.NoPieces()),
+                          st.builds(A.AfterPlies, st.integers(2, 80)))
+
+
+@st.composite
+def othello_like_stages(draw, max_cells: int = 64) -> A.Stage:
+    """Stages of the Othello family, which the compiler plays with bitboards: a placement with a
+    custodial effect and `require capture` (mostly `place empty` + `flip custodial`, exactly the
+    Arena's rules), on square, rectangular and hex boards of at most max_cells cells (wrapped
+    now and then), with blocked cells, any setup, directions (forward-relative ones included),
+    over-blocked or not, any turn order and pass rule, and the ends the family allows."""
+    kind = draw(st.sampled_from(["square", "square", "rect", "hex"]))
+    wrap = draw(st.integers(0, 9)) == 0
+    side = st.integers(2, 8)
+    if kind == "rect":
+        rows = draw(side)
+        board = A.RectBoard(rows, draw(st.integers(2, min(8, max_cells // rows))), wrap)
+    else:
+        board = (A.SquareBoard if kind == "square" else A.HexBoard)(draw(side), wrap)
+    rows, cols = board.rows, board.cols
+    names = ("black", "white")
+    blocked = draw(st.lists(cells(rows, cols), max_size=min(6, rows * cols - 2), unique=True))
+    free = [A.Cell(r, c) for r in range(rows) for c in range(cols) if A.Cell(r, c) not in blocked]
+    r0, c0 = max(rows // 2 - 1, 0), max(cols // 2 - 1, 0)
+    centre = [A.Cell(r, c) for r in (r0, r0 + 1) for c in (c0, c0 + 1) if r < rows and c < cols]
+    if draw(st.booleans()) and all(c in free for c in centre) and len(centre) == 4:
+        placed, owners = centre, [1, 0, 0, 1]
+    else:
+        placed = draw(st.lists(st.sampled_from(free), unique=True, min_size=2, max_size=min(len(free), 8)))
+        owners = draw(st.lists(st.integers(0, 1), min_size=len(placed), max_size=len(placed)))
+    setup = tuple(A.Setup(names[p], tuple(c for c, o in zip(placed, owners) if o == p))
+                  for p in (0, 1) if p in owners)
+    place = draw(st.sampled_from([A.PlaceEmpty()] * 4 + [A.PlaceGravity(), A.PlaceAdjacent()]))
+    custodial = draw(st.sampled_from([A.FlipCustodial] * 4 + [A.RemoveCustodial]))
+    words = draw(st.one_of(st.just(("all",)), directions().map(lambda d: d.words)))
+    effect = custodial(A.Directions(words), draw(st.booleans()))
+    return A.Stage(
+        name="othello-like",
+        board=board,
+        players=A.Players(names),
+        moves=(A.MoveRule(place, (effect, A.RequireCapture())),),
+        ends=draw(_lists(st.builds(A.End, _OTHELLO_ENDS, results()), 1, 2)),
+        blocked=tuple(blocked),
+        forward=tuple(A.Heading(n, draw(_HEADINGS)) for n in names),
+        setup=setup,
+        turn=draw(turn_orders()),
+        pass_rule=draw(st.sampled_from([A.PassForced(), A.PassForced(), None])),
+    )
