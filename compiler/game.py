@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..gdl.ast import Stage
+from ..gdl.ast import HexBoard, Stage
 from ..gdl.checks import check_stage
 from ..gdl.diagnostics import StageError
 from ..gdl.printer import format
 from ..gdl.game import PASS, Move
-from . import bitboard
+from . import bitboard, placement
+from ..gdl import geometry
 from . import kernels as K
 from .program import build, pack
 
@@ -51,8 +52,15 @@ class CompiledGame:
         self._max_moves = int(game[K.G_MAX_MOVES])
         self._out = np.zeros(3 + 3 * self._max_moves, dtype=np.int32)
         self._seen: tuple[int, np.ndarray | None] = (0, None)  # the last position looked at
-        # The Othello family plays its random games as straight bitboard code (same games).
-        self.fast_playouts = bitboard.applies(stage, self.program)
+        # Two families play their random games as straight code (the same games): the Othello
+        # family on bitboards, and pure placement games tested around the cell just played.
+        self.fast_playouts = ("bitboard" if bitboard.applies(stage, self.program)
+                              else "placement" if placement.applies(stage) else None)
+        if self.fast_playouts == "placement":
+            is_hex = isinstance(stage.board, HexBoard)
+            names = tuple(geometry.steps(is_hex))
+            self._axes = np.array([names.index(a) for a in geometry.axes(is_hex)], dtype=np.int32)
+            self._rings = np.array([self._ring(int(d)) for d in self._axes], dtype=np.int32)
         # Moves as values, made once: placements by cell, piece moves on first use.
         self._placements = [Move(None, divmod(i, self.cols)) for i in range(self.n_cells)]
         self._piece_moves: dict[tuple[int, int], Move] = {}
@@ -141,7 +149,7 @@ class CompiledGame:
         The same seed gives the same games, whatever the number of threads. `generic` forces the
         generic kernels where straight bitboard code would play (to compare the two)."""
         start = (self._initial if state is None else state)[None, :]
-        return self._run(np.ascontiguousarray(start), n, seed, threads, max_plies, False if generic else None)
+        return self._run(np.ascontiguousarray(start), n, seed, threads, max_plies, generic)
 
     def playouts_from(self, states: np.ndarray, n_per_state: int, seed: int = 0, threads: int = 1,
                       max_plies: int = 100_000) -> Playouts:
@@ -154,17 +162,30 @@ class CompiledGame:
         order = np.arange(m * n_per_state).reshape(n_per_state, m).T
         return Playouts(flat.lengths[order], flat.returns[order], flat.cut)
 
-    def _kernel(self, starts, first, seed, max_plies, lengths, winners, fast: bool) -> None:
+    def _ring(self, d: int) -> int:
+        """How many cells a line along direction d holds at most (a ring's length on a wrapped board)."""
+        nbr, longest = self.program[0], 0
+        for i in range(self.n_cells):
+            j, n = int(nbr[d, i]), 1
+            while j >= 0 and j != i and n <= self.n_cells:
+                j, n = int(nbr[d, j]), n + 1
+            longest = max(longest, n)
+        return longest
+
+    def _kernel(self, starts, first, seed, max_plies, lengths, winners, fast: str | None) -> None:
         P = self.program
-        if fast:
+        if fast == "placement":
+            placement.playouts(starts, first, seed, max_plies, self._flat, self._masks, self._axes, P[18], self._rings,
+                               lengths, winners)
+        elif fast == "bitboard":
             bitboard.playouts(starts, first, seed, max_plies, P[12], P[13], P[9][0, 0], bool(P[8][0, 0, 1]),
                               P[16], P[17], P[18], lengths, winners)
         else:
             K.playouts(starts, first, seed, max_plies, self._flat, self._masks, lengths, winners)
 
     def _run(self, starts: np.ndarray, n: int, seed: int, threads: int, max_plies: int,
-             fast: bool | None = None) -> Playouts:
-        fast = self.fast_playouts if fast is None else fast
+             generic: bool = False) -> Playouts:
+        fast = None if generic else self.fast_playouts
         lengths = np.zeros(n, dtype=np.int32)
         winners = np.zeros(n, dtype=np.int32)
         if threads <= 1 or n < 2 * threads:

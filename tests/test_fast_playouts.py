@@ -1,0 +1,77 @@
+"""The straight-code playouts (compiler/bitboard.py, compiler/placement.py) play exactly the games
+the generic kernels play: same lengths, same results, for a seed, on every stage they take."""
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from ludica import compiler, gdl, stages
+from ludica.gdl import ast as A
+from ludica.gdl.checks import check_stage
+from strategies import playable_stages
+
+FAMILIES = {"standard-8x8": "bitboard", "c-squares-occlusion-agnostic": "bitboard", "tic-tac-toe": "placement",
+            "misere-tic-tac-toe": "placement", "gomoku": "placement", "connect-four": "placement",
+            "hex-11": "placement", "breakthrough": None, "ataxx": None}
+
+
+def same_games(game, n: int, seed: int, state=None, max_plies: int = 100_000) -> None:
+    fast = game.playouts(n, seed=seed, state=state, max_plies=max_plies)
+    generic = game.playouts(n, seed=seed, state=state, max_plies=max_plies, generic=True)
+    assert np.array_equal(fast.lengths, generic.lengths), f"{game.stage.name}: lengths differ"
+    assert np.array_equal(fast.returns, generic.returns), f"{game.stage.name}: results differ"
+    assert fast.cut == generic.cut
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_bundled_stages_take_the_expected_path(name):
+    assert compiler.compile(gdl.load(stages.path(name))).fast_playouts == FAMILIES[name]
+
+
+@pytest.mark.parametrize("name", [p.stem for p in stages.bundled()])
+def test_same_games_on_bundled_stages(name):
+    game = compiler.compile(gdl.load(stages.path(name)))
+    if game.fast_playouts is None:
+        pytest.skip("no straight-code path for this stage")
+    n = 30 if name in ("gomoku", "hex-11", "othello-10x10") else 300
+    same_games(game, n, seed=11)
+
+
+def test_same_games_from_a_position_in_progress():
+    game = compiler.compile(gdl.load(stages.path("connect-four")))
+    state = game.initial_state()
+    for text in ("d6", "d5", "c6", "e6"):
+        state = game.apply(state, game.parse_move(text))
+    same_games(game, 500, seed=3, state=state)
+
+
+def test_a_start_that_already_has_a_line_is_tested_whole():
+    # x already has three in a row at the start. Before the first move the mover is o (the last
+    # player), who has no line; x's first move, wherever it goes, makes x the mover with a line:
+    # x wins after one ply. A test around the new cell alone would miss that line.
+    text = ("board square 3\nplayers x o\nsetup x a1 b1 c1\nmove place empty\n"
+            "end line 3: mover wins\nend board-full: draw\n")
+    game = compiler.compile(gdl.loads(text))
+    assert game.fast_playouts == "placement"
+    same_games(game, 200, seed=1)
+    runs = game.playouts(200, seed=1)
+    assert (runs.lengths == 1).all() and (runs.returns[:, 0] == 1).all()
+
+
+@st.composite
+def placement_stages(draw):
+    """Random playable stages turned into pure placement games (empty or gravity, no effects)."""
+    stage = draw(playable_stages())
+    kind = draw(st.sampled_from([A.PlaceEmpty(), A.PlaceEmpty(), A.PlaceGravity()]))
+    return dataclasses.replace(stage, moves=(A.MoveRule(kind),))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(stage=placement_stages(), seed=st.integers(0, 2**31))
+def test_same_games_on_random_placement_stages(stage, seed):
+    assume(not any(d.is_error for d in check_stage(stage)))
+    game = compiler.compile(stage)
+    assert game.fast_playouts == "placement"
+    same_games(game, 20, seed=seed, max_plies=300)
