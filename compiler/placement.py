@@ -137,20 +137,18 @@ def playouts(starts, first_game, seed, max_plies, flat, bbmask, axes, opposite, 
         while True:
             # the legal moves, row-major
             n = 0
-            if gravity:
-                for i in range(size - 1, -1, -1):  # the lowest empty cell of each column...
-                    if state[i] == 0:
-                        c = i % cols
-                        lowest = True
-                        for r in range(i // cols + 1, rows):
-                            if state[r * cols + c] == 0:
-                                lowest = False
-                                break
-                        if lowest:
-                            moves[n] = i
+            if gravity:  # the lowest empty cell of each column, then in row-major order
+                for c in range(cols):
+                    for r in range(rows - 1, -1, -1):
+                        if state[r * cols + c] == 0:
+                            i = r * cols + c
+                            b = n
+                            while b > 0 and moves[b - 1] > i:
+                                moves[b] = moves[b - 1]
+                                b -= 1
+                            moves[b] = i
                             n += 1
-                for a in range(n // 2):  # ... gathered from the bottom up: reverse to row-major
-                    moves[a], moves[n - 1 - a] = moves[n - 1 - a], moves[a]
+                            break
             else:
                 for i in range(size):
                     if state[i] == 0:
