@@ -54,11 +54,10 @@ def _line_at(cells, at, mine, k, exact, nbr, axes, opposite, ring):
 
 
 @njit(**_OPTS)
-def _connected_at(cells, at, mine, start, goal, nbr, orth, stack, seen, size):
-    """Whether the mover's group holding `at` touches both sides."""
-    for i in range(size):
-        seen[i] = 0
-    seen[at] = 1
+def _connected_at(cells, at, mine, start, goal, nbr, orth, stack, seen, stamp):
+    """Whether the mover's group holding `at` touches both sides. `seen[i] == stamp` marks the
+    cells visited by this search, so no search clears the board's marks."""
+    seen[at] = stamp
     stack[0] = at
     top = 1
     touches_start = False
@@ -72,8 +71,8 @@ def _connected_at(cells, at, mine, start, goal, nbr, orth, stack, seen, size):
             return True
         for d in range(nbr.shape[0]):
             j = nbr[d, i]
-            if orth[d] != 0 and j >= 0 and seen[j] == 0 and cells[j] == mine:
-                seen[j] = 1
+            if orth[d] != 0 and j >= 0 and seen[j] != stamp and cells[j] == mine:
+                seen[j] = stamp
                 stack[top] = j
                 top += 1
     return False
@@ -110,8 +109,8 @@ def playouts(starts, first_game, seed, max_plies, flat, bbmask, axes, opposite, 
     state = np.empty(starts.shape[1], np.int32)
     moves = np.empty(size, np.int32)
     stack = np.empty(size + 1, np.int32)
-    seen = np.empty(size + 1, np.int32)
-    work = K.new_work(P)
+    seen = np.zeros(size + 1, np.int64)
+    stamp = 0
     whole = np.zeros(starts.shape[0], np.bool_)
     for s in range(starts.shape[0]):
         whole[s] = _decided_anywhere(starts[s], flat, bbmask)
@@ -171,8 +170,9 @@ def playouts(starts, first_game, seed, max_plies, flat, bbmask, axes, opposite, 
                 elif cond == K.LINE:
                     holds = _line_at(state, last, mover + 1, param, ends[e, 2] != 0, nbr, axes, opposite, ring)
                 elif cond == K.CONNECT:
+                    stamp += 1
                     holds = _connected_at(state, last, mover + 1, regions[param + 2 * mover],
-                                          regions[param + 2 * mover + 1], nbr, orth, stack, seen, size)
+                                          regions[param + 2 * mover + 1], nbr, orth, stack, seen, stamp)
                 else:  # REACH_FAR_ROW
                     holds = regions[mover][last] != 0
                 if holds:
