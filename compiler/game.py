@@ -81,9 +81,11 @@ class CompiledGame:
         return move
 
     def _status(self, state: np.ndarray) -> tuple[int, bool, int]:
-        """(moves, over, winner) of a position; its moves are left in self._out. States are
-        read-only values, so the last position's answer is kept for the `apply` that follows."""
-        if self._seen[1] is not state:
+        """(moves, over, winner) of a position; its moves are left in self._out. The states this
+        game makes are read-only values, so for them the last answer is kept for the `apply` that
+        follows."""
+        # Only a read-only array is a value: one the caller may refill is read again every time.
+        if self._seen[1] is not state or state.flags.writeable:
             K.moves_of(state, self._flat, self._masks, self._out)
             self._seen = (0, state)
         out = self._out

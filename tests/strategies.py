@@ -355,3 +355,46 @@ def othello_like_stages(draw, max_cells: int = 64) -> A.Stage:
         turn=draw(turn_orders()),
         pass_rule=draw(st.sampled_from([A.PassForced(), A.PassForced(), None])),
     )
+
+
+@st.composite
+def placement_stages(draw, max_side: int = 8) -> A.Stage:
+    """Pure placement games (one `place empty` or `place gravity` rule without effects: the family
+    the compiler plays with straight code, testing ends around the cell just played), on every
+    board kind, with any ends (lines exact or not, connections, far rows, counts, plies), turn
+    order and pass rule, and setups that sometimes already hold a line or a connection."""
+    side = st.one_of(st.integers(2, 6), st.integers(1, max_side))
+    wrap = draw(st.integers(0, 2)) == 0
+    board = draw(st.one_of(
+        st.builds(A.SquareBoard, side, st.just(wrap)),
+        st.builds(A.RectBoard, side, side, st.just(wrap)),
+        st.builds(A.HexBoard, side, st.just(wrap)),
+    ))
+    rows, cols = board.rows, board.cols
+    names = ("x", "o")
+    blocked = draw(st.lists(cells(rows, cols), max_size=min(3, rows * cols - 1), unique=True))
+    free = [A.Cell(r, c) for r in range(rows) for c in range(cols) if A.Cell(r, c) not in blocked]
+    placed = draw(st.lists(st.sampled_from(free), unique=True, max_size=min(len(free) - 1, 5))) if len(free) > 1 else []
+    owners = draw(st.lists(st.integers(0, 1), min_size=len(placed), max_size=len(placed)))
+    setup = tuple(A.Setup(names[p], tuple(c for c, o in zip(placed, owners) if o == p))
+                  for p in (0, 1) if p in owners)
+    longest = max(rows, cols)
+    condition = st.one_of(
+        st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.ReachFarRow()), st.just(A.NoPieces()),
+        st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans()),
+        st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans()),
+        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
+        st.builds(A.AfterPlies, st.integers(2, 60)),
+    )
+    return A.Stage(
+        name="placement",
+        board=board,
+        players=A.Players(names),
+        moves=(A.MoveRule(draw(st.sampled_from([A.PlaceEmpty(), A.PlaceEmpty(), A.PlaceGravity()])), ()),),
+        ends=draw(_lists(st.builds(A.End, condition, results()), 1, 3)),
+        blocked=tuple(blocked),
+        forward=tuple(A.Heading(n, draw(_HEADINGS)) for n in names),
+        setup=setup,
+        turn=draw(turn_orders()),
+        pass_rule=draw(pass_rules()),
+    )

@@ -34,7 +34,7 @@ from ludica.gdl.arena import from_arena
 from ludica.gdl.checks import check_stage
 from ludica.gdl.conformance import check_game
 from playthrough import replay
-from strategies import othello_like_stages, playable_stages
+from strategies import othello_like_stages, placement_stages, playable_stages
 
 BUNDLED = {p.stem: p for p in stages.bundled()}
 GOLDEN = Path(__file__).parent / "golden"
@@ -206,6 +206,7 @@ def check_random_stage(stage, seed: int) -> None:
         Lockstep(ref, comp, label).run(rng.choice, RANDOM_STAGE_PLIES)
     # The in-kernel playouts play the games the reference plays with the kernel's generator.
     _same_playouts(ref, comp, label, n=2, seed=seed % 1000, max_plies=RANDOM_STAGE_PLIES)
+    _same_fast_playouts(comp, label, seed % 1000, n=10)
     # And the in-kernel perft counts the reference's tree.
     for depth in (1, 2):
         assert comp.perft(depth) == gdl.perft(ref, depth), f"perft {depth}\n{label}"
@@ -226,20 +227,43 @@ def test_random_stages(stage, seed):
 def test_othello_family_stages(stage, seed):
     assume(not _errors(stage))
     assume(known_bug(stage) is None)
-    check_othello_stage(stage, seed)
+    check_fast_family(stage, seed)
 
 
-def check_othello_stage(stage, seed: int) -> None:
-    """The Othello family has its own code paths (bitboard legality tests, straight bitboard
-    playouts): held to the reference, and the bitboard playouts to the generic kernels."""
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(stage=placement_stages(), seed=st.integers(0, 2**32 - 1))
+def test_placement_family_stages(stage, seed):
+    assume(not _errors(stage))
+    assume(known_bug(stage) is None)
+    check_fast_family(stage, seed)
+
+
+def check_fast_family(stage, seed: int) -> None:
+    """Families with their own code paths (the Othello family: bitboard legality tests and
+    playouts; pure placement games: ends tested around the new cell) held to the reference, and
+    their fast playouts to the generic kernels' games, from the start and from later positions."""
     ref, comp = gdl.reference(stage), compiler.compile(stage)
     label = stage_label(stage)
-    Lockstep(ref, comp, label).run(random.Random(seed).choice, RANDOM_STAGE_PLIES)
-    fast, generic = comp.playouts(60, seed=seed % 997), comp.playouts(60, seed=seed % 997, generic=True)
-    assert np.array_equal(fast.lengths, generic.lengths) and np.array_equal(fast.returns, generic.returns), (
-        f"bitboard playouts differ from the generic kernels' (seed {seed % 997})\n{label}")
-    assert fast.cut == generic.cut
-    _same_playouts(ref, comp, label, n=2, seed=seed % 997)
+    game = Lockstep(ref, comp, label)
+    game.run(random.Random(seed).choice, RANDOM_STAGE_PLIES)
+    _same_fast_playouts(comp, label, seed % 997)
+    _same_playouts(ref, comp, label, n=2, seed=seed % 997, max_plies=RANDOM_STAGE_PLIES)
+    if len(game.moves) > 2:  # from a position on the way
+        middle = Lockstep(ref, comp, label)
+        middle.run(random.Random(seed).choice, len(game.moves) // 2)
+        _same_fast_playouts(comp, label, seed % 997, state=middle.cs)
+        _same_playouts(ref, comp, label, n=2, seed=seed % 997, max_plies=RANDOM_STAGE_PLIES,
+                       start=(middle.rs, middle.cs))
+
+
+def _same_fast_playouts(comp, label: str, seed: int, state=None, n: int = 60) -> None:
+    for max_plies in (RANDOM_STAGE_PLIES, 7):
+        fast = comp.playouts(n, seed=seed, state=state, max_plies=max_plies)
+        generic = comp.playouts(n, seed=seed, state=state, max_plies=max_plies, generic=True)
+        assert (np.array_equal(fast.lengths, generic.lengths) and np.array_equal(fast.returns, generic.returns)
+                and fast.cut == generic.cut), (
+            f"fast playouts ({comp.fast_playouts}) differ from the generic kernels' (seed {seed}, "
+            f"max_plies {max_plies}{'' if state is None else ', from ' + str(state.tolist())})\n{label}")
 
 
 # Reproducers of disagreements found by the properties above (see known_bug).
@@ -547,7 +571,7 @@ def test_big_boards(name):
     assert max(plies) > 5
     _same_playouts(ref, comp, text, n=2, seed=3, max_plies=200)
     if name.endswith("bitboard"):
-        check_othello_stage(stage, 5)
+        check_fast_family(stage, 5)
 
 
 # --- the Arena games -------------------------------------------------------------------------------
@@ -873,6 +897,20 @@ def test_states_from_a_copy_work_the_same():
     copy = np.frombuffer(state.tobytes(), dtype=state.dtype).copy()
     assert comp.legal_moves(copy) == comp.legal_moves(state)
     assert np.array_equal(comp.apply(copy, Move.parse("c3")), comp.apply(state, Move.parse("c3")))
+
+
+def test_a_state_changed_in_place_is_read_again():
+    # An agent may hold positions in a buffer of its own (writeable) and refill it.
+    comp = compiler.compile(gdl.load(BUNDLED["standard-8x8"]))
+    s0 = comp.initial_state()
+    s1 = comp.apply(s0, Move.parse("d3"))
+    first, second = comp.legal_moves(s0), comp.legal_moves(s1)
+    buf = s0.copy()
+    assert comp.legal_moves(buf) == first
+    buf[:] = s1  # the next call looks at the same array, refilled
+    assert comp.legal_moves(buf) == second == [Move.parse(m) for m in ("c3", "e3", "c5")]
+    buf[:] = s0
+    assert comp.apply(buf, Move.parse("c4")).tolist() == comp.apply(s0, Move.parse("c4")).tolist()
 
 
 def test_illegal_moves_raise_naming_the_move():

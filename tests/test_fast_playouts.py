@@ -1,16 +1,9 @@
 """The straight-code playouts (compiler/bitboard.py, compiler/placement.py) play exactly the games
 the generic kernels play: same lengths, same results, for a seed, on every stage they take."""
-import dataclasses
-
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
-from ludica.gdl import ast as A
-from ludica.gdl.checks import check_stage
-from strategies import playable_stages
 
 FAMILIES = {"standard-8x8": "bitboard", "c-squares-occlusion-agnostic": "bitboard", "tic-tac-toe": "placement",
             "misere-tic-tac-toe": "placement", "gomoku": "placement", "connect-four": "placement",
@@ -60,18 +53,4 @@ def test_a_start_that_already_has_a_line_is_tested_whole():
     assert (runs.lengths == 1).all() and (runs.returns[:, 0] == 1).all()
 
 
-@st.composite
-def placement_stages(draw):
-    """Random playable stages turned into pure placement games (empty or gravity, no effects)."""
-    stage = draw(playable_stages())
-    kind = draw(st.sampled_from([A.PlaceEmpty(), A.PlaceEmpty(), A.PlaceGravity()]))
-    return dataclasses.replace(stage, moves=(A.MoveRule(kind),))
-
-
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(stage=placement_stages(), seed=st.integers(0, 2**31))
-def test_same_games_on_random_placement_stages(stage, seed):
-    assume(not any(d.is_error for d in check_stage(stage)))
-    game = compiler.compile(stage)
-    assert game.fast_playouts == "placement"
-    same_games(game, 20, seed=seed, max_plies=300)
+# Random stages of both families are compared in tests/test_compiled.py (check_fast_family).
