@@ -41,33 +41,6 @@ def _popcount(x):
 
 
 @njit(**_OPTS)
-def _shift(b, d, bbshift, bbmask):
-    s = bbshift[d]
-    b &= bbmask[d]
-    return b << np.uint64(s) if s > 0 else b >> np.uint64(-s)
-
-
-@njit(**_OPTS)
-def _targets(me, op, empty, blocked, dirs, over, bbshift, bbmask, bbopp):
-    """The empty cells where a piece closes a run of ≥ 1 enemy piece in one of `dirs` (see
-    kernels._custodial_targets, which this mirrors)."""
-    targets = np.uint64(0)
-    through = op | blocked if over else op
-    for d in range(dirs.shape[0]):
-        if dirs[d] == 0:
-            continue
-        e = bbopp[d]
-        run = _shift(me, e, bbshift, bbmask) & through
-        with_op = run & op
-        while with_op != 0 or (over and run != 0):
-            targets |= _shift(with_op, e, bbshift, bbmask) & empty
-            nxt = _shift(run, e, bbshift, bbmask)
-            with_op = (_shift(with_op, e, bbshift, bbmask) & through) | (nxt & op)
-            run = nxt & through
-    return targets
-
-
-@njit(**_OPTS)
 def _flips(me, op, blocked, at, dirs, over, bbshift, bbmask):
     """The enemy pieces a piece arriving on `at` takes: in each direction, the run of enemy
     pieces (over blocked cells with `over`) closed by a mover's piece."""
@@ -76,13 +49,13 @@ def _flips(me, op, blocked, at, dirs, over, bbshift, bbmask):
         if dirs[d] == 0:
             continue
         run = np.uint64(0)
-        x = _shift(_ONE << np.uint64(at), d, bbshift, bbmask)
+        x = K._shift(_ONE << np.uint64(at), d, bbshift, bbmask)
         while x != 0:
             if x & op:
                 run |= x
             elif not (over and (x & blocked)):
                 break
-            x = _shift(x, d, bbshift, bbmask)
+            x = K._shift(x, d, bbshift, bbmask)
         if x & me:
             flips |= run
     return flips
@@ -108,7 +81,7 @@ def playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bbshif
     turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
     for g in range(lengths.shape[0]):
         number = first_game + g
-        x = K._splitmix(np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(number))
+        x = K.game_generator(seed, number)
         start = starts[number % starts.shape[0]]
         sides = np.zeros(2, np.uint64)
         blocked = np.uint64(0)
@@ -123,11 +96,11 @@ def playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bbshif
         while True:
             me, op = sides[player], sides[1 - player]
             empty = full & ~(me | op | blocked)
-            legal = _targets(me, op, empty, blocked, dirs[player], over, bbshift, bbmask, bbopp)
+            legal = K.custodial_bits(me, op, empty, blocked, dirs[player], over, bbshift, bbmask, bbopp)
             n = _popcount(legal)
             available = n
             if n == 0 and passing:
-                if _targets(op, me, empty, blocked, dirs[1 - player], over, bbshift, bbmask, bbopp) != 0:
+                if K.custodial_bits(op, me, empty, blocked, dirs[1 - player], over, bbshift, bbmask, bbopp) != 0:
                     available = 1
             over_now = False
             won = K.NONE
@@ -151,10 +124,7 @@ def playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bbshif
             if plies >= max_plies:
                 winners[g] = -2
                 break
-            x ^= x >> np.uint64(12)
-            x ^= x << np.uint64(25)
-            x ^= x >> np.uint64(27)
-            k = np.int64(((x * np.uint64(2685821657736338717)) >> np.uint64(32)) * np.uint64(available) >> np.uint64(32))
+            x, k = K.draw(x, available)
             if n == 0:  # a forced pass
                 mover, player = player, 1 - player
             else:

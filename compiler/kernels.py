@@ -244,6 +244,12 @@ def _custodial_targets(cells, player, dirs, over_blocked, size, bbshift, bbmask,
             empty |= bit
         else:
             blocked |= bit
+    return custodial_bits(me, op, empty, blocked, dirs, over_blocked, bbshift, bbmask, bbopp)
+
+
+@njit(**_OPTS)
+def custodial_bits(me, op, empty, blocked, dirs, over_blocked, bbshift, bbmask, bbopp):
+    """The bitboard of `_custodial_targets`, from the sides' bitboards."""
     targets = np.uint64(0)
     through = op | blocked if over_blocked else op
     for d in range(dirs.shape[0]):
@@ -524,6 +530,22 @@ def _splitmix(x):
     return z ^ (z >> np.uint64(31))
 
 
+@njit(**_INLINE)
+def game_generator(seed, number):
+    """The random generator of game `number` of a playout batch (the same on every thread)."""
+    return _splitmix(np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(number))
+
+
+@njit(**_INLINE)
+def draw(x, n):
+    """Advance the xorshift generator x and draw an index below n: returns (x, index). Every
+    playout kernel draws through this, so they all play the same games for a seed."""
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    return x, np.int64(((x * np.uint64(2685821657736338717)) >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
+
+
 @njit(**_OPTS)
 def playouts(starts, first_game, seed, max_plies, flat, bbmask, lengths, winners):
     """Random games: game g (numbered from `first_game`, for reproducibility across threads)
@@ -536,7 +558,7 @@ def playouts(starts, first_game, seed, max_plies, flat, bbmask, lengths, winners
     state = np.empty(starts.shape[1], np.int32)
     for g in range(lengths.shape[0]):
         number = first_game + g
-        x = _splitmix(np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(number))
+        x = game_generator(seed, number)
         state[:] = starts[number % starts.shape[0]]
         plies = 0
         while True:
@@ -547,11 +569,7 @@ def playouts(starts, first_game, seed, max_plies, flat, bbmask, lengths, winners
             if plies >= max_plies:
                 winners[g] = -2
                 break
-            x ^= x >> np.uint64(12)
-            x ^= x << np.uint64(25)
-            x ^= x >> np.uint64(27)
-            k = ((x * np.uint64(2685821657736338717)) >> np.uint64(32)) * np.uint64(n) >> np.uint64(32)
-            k = np.int64(k)
+            x, k = draw(x, n)
             advance(state, state, False, mrule[k], msrc[k], mdst[k], P, buf)
             plies += 1
         lengths[g] = plies

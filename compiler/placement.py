@@ -116,7 +116,7 @@ def playouts(starts, first_game, seed, max_plies, flat, bbmask, axes, opposite, 
         whole[s] = _decided_anywhere(starts[s], flat, bbmask)
     for g in range(lengths.shape[0]):
         number = first_game + g
-        x = K._splitmix(np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(number))
+        x = K.game_generator(seed, number)
         start = number % starts.shape[0]
         if whole[start]:  # a line or a connection at the start: test everything, as generic play does
             K.playouts(starts, number, seed, max_plies, flat, bbmask, lengths[g:g + 1], winners[g:g + 1])
@@ -185,10 +185,7 @@ def playouts(starts, first_game, seed, max_plies, flat, bbmask, axes, opposite, 
             if plies >= max_plies:
                 winners[g] = -2
                 break
-            x ^= x >> np.uint64(12)
-            x ^= x << np.uint64(25)
-            x ^= x >> np.uint64(27)
-            k = np.int64(((x * np.uint64(2685821657736338717)) >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
+            x, k = K.draw(x, n)
             last = moves[k]
             state[last] = player + 1
             counts[player] += 1
