@@ -193,8 +193,9 @@ def known_bug(stage) -> str | None:
     """Why a stage falls in a known, not yet fixed disagreement of the compiler, or None.
     Random stages that hit one are skipped, so the properties keep looking for new ones; each
     entry goes with a reproducer below marked `xfail(strict=True)`, and leaves when that passes.
-    (None at the moment: the one found so far, moves listed twice on small wrapped boards, is
-    fixed; its reproducers are the torus tests below.)"""
+    (None at the moment. Found and fixed so far: moves listed twice on small wrapped boards,
+    reproduced by the torus tests below; a writeable state refilled in place answered with its
+    old content, reproduced by test_a_state_changed_in_place_is_read_again.)"""
     return None
 
 
