@@ -57,13 +57,12 @@ def test_the_traces_cover_every_rule():
     assert {g["winner"] for g in _GAMES} == {0, 1, 2}
 
 
-@pytest.mark.parametrize("record", _GAMES, ids=[f"{g['stage']}#{i}" for i, g in enumerate(_GAMES)])
-def test_replay_arena_game(record):
-    game = reference(from_arena(record["cfg"]))
+def replay(game, record) -> None:
+    """Play a recorded Arena game on `game` (any Game implementation) and check every step."""
     state = game.initial_state()
     assert encode(game, state) == record["init"]
     for k, step in enumerate(record["steps"]):
-        where = f"step {k}"
+        where = f"{record['stage']}, step {k}"
         assert game.to_move(state) == step["p"] - 1, where
         assert not game.is_terminal(state), where
         moves = game.legal_moves(state)
@@ -83,6 +82,11 @@ def test_replay_arena_game(record):
     winner = game.winner(state)
     assert (0 if winner is None else winner + 1) == record["winner"]
     assert game.returns(state) == {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}[record["winner"]]
+
+
+@pytest.mark.parametrize("record", _GAMES, ids=[f"{g['stage']}#{i}" for i, g in enumerate(_GAMES)])
+def test_replay_arena_game(record):
+    replay(reference(from_arena(record["cfg"])), record)
 
 
 # --- from_arena -----------------------------------------------------------------------------------

@@ -584,28 +584,7 @@ def _arena_game(config: str):
 
 @pytest.mark.parametrize("record", arena._GAMES, ids=[f"{g['stage']}#{i}" for i, g in enumerate(arena._GAMES)])
 def test_replay_arena_game(record):
-    game = _arena_game(json.dumps(record["cfg"], sort_keys=True))
-    state = game.initial_state()
-    assert arena.encode(game, state) == record["init"]
-    for k, step in enumerate(record["steps"]):
-        where = f"{record['stage']}, step {k}"
-        assert game.to_move(state) == step["p"] - 1, where
-        assert not game.is_terminal(state), where
-        moves = game.legal_moves(state)
-        if step["mv"] is None:
-            assert step["legal"] == [] and moves == [PASS], where
-            move = PASS
-        else:
-            assert moves == [Move(None, (r, c)) for r, c in step["legal"]], where
-            move = Move(None, tuple(step["mv"]))
-        state, taken = game.apply_counted(state, move)
-        assert (taken > 0) == (step["mv"] is not None), where
-        assert arena.encode(game, state) == step["b"], where
-        assert game.to_move(state) == step["next"] - 1, where
-    board = game.board(state)
-    assert game.is_terminal(state) and game.legal_moves(state) == []
-    assert {"black": int((board == 1).sum()), "white": int((board == 2).sum())} == record["final"]
-    assert game.returns(state) == {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}[record["winner"]]
+    arena.replay(_arena_game(json.dumps(record["cfg"], sort_keys=True)), record)
 
 
 def test_arena_games_cover_seven_stages():
