@@ -74,58 +74,87 @@ def _winner(result, mover, first, second):
 
 
 @njit(**_OPTS)
+def _status(me, op, blocked, full, player, mover, ply, ends, passing, dirs, over, bbshift, bbmask, bbopp):
+    """(legal cells, moves available, over, winner) of a position; a forced pass counts as the
+    one move available when `legal` is empty."""
+    empty = full & ~(me | op | blocked)
+    legal = K.custodial_bits(me, op, empty, blocked, dirs[player], over, bbshift, bbmask, bbopp)
+    available = _popcount(legal)
+    if available == 0 and passing:
+        if K.custodial_bits(op, me, empty, blocked, dirs[1 - player], over, bbshift, bbmask, bbopp) != 0:
+            available = 1
+    for e in range(ends.shape[0]):
+        cond = ends[e, 0]
+        if cond == K.NO_MOVES:
+            holds = available == 0
+        elif cond == K.BOARD_FULL:
+            holds = empty == 0
+        elif cond == K.NO_PIECES:
+            holds = me == 0
+        else:
+            holds = ply >= ends[e, 1]
+        if holds:
+            first, second = (me, op) if player == 0 else (op, me)
+            return legal, available, True, _winner(ends[e, 3], mover, _popcount(first), _popcount(second))
+    return legal, available, available == 0, K.NONE
+
+
+@njit(**_OPTS)
+def _next_player(turn, player, me, op):
+    """Who moves after `player` placed a piece (leaving `me` and `op`)."""
+    if turn == K.FEWER_PIECES:
+        return player if _popcount(me) < _popcount(op) else 1 - player
+    if turn == K.AGAIN_AFTER_CAPTURE:
+        return player  # a legal move of this family always takes a piece
+    return 1 - player
+
+
+@njit(**_OPTS)
+def _full(size):
+    return np.uint64(0xFFFFFFFFFFFFFFFF) if size == 64 else (_ONE << np.uint64(size)) - _ONE
+
+
+@njit(**_OPTS)
+def _sides(state, size):
+    """(first player's pieces, second's, blocked cells) of a state, as bitboards."""
+    first, second, blocked = np.uint64(0), np.uint64(0), np.uint64(0)
+    for i in range(size):
+        v = state[i]
+        if v == 1:
+            first |= _ONE << np.uint64(i)
+        elif v == 2:
+            second |= _ONE << np.uint64(i)
+        elif v < 0:
+            blocked |= _ONE << np.uint64(i)
+    return first, second, blocked
+
+
+@njit(**_OPTS)
 def playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bbshift, bbmask, bbopp, lengths, winners):
     """kernels.playouts for the family: the same games, as bitboards."""
     size = game[K.G_CELLS]
-    full = np.uint64(0xFFFFFFFFFFFFFFFF) if size == 64 else (_ONE << np.uint64(size)) - _ONE
+    full = _full(size)
     turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
+    sides = np.zeros(2, np.uint64)
     for g in range(lengths.shape[0]):
         number = first_game + g
         x = K.game_generator(seed, number)
         start = starts[number % starts.shape[0]]
-        sides = np.zeros(2, np.uint64)
-        blocked = np.uint64(0)
-        for i in range(size):
-            v = start[i]
-            if v > 0:
-                sides[v - 1] |= _ONE << np.uint64(i)
-            elif v < 0:
-                blocked |= _ONE << np.uint64(i)
+        sides[0], sides[1], blocked = _sides(start, size)
         player, mover, ply = start[size + K.TO_MOVE], start[size + K.MOVER], start[size + K.PLY]
         plies = 0
         while True:
             me, op = sides[player], sides[1 - player]
-            empty = full & ~(me | op | blocked)
-            legal = K.custodial_bits(me, op, empty, blocked, dirs[player], over, bbshift, bbmask, bbopp)
-            n = _popcount(legal)
-            available = n
-            if n == 0 and passing:
-                if K.custodial_bits(op, me, empty, blocked, dirs[1 - player], over, bbshift, bbmask, bbopp) != 0:
-                    available = 1
-            over_now = False
-            won = K.NONE
-            for e in range(ends.shape[0]):
-                cond = ends[e, 0]
-                if cond == K.NO_MOVES:
-                    holds = available == 0
-                elif cond == K.BOARD_FULL:
-                    holds = empty == 0
-                elif cond == K.NO_PIECES:
-                    holds = me == 0
-                else:
-                    holds = ply >= ends[e, 1]
-                if holds:
-                    over_now = True
-                    won = _winner(ends[e, 3], mover, _popcount(sides[0]), _popcount(sides[1]))
-                    break
-            if over_now or available == 0:
+            legal, available, over_now, won = _status(me, op, blocked, full, player, mover, ply, ends, passing, dirs,
+                                                      over, bbshift, bbmask, bbopp)
+            if over_now:
                 winners[g] = won
                 break
             if plies >= max_plies:
                 winners[g] = -2
                 break
             x, k = K.draw(x, available)
-            if n == 0:  # a forced pass
+            if legal == 0:  # a forced pass
                 mover, player = player, 1 - player
             else:
                 for _ in range(k):
@@ -137,12 +166,53 @@ def playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bbshif
                 op &= ~flips
                 sides[player], sides[1 - player] = me, op
                 mover = player
-                if turn == K.FEWER_PIECES:
-                    player = player if _popcount(me) < _popcount(op) else 1 - player
-                elif turn == K.AGAIN_AFTER_CAPTURE:
-                    player = player  # a legal move of this family always takes a piece
-                else:
-                    player = 1 - player
+                player = _next_player(turn, player, me, op)
             ply += 1
             plies += 1
         lengths[g] = plies
+
+
+@njit(**_OPTS)
+def step_from(state, child, at, ends, game, dirs, over, bbshift, bbmask, bbopp, out):
+    """kernels.advance_from for the family, with no program to unpack (the cost of a call from
+    Python is what this saves): `child` becomes the position after a piece placed on `at` (-1: a
+    pass) and `out` receives the child's status in kernels.moves_of's layout. With `at` = -2,
+    `child` is left alone and `out` receives the status of `state` itself. Returns the pieces
+    flipped."""
+    size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
+    first, second, blocked = _sides(state, size)
+    player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
+    taken = 0
+    if at > -2:
+        me, op = (first, second) if player == 0 else (second, first)
+        child[:] = state
+        if at >= 0:
+            flips = _flips(me, op, blocked, at, dirs[player], over, bbshift, bbmask)
+            me |= flips | (_ONE << np.uint64(at))
+            op &= ~flips
+            taken = _popcount(flips)
+            child[at] = player + 1
+            while flips != 0:
+                bit = flips & (~flips + _ONE)
+                child[_popcount(bit - _ONE)] = player + 1
+                flips &= flips - _ONE
+            first, second = (me, op) if player == 0 else (op, me)
+            mover, player = player, _next_player(game[K.G_TURN], player, me, op)
+        else:
+            mover, player = player, 1 - player
+        ply += 1
+        child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = player, mover, ply
+    me, op = (first, second) if player == 0 else (second, first)
+    legal, available, over_now, won = _status(me, op, blocked, _full(size), player, mover, ply, ends,
+                                              game[K.G_PASS] != 0, dirs, over, bbshift, bbmask, bbopp)
+    out[0], out[1], out[2] = 0 if over_now else available, over_now, won
+    if not over_now:
+        if legal == 0:
+            out[3], out[3 + m], out[3 + 2 * m] = -1, -1, -1
+        k = 0
+        while legal != 0:
+            bit = legal & (~legal + _ONE)
+            out[3 + k], out[3 + m + k], out[3 + 2 * m + k] = -1, _popcount(bit - _ONE), 0
+            legal &= legal - _ONE
+            k += 1
+    return taken

@@ -51,18 +51,25 @@ class CompiledGame:
         self._flat, self._masks = pack(self.program), self.program[17]
         self._max_moves = int(game[K.G_MAX_MOVES])
         self._out = np.zeros(3 + 3 * self._max_moves, dtype=np.int32)
-        self._seen: tuple[int, np.ndarray | None] = (0, None)  # the last position looked at
+        self._work = np.zeros(K.work_size(self._flat, self._masks), dtype=np.int32)
+        self._seen: np.ndarray | None = None  # the last position looked at (kept alive, so `is` is safe)
+        self._listed: tuple[list, list, list, list] | None = None  # its moves, listed once asked for
         # Two families play their random games as straight code (the same games): the Othello
         # family on bitboards, and pure placement games tested around the cell just played.
         self.fast_playouts = ("bitboard" if bitboard.applies(stage, self.program)
                               else "placement" if placement.applies(stage) else None)
+        # The Othello family also answers calls from Python without unpacking the program.
+        P = self.program
+        self._bitboard = ((P[12], P[13], P[9][0, 0], bool(P[8][0, 0, 1]), P[16], P[17], P[18])
+                          if self.fast_playouts == "bitboard" else None)
         if self.fast_playouts == "placement":
             is_hex = isinstance(stage.board, HexBoard)
             names = tuple(geometry.steps(is_hex))
             self._axes = np.array([names.index(a) for a in geometry.axes(is_hex)], dtype=np.int32)
             self._rings = np.array([self._ring(int(d)) for d in self._axes], dtype=np.int32)
         # Moves as values, made once: placements by cell, piece moves on first use.
-        self._placements = [Move(None, divmod(i, self.cols)) for i in range(self.n_cells)]
+        # (the pass last, so that destination -1 finds it)
+        self._placements = [Move(None, divmod(i, self.cols)) for i in range(self.n_cells)] + [PASS]
         self._piece_moves: dict[tuple[int, int], Move] = {}
 
     # --- the Game contract ---------------------------------------------------------------------
@@ -85,33 +92,51 @@ class CompiledGame:
         game makes are read-only values, so for them the last answer is kept for the `apply` that
         follows."""
         # Only a read-only array is a value: one the caller may refill is read again every time.
-        if self._seen[1] is not state or state.flags.writeable:
-            K.moves_of(state, self._flat, self._masks, self._out)
-            self._seen = (0, state)
+        if self._seen is not state or state.flags.writeable:
+            if self._bitboard is not None:
+                bitboard.step_from(state, self._work, -2, *self._bitboard, self._out)  # work: an unused child
+            else:
+                K.moves_of(state, self._flat, self._masks, self._work, self._out)
+            self._seen = state
+            self._listed = None
         out = self._out
         return int(out[0]), bool(out[1]), int(out[2])
 
+    def _listing(self, state: np.ndarray) -> tuple[list[Move], list[int], list[int], list[int]]:
+        """The legal moves of a position, with their rules, origins and destinations."""
+        n, _, _ = self._status(state)
+        if self._listed is None:
+            m, out = self._max_moves, self._out
+            srcs, dsts = out[3: 3 + n].tolist(), out[3 + m: 3 + m + n].tolist()
+            placed = self._placements
+            moves = [placed[d] if s < 0 else self._move(s, d) for s, d in zip(srcs, dsts)]
+            self._listed = (moves, out[3 + 2 * m: 3 + 2 * m + n].tolist(), srcs, dsts)
+        return self._listed
+
     def legal_moves(self, state: np.ndarray) -> list[Move]:
-        n, over, _ = self._status(state)
-        m, out = self._max_moves, self._out
-        return [self._move(s, d) for s, d in zip(out[3: 3 + n].tolist(), out[3 + m: 3 + m + n].tolist())]
+        return list(self._listing(state)[0])
 
     def _find(self, state: np.ndarray, move: Move) -> tuple[int, int, int]:
-        n, _, _ = self._status(state)
-        src = -1 if move.src is None else move.src[0] * self.cols + move.src[1]
-        dst = -1 if move.dst is None else move.dst[0] * self.cols + move.dst[1]
-        m, out = self._max_moves, self._out
-        msrc, mdst, mrule = out[3: 3 + n], out[3 + m: 3 + m + n], out[3 + 2 * m: 3 + 2 * m + n]
-        for k in np.flatnonzero((msrc == src) & (mdst == dst)):
-            return int(mrule[k]), src, dst
-        legal = " ".join(map(str, self.legal_moves(state))) or "none, the game is over"
-        raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}")
+        moves, rules, srcs, dsts = self._listing(state)
+        # Moves are usually the very objects legal_moves handed out: look for those first.
+        for k, legal in enumerate(moves):
+            if legal is move:
+                return rules[k], srcs[k], dsts[k]
+        if move not in moves:
+            legal = " ".join(map(str, moves)) or "none, the game is over"
+            raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}")
+        k = moves.index(move)
+        return rules[k], srcs[k], dsts[k]
 
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         rule, src, dst = self._find(state, move)
         out = np.empty_like(state)
-        taken = K.advance_from(state, out, rule, src, dst, self._flat, self._masks)
+        if self._bitboard is not None:
+            taken = bitboard.step_from(state, out, dst, *self._bitboard, self._out)
+        else:
+            taken = K.advance_from(state, out, rule, src, dst, self._flat, self._masks, self._work, self._out)
         out.flags.writeable = False
+        self._seen, self._listed = out, None  # the kernel left the new position's status
         return out, taken
 
     def apply(self, state: np.ndarray, move: Move) -> np.ndarray:

@@ -657,22 +657,43 @@ def unpack(flat, bbmask):
 
 
 @njit(**_OPTS)
-def moves_of(state, flat, bbmask, out):
-    """status() for Python: out[0] = moves, out[1] = over, out[2] = winner, then the moves'
-    origins, destinations and rules, max_moves each."""
+def work_size(flat, bbmask):
+    """How many int32 the work buffer of moves_of/advance_from needs."""
     P = unpack(flat, bbmask)
-    work = new_work(P)
-    n, over, won = status(state.copy(), P, work)  # a copy: states from Python are read-only
-    m = P[13][G_MAX_MOVES]
+    game = P[13]
+    size = game[G_CELLS]
+    return 4 * (size + 3) + P[1].shape[0] * P[1].shape[2] + 8
+
+
+@njit(**_INLINE)
+def _status_into(state, P, wbuf, out):
+    size, m = P[13][G_CELLS], P[13][G_MAX_MOVES]
+    r = P[1].shape[0] * P[1].shape[2] + 8
+    b = size + 3
+    cells = wbuf[3 * b: 3 * b + state.shape[0]]  # a copy: states from Python are read-only
+    cells[:] = state
+    work = (wbuf[:b], wbuf[4 * b: 4 * b + r], out[3: 3 + m], out[3 + m: 3 + 2 * m], out[3 + 2 * m: 3 + 3 * m],
+            wbuf[b: 2 * b], wbuf[2 * b: 3 * b])
+    n, over, won = status(cells, P, work)
     out[0], out[1], out[2] = n, over, won
-    out[3: 3 + n] = work[2][:n]
-    out[3 + m: 3 + m + n] = work[3][:n]
-    out[3 + 2 * m: 3 + 2 * m + n] = work[4][:n]
 
 
 @njit(**_OPTS)
-def advance_from(state, out, r, src, dst, flat, bbmask):
-    """advance() for Python: `out` (a new array) becomes the position after the move."""
+def moves_of(state, flat, bbmask, wbuf, out):
+    """status() for Python: out[0] = moves, out[1] = over, out[2] = winner, then the moves'
+    origins, destinations and rules, max_moves each. `wbuf` (work_size int32) is scratch space
+    owned by the caller, so that a call allocates nothing."""
+    _status_into(state, unpack(flat, bbmask), wbuf, out)
+
+
+@njit(**_OPTS)
+def advance_from(state, child, r, src, dst, flat, bbmask, wbuf, out):
+    """advance() then moves_of() for Python, in one call: `child` (a new array) becomes the
+    position after the move, and `out` receives its status. Returns the pieces taken."""
     P = unpack(flat, bbmask)
-    buf = np.empty(P[1].shape[0] * P[1].shape[2] + 8, np.int32)
-    return advance(state.copy(), out, True, np.int32(r), np.int32(src), np.int32(dst), P, buf)  # a copy: states from Python are read-only
+    b = P[13][G_CELLS] + 3
+    cells = wbuf[3 * b: 3 * b + state.shape[0]]  # a copy: states from Python are read-only
+    cells[:] = state
+    taken = advance(cells, child, True, np.int32(r), np.int32(src), np.int32(dst), P, wbuf[4 * b:])
+    _status_into(child, P, wbuf, out)
+    return taken
