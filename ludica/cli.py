@@ -4,16 +4,22 @@
     ludica show STAGE                 the initial board and the legal first moves
     ludica import-arena CONFIG... --out DIR
                                       Othello AI Arena stage configs (JSON) → canonical .gdl files
-    ludica demo [STAGE] [--seed N]    check every bundled stage, then play a random game
+    ludica play STAGE --black AGENT --white AGENT [--quiet]
+                                      one game between two agents, printed as boards
+    ludica tournament STAGE... --agent AGENT... [--builtins] --out DIR [--resume]
+                                      round robins of sandboxed agents, results in DIR
+    ludica demo [--out DIR]           check every bundled stage, then a small tournament of the
+                                      built-in agents on bundled stages (results in ./ludica-demo)
     ludica bench [STAGE...]           speed of the compiled engine (see ludica/bench.py)
 
 A STAGE is a path to a .gdl file or the name of a bundled stage (`ludica check` lists them).
+An AGENT is the name of a built-in (random, greedy, corners, positional, mcts, adaptive) or a path
+to an agent file (README: "Writing an agent").
 """
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import re
 import sys
 from pathlib import Path
@@ -114,28 +120,120 @@ def cmd_import_arena(args) -> int:
     return 0
 
 
+DEMO_STAGES = ("standard-8x8", "small-board-6x6", "tic-tac-toe")
+
+
 def cmd_demo(args) -> int:
     print("== ludica check (every bundled stage) ==")
     status = cmd_check(argparse.Namespace(files=[], bits=False))
+    chosen = args.stage or list(DEMO_STAGES)
+    print(f"\n== a tournament of the built-in agents on {', '.join(chosen)} ==")
+    targs = argparse.Namespace(stages=chosen, agent=[], builtins=True, games=1,
+                               analysis_time=args.analysis_time, game_time=args.game_time, out=args.out,
+                               resume=True, seed=args.seed, reveal=False, memory_mb=2048, in_process=False)
+    return status or cmd_tournament(targs)
+
+
+def _options(args):
+    from ludica.runtime.tournament import Options
+    return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
+                   reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process)
+
+
+def _agents(specs: list[str], with_builtins: bool):
+    from ludica.runtime import entrants as agents
+    chosen = [agents.resolve(s) for s in specs]
+    if with_builtins:
+        chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
+    return chosen
+
+
+def cmd_tournament(args) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+    from ludica.runtime import leaderboard, tournament
+
+    console = Console()
+    entrants = _agents(args.agent, args.builtins)
+    paths = [_stage_path(s) for s in args.stages]
+    out = Path(args.out)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        task = {}
+
+        def on_stage(name: str, todo: int) -> None:
+            task["id"] = progress.add_task(f"{name}: analysis, then games", total=todo)
+
+        def on_game(g: dict) -> None:
+            note = "" if g["reason"] == "normal" else f" ({g['reason']})"
+            progress.update(task["id"], advance=1,
+                            description=f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}")
+
+        try:
+            boards = tournament.run(paths, entrants, out, _options(args), resume=args.resume, on_game=on_game,
+                                    on_stage=on_stage)
+        except KeyboardInterrupt:
+            console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; "
+                          f"run the same command with --resume to go on[/]")
+            return 130
+        except (tournament.RunMismatch, ValueError) as err:
+            console.print(f"[red]error:[/] {err}")
+            return 2
+    for title, board in boards.items():
+        table = Table(title=f"Leaderboard: {title}")
+        for column in leaderboard.HEADER:
+            table.add_column(column, justify="left" if column == "Strategy" else "right")
+        for row in leaderboard.rows(board):
+            table.add_row(*row)
+        console.print(table)
+    console.print(f"results: {out / 'results.sqlite'}, logs: {out / 'logs'}, leaderboards: {out / 'leaderboard.md'}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    import tempfile
+    from ludica.compiler import compile as compile_stage
+    from ludica.runtime import referee, tournament
+    from ludica.runtime.records import ResultsStore
+
     stage = gdl.load(_stage_path(args.stage))
-    game = gdl.reference(stage)
-    rng = random.Random(args.seed)
-    print(f"\n== a random game: {_describe(stage)}, seed {args.seed} ==")
+    game = compile_stage(stage)
+    black, white = _agents([args.black], False)[0], _agents([args.white], False)[0]
+    if black.name == white.name:  # an agent against itself: tell the two seats apart
+        black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
+    options = _options(args)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = ResultsStore(Path(tmp) / "results.sqlite")
+        seats = [tournament.Entrant(a, game, gdl.format(stage), options, (tmp,), store, stage) for a in (black, white)]
+        try:
+            ready = tuple(s.ready() for s in seats)
+            record = referee.play_game(game, ready, tournament.game_seed(args.seed, referee.stage_hash(stage),
+                                                                         black.name, white.name, 0),
+                                       options.game_time, names=(black.name, white.name),
+                                       no_strategy=(seats[0].why_not, seats[1].why_not))
+        finally:
+            for s in seats:
+                s.close()
+            store.close()
+    if args.quiet:
+        print(record.log[-1] + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
+              + ("" if record.reason == "normal" else f", {record.reason}") + ")")
+        return 0
     state = game.initial_state()
+    print(record.log[0])
     print(gdl.render(game, state))
-    names = stage.player_names
-    while not game.is_terminal(state):
-        player = names[game.to_move(state)]
-        move = rng.choice(game.legal_moves(state))
-        state, taken = game.apply_counted(state, move)
-        took = f", taking {taken}" if taken else ""
-        print(f"\nply {state.ply}: {player} plays {move}{took}")
+    for ply in record.plies:
+        state = game.apply(state, game.parse_move(ply.move))
+        who = record.players[ply.player]
+        took = f", taking {ply.captured}" if ply.captured else ""
+        note = f"  [{ply.note}]" if ply.note else ""
+        print(f"\n{who} plays {ply.move}{took} ({ply.seconds:.2f} s){note}")
         print(gdl.render(game, state))
-    returns = game.returns(state)
-    counts = [int((game.board(state) == p + 1).sum()) for p in range(len(names))]
-    result = "a draw" if max(returns) <= 0 else f"{names[returns.index(max(returns))]} wins"
-    print(f"\nGame over after {state.ply} plies: {result} (pieces {counts[0]}-{counts[1]})")
-    return status
+    for line in record.log:
+        if line.startswith(("Game over", "Black", "White", "Tie", "Both", "Game stopped")) or "forfeit" in line:
+            print(line)
+    return 0
 
 
 def cmd_bench(args) -> int:
@@ -161,9 +259,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(run=cmd_import_arena)
 
-    p = sub.add_parser("demo", help="check every bundled stage, then play a random game printed as boards")
-    p.add_argument("stage", nargs="?", default="standard-8x8", metavar="STAGE")
-    p.add_argument("--seed", type=int, default=1)
+    def episode_options(p, analysis: float, game: float) -> None:
+        p.add_argument("--analysis-time", type=float, default=analysis, metavar="S",
+                       help=f"analysis budget per agent and stage, CPU seconds (default {analysis:g})")
+        p.add_argument("--game-time", type=float, default=game, metavar="S",
+                       help=f"cumulative move time per game, CPU seconds (default {game:g})")
+        p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
+        p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
+        p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per agent (default 2048)")
+        p.add_argument("--in-process", action="store_true",
+                       help="run trusted agents inside this process, without the sandbox (faster; for tests)")
+
+    p = sub.add_parser("play", help="one game between two agents, printed as boards")
+    p.add_argument("stage", metavar="STAGE")
+    p.add_argument("--black", required=True, metavar="AGENT")
+    p.add_argument("--white", required=True, metavar="AGENT")
+    p.add_argument("--quiet", action="store_true", help="print only the result line")
+    episode_options(p, 10.0, 10.0)
+    p.set_defaults(run=cmd_play, games=1)
+
+    p = sub.add_parser("tournament", help="round robins of sandboxed agents on stages, results in --out")
+    p.add_argument("stages", nargs="+", metavar="STAGE")
+    p.add_argument("--agent", action="append", default=[], metavar="AGENT", help="an entrant (repeat the option)")
+    p.add_argument("--builtins", action="store_true", help="add every built-in agent")
+    p.add_argument("--games", type=int, default=1, help="games per seating: each ordered pair plays N (default 1)")
+    p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
+    p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
+    episode_options(p, 60.0, 10.0)
+    p.set_defaults(run=cmd_tournament)
+
+    p = sub.add_parser("demo", help="check every bundled stage, then a small tournament of the built-in agents")
+    p.add_argument("--out", default="ludica-demo", metavar="DIR", help="where the results go (default ./ludica-demo)")
+    p.add_argument("--stage", action="append", metavar="STAGE",
+                   help=f"play on this stage (repeat the option; default {', '.join(DEMO_STAGES)})")
+    p.add_argument("--analysis-time", type=float, default=2.0, metavar="S")
+    p.add_argument("--game-time", type=float, default=2.0, metavar="S")
+    p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_demo)
 
     p = sub.add_parser("bench", help="compile times, playouts/s, threads, Python-call cost (all bundled stages if none given)")

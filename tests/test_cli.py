@@ -3,6 +3,7 @@ import json
 
 from ludica import gdl, stages
 from ludica.cli import main
+from ludica.runtime import builtins
 
 
 def test_check_bundled_stages(capsys):
@@ -68,8 +69,12 @@ def test_import_arena_bad_config(tmp_path, capsys):
     assert "boardSize" in capsys.readouterr().err
 
 
-def test_demo_plays_a_whole_game(capsys):
-    assert main(["demo", "tic-tac-toe", "--seed", "3"]) == 0
+def test_demo_runs_a_tournament_of_the_builtins(tmp_path, capsys):
+    args = ["demo", "--stage", "tic-tac-toe", "--out", str(tmp_path), "--analysis-time", "1", "--game-time", "1"]
+    assert main(args) == 0
     out = capsys.readouterr().out
-    assert "stages OK" in out
-    assert "Game over after" in out
+    assert "stages OK" in out and "Leaderboard: Tic-tac-toe" in out
+    table = (tmp_path / "leaderboard.md").read_text()
+    names = [b.name for b in builtins()]
+    assert len(names) >= 2 and all(f"| {n} |" in table for n in names)
+    assert main(args) == 0  # a second run finds every game played: it resumes and only prints

@@ -1,0 +1,82 @@
+"""What an agent's processes use, read from outside through /proc: the referee's clock.
+
+An agent is its worker process and every process descended from it, plus any process left in the
+worker's session (a process whose parent died is adopted by the PID namespace's first process
+when the agent has one, so it stays a descendant; without namespaces it is found by its session).
+Its CPU time is the user + system time of every such live process, plus the time of the children
+they have reaped (the kernel adds those to the parent's cutime/cstime), in clock ticks (10 ms).
+"""
+from __future__ import annotations
+
+import os
+import time
+
+TICK = 1.0 / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> tuple[int, int, int, bool] | None:
+    """(parent, session, CPU ticks including reaped children, whether it is a zombie) of a
+    process, None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read()
+    except OSError:
+        return None
+    fields = text[text.rindex(b")") + 2:].split()  # the name may hold spaces and parentheses
+    # fields[0] is field 3 of proc(5): state; ppid is field 4, session 6, utime..cstime 14..17
+    ppid, session = int(fields[1]), int(fields[3])
+    ticks = int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    return ppid, session, ticks, fields[0] == b"Z"
+
+
+class ProcessTree:
+    """The processes of one agent, rooted at its worker. Listing /proc costs milliseconds, so
+    `members` lists it again only every RESCAN seconds (or when asked) and otherwise reads the
+    processes it knows; a process born and reaped in between is counted in its parent's time."""
+
+    RESCAN = 0.1
+
+    def __init__(self, root: int):
+        self.root = root
+        self._known: dict[int, int] = {}
+        self._scanned = -1.0
+        self.zombies: set[int] = set()  # dead, not yet reaped: counted for time, not killed
+
+    def _scan(self) -> dict[int, int]:
+        table: dict[int, tuple[int, int, int, bool]] = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                st = _stat(int(name))
+                if st is not None:
+                    table[int(name)] = st
+        children: dict[int, list[int]] = {}
+        for pid, (ppid, *_) in table.items():
+            children.setdefault(ppid, []).append(pid)
+        found, todo = set(), [self.root] + [p for p, (_, sid, *_) in table.items() if sid == self.root]
+        while todo:
+            pid = todo.pop()
+            if pid in found or pid not in table:
+                continue
+            found.add(pid)
+            todo.extend(children.get(pid, ()))
+        self.zombies = {pid for pid in found if table[pid][3]}
+        return {pid: table[pid][2] for pid in found}
+
+    def members(self, rescan: bool = False) -> dict[int, int]:
+        """pid → CPU ticks of every process of the agent."""
+        now = time.monotonic()
+        if rescan or now - self._scanned >= self.RESCAN:
+            self._known, self._scanned = self._scan(), now
+        else:
+            fresh = {}
+            for pid in self._known:
+                st = _stat(pid)
+                if st is not None:
+                    fresh[pid] = st[2]
+                    if st[3]:
+                        self.zombies.add(pid)
+            self._known = fresh
+        return self._known
+
+    def cpu_seconds(self, members: dict[int, int] | None = None) -> float:
+        return sum((self.members() if members is None else members).values()) * TICK

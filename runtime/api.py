@@ -1,0 +1,93 @@
+"""What an agent sees of a stage: `StageView` (what the Arena shows, not the rules) and `RulesApi`
+(the only window on the rules: simulate, never read).
+
+States are opaque values (read-only int32 arrays of the compiled game) that an agent may keep,
+copy and pass back; moves are `Move` values (hashable; `str(move)` is `d3`, `b2-b3` or `pass`),
+and every method that takes a move also takes its text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..compiler.game import CompiledGame, Playouts
+from ..gdl.ast import HexBoard
+from ..gdl.game import Move
+from . import metrics
+
+
+@dataclass(frozen=True)
+class StageView:
+    """The stage as the Arena shows it to a system under test.
+
+    name, rows, cols; shape: "square" or "hex"; blocked: the blocked cells as (row, col), row 0 at
+    the top; players: names in turn order (players[0] is black, the first seat); initial_state;
+    legal_first_moves; description: the stage's .gdl text in GGP mode (rules revealed), else None.
+    """
+
+    name: str
+    rows: int
+    cols: int
+    shape: str
+    blocked: tuple[tuple[int, int], ...]
+    players: tuple[str, ...]
+    initial_state: Any
+    legal_first_moves: tuple[Move, ...]
+    description: str | None = None
+
+
+def stage_view(game: CompiledGame, description: str | None = None) -> StageView:
+    start = game.initial_state()
+    board = game.board(start)
+    return StageView(name=game.stage.name, rows=game.rows, cols=game.cols,
+                     shape="hex" if isinstance(game.stage.board, HexBoard) else "square",
+                     blocked=tuple((int(r), int(c)) for r, c in zip(*np.nonzero(board < 0))),
+                     players=game.players, initial_state=start, legal_first_moves=tuple(game.legal_moves(start)),
+                     description=description)
+
+
+class RulesApi:
+    """Simulation of the stage's true rules, for the agent's analysis and play."""
+
+    def __init__(self, game: CompiledGame):
+        self._game = game
+        self._shape = metrics.shape_classes(game)
+
+    def _move(self, move: Move | str) -> Move:
+        return move if isinstance(move, Move) else self._game.parse_move(str(move))
+
+    def legal_moves(self, state) -> list[Move]:
+        """The moves of the side to move, in the stage's order (a forced pass is the one move `pass`)."""
+        return self._game.legal_moves(state)
+
+    def apply(self, state, move: Move | str) -> tuple[Any, int]:
+        """(the state after `move`, the number of pieces it captured or flipped). ValueError if illegal."""
+        return self._game.apply_counted(state, self._move(move))
+
+    def to_move(self, state) -> int:
+        """Index in stage.players of the side to move."""
+        return self._game.to_move(state)
+
+    def is_terminal(self, state) -> bool:
+        return self._game.is_terminal(state)
+
+    def returns(self, state) -> tuple[float, float]:
+        """Per player: +1 win, -1 loss, 0 draw (or game not over)."""
+        return self._game.returns(state)
+
+    def board(self, state) -> np.ndarray:
+        """rows × cols int array: 0 empty, 1.. the players' pieces, -1 blocked."""
+        return self._game.board(state)
+
+    def evaluate(self, state, player: int) -> dict[str, float]:
+        """The Arena's evaluateBoard: piece, mobility, corner, edge and total (runtime/metrics.py)."""
+        return metrics.evaluate(self._game, state, player, self._shape).as_dict()
+
+    def playouts(self, state, n: int, seed: int = 0) -> Playouts:
+        """`n` random games from `state` inside the kernel: `.lengths` and `.returns` (n × players)."""
+        return self._game.playouts(n, seed=seed, state=state)
+
+    def parse_move(self, text: str) -> Move:
+        return self._game.parse_move(text)

@@ -1,0 +1,60 @@
+"""Entrants by name or by file: the built-ins are plain agent files in runtime/agents/, written
+against the public contract like any submission.
+
+An agent's name (in logs and leaderboards) is its file name without `.py`, unless the file sets
+`NAME = "..."` at its top level; the name is read from the file's syntax tree, never by running it
+(the referee does not run agent code).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+BUILTIN_DIR = Path(__file__).parent / "agents"
+BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    name: str
+    path: Path
+
+    @property
+    def builtin(self) -> bool:
+        return self.path.parent == BUILTIN_DIR
+
+
+class AgentNotFound(ValueError):
+    pass
+
+
+def declared_name(source: str) -> str | None:
+    """The string a top-level `NAME = "..."` assigns, if the file has one."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None  # the worker reports the error when it loads the file
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "NAME" and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str) and node.value.value.strip()):
+            return node.value.value.strip()[:60]
+    return None
+
+
+def resolve(spec: str) -> AgentSpec:
+    """A built-in name (`random`, `mcts`…) or a path to an agent file."""
+    if spec in BUILTINS:
+        path = BUILTIN_DIR / f"{spec}.py"
+    else:
+        path = Path(spec).expanduser()
+        if not path.is_file():
+            raise AgentNotFound(f"no agent {spec!r}: not a built-in ({', '.join(BUILTINS)}) and no such file")
+    path = path.resolve()
+    source = path.read_text(encoding="utf-8", errors="replace")
+    return AgentSpec(declared_name(source) or path.stem, path)
+
+
+def builtins() -> list[AgentSpec]:
+    return [resolve(name) for name in BUILTINS if (BUILTIN_DIR / f"{name}.py").is_file()]

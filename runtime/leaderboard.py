@@ -1,0 +1,56 @@
+"""Leaderboards as the Othello AI Arena shows them: Rank, Strategy, Win Rate (draws count half,
+percent with one decimal), W, L, D, G; sorted by win rate, then wins, then name.
+
+A game both seats forfeited (neither had a strategy) is a loss for both.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Standing:
+    name: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def win_rate(self) -> float:
+        return 100.0 * (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+def standings(games: list[dict], entrants: list[str] = ()) -> list[Standing]:
+    """The sorted leaderboard of games (rows of the results store: black, white, result)."""
+    table = {name: Standing(name) for name in entrants}
+    for g in games:
+        black, white = (table.setdefault(n, Standing(n)) for n in (g["black"], g["white"]))
+        result = g["result"]
+        if result == "black":
+            black.wins, white.losses = black.wins + 1, white.losses + 1
+        elif result == "white":
+            white.wins, black.losses = white.wins + 1, black.losses + 1
+        elif result == "draw":
+            black.draws, white.draws = black.draws + 1, white.draws + 1
+        else:  # "none": both forfeited
+            black.losses, white.losses = black.losses + 1, white.losses + 1
+    return sorted(table.values(), key=lambda s: (-round(s.win_rate, 6), -s.wins, s.name))
+
+
+def rows(board: list[Standing]) -> list[tuple[str, ...]]:
+    """(Rank, Strategy, Win Rate, W, L, D, G) as text."""
+    return [(str(i), s.name, f"{s.win_rate:.1f}%", str(s.wins), str(s.losses), str(s.draws), str(s.games))
+            for i, s in enumerate(board, 1)]
+
+
+HEADER = ("Rank", "Strategy", "Win Rate", "W", "L", "D", "G")
+
+
+def markdown(title: str, board: list[Standing]) -> str:
+    lines = [f"## {title}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows(board)]
+    return "\n".join(lines) + "\n"

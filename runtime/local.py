@@ -1,0 +1,64 @@
+"""Trusted in-process seats: an agent file run inside this process, charged with this process's
+CPU time after each answer. For tests and quick experiments with agents one trusts (the built-ins,
+one's own); tournaments run every agent in a sandboxed worker (runtime/sandbox.py).
+
+Unlike a sandboxed worker, which forks every game from the analysed strategy, a local seat plays
+all its games in one process: what a strategy keeps (module globals, closures) carries over from
+one game to the next.
+"""
+from __future__ import annotations
+
+import random
+import time
+import traceback
+
+import numpy as np
+
+from ..compiler.game import CompiledGame
+from .api import RulesApi, stage_view
+from .clock import Clock, cpu_seconds
+from .sandbox import Answer
+from .worker import load_agent
+
+
+class LocalSeat:
+    def __init__(self, name: str, path: str, game: CompiledGame, reveal_text: str | None = None):
+        self.name, self.game = name, game
+        with open(path, encoding="utf-8") as f:
+            self.module = load_agent(f.read(), str(path))
+        self.view = stage_view(game, reveal_text)
+        self.api = RulesApi(game)
+        self.strategy = None
+
+    def analyze(self, budget: float) -> Answer:
+        t0, w0 = cpu_seconds(), time.monotonic()
+        try:
+            strategy = self.module.analyze(self.view, self.api, Clock(budget))
+        except Exception:
+            return Answer(None, cpu_seconds() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+        spent = cpu_seconds() - t0
+        if not callable(strategy):
+            return Answer(None, spent, time.monotonic() - w0, "crash", "analyze did not return a callable")
+        if spent > budget:
+            return Answer(None, spent, time.monotonic() - w0, "timeout", f"{spent:.2f} s over {budget:g} s")
+        self.strategy = strategy
+        return Answer({"op": "analysed", "ok": True}, spent, time.monotonic() - w0)
+
+    def start_game(self, seed: int) -> Answer:
+        random.seed(seed)
+        np.random.seed(seed % 2**32)
+        return Answer({"op": "game-ready"}, 0.0, 0.0)
+
+    def think(self, state: list[int], legal: list[str], remaining: float) -> Answer:
+        array = np.array(state, dtype=np.int32)
+        array.flags.writeable = False
+        moves = [self.game.parse_move(t) for t in legal]
+        t0, w0 = cpu_seconds(), time.monotonic()
+        try:
+            move = self.strategy(array, moves, Clock(remaining))
+        except Exception:
+            return Answer(None, cpu_seconds() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+        return Answer({"op": "move", "move": str(move)}, cpu_seconds() - t0, time.monotonic() - w0)
+
+    def end_game(self) -> tuple[str, int]:
+        return "", 0

@@ -1,0 +1,61 @@
+"""Per-game logs in the Othello AI Arena's two shapes: a text log (its line format) and a JSON log
+(`metadata`, `initialBoard`, `moves`, `boards`, `players`, `capturedCounts`, `logText`), with what
+ludica adds: passes, time spent per move, the referee's notes and penalties, the analysis of each
+seat, and what each seat printed (cut off at a fixed size).
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .referee import SEAT_NAMES, GameRecord
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
+
+
+def game_json(record: GameRecord, analyses: dict[str, dict] | None = None) -> dict:
+    moves = []
+    for ply in record.plies:
+        entry: dict = {"player": SEAT_NAMES[ply.player].lower(), "strategy": record.players[ply.player],
+                       "move": ply.move, "capturedCount": ply.captured, "timeSpent": ply.seconds}
+        if ply.move != "pass" and "-" not in ply.move:
+            entry["row"], entry["col"] = _square(ply.move)
+        if ply.note:
+            entry["note"] = ply.note
+        moves.append(entry)
+    return {
+        "metadata": {"blackStrategy": record.players[0], "whiteStrategy": record.players[1], "stage": record.stage,
+                     "stageHash": record.stage_hash, "blackScore": record.scores[0], "whiteScore": record.scores[1],
+                     "result": record.result, "reason": record.reason, "seed": record.seed,
+                     "timeUsed": {"black": round(record.time_used[0], 4), "white": round(record.time_used[1], 4)},
+                     "date": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+        "initialBoard": record.initial_board,
+        "moves": moves,
+        "boards": [ply.board for ply in record.plies],
+        "players": [SEAT_NAMES[ply.player].lower() for ply in record.plies],
+        "capturedCounts": [ply.captured for ply in record.plies],
+        "penalties": record.penalties,
+        "detail": record.detail,
+        "analysis": analyses or {},
+        "output": record.output,
+        "logText": "\n".join(record.log),
+    }
+
+
+def _square(text: str) -> tuple[int, int]:
+    col = ord(text[0]) - ord("a")
+    return int(text[1:]) - 1, col
+
+
+def write_game(folder: Path, number: int, record: GameRecord, analyses: dict[str, dict] | None = None) -> Path:
+    """DIR/NNNN-black-vs-white.{json,txt}; returns the JSON path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{number:04d}-{slug(record.players[0])}-vs-{slug(record.players[1])}"
+    path = folder / f"{stem}.json"
+    path.write_text(json.dumps(game_json(record, analyses), indent=1))
+    (folder / f"{stem}.txt").write_text("\n".join(record.log) + "\n")
+    return path

@@ -1,0 +1,93 @@
+"""The results store: an embedded SQLite database, one row per game written the moment the game
+ends (one transaction per game), so an interrupted run loses nothing and `--resume` knows exactly
+which games are still to play. Analyses are stored too, one row per (stage, agent, attempt).
+
+A game's identity is (stage hash, black, white, game index): the same entrants on the same stage
+file in a resumed run find their finished games.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .referee import GameRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS analyses (
+    id INTEGER PRIMARY KEY, stage TEXT NOT NULL, stage_hash TEXT NOT NULL, agent TEXT NOT NULL,
+    ok INTEGER NOT NULL, seconds REAL NOT NULL, wall REAL NOT NULL, failure TEXT, detail TEXT,
+    lockdown TEXT, output TEXT, output_bytes INTEGER, finished_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, stage TEXT NOT NULL, stage_hash TEXT NOT NULL,
+    black TEXT NOT NULL, white TEXT NOT NULL, game_index INTEGER NOT NULL, seed INTEGER NOT NULL,
+    result TEXT NOT NULL, winner INTEGER, black_score INTEGER NOT NULL, white_score INTEGER NOT NULL,
+    reason TEXT NOT NULL, detail TEXT, plies INTEGER NOT NULL, moves TEXT NOT NULL,
+    black_time REAL NOT NULL, white_time REAL NOT NULL, illegal TEXT NOT NULL, penalties TEXT NOT NULL,
+    log TEXT NOT NULL, finished_at TEXT NOT NULL,
+    UNIQUE (stage_hash, black, white, game_index));
+"""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class ResultsStore:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.db = sqlite3.connect(self.path)
+        self.db.executescript(SCHEMA)
+        self.db.commit()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- the run's settings: a resumed run must be the same run --------------------------------
+
+    def settings(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT key, value FROM settings"))
+
+    def save_settings(self, values: dict[str, str]) -> None:
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)", values.items())
+
+    # --- games and analyses --------------------------------------------------------------------
+
+    def finished(self, stage_hash: str) -> set[tuple[str, str, int]]:
+        rows = self.db.execute("SELECT black, white, game_index FROM games WHERE stage_hash = ?", (stage_hash,))
+        return {(b, w, int(k)) for b, w, k in rows}
+
+    def add_game(self, record: GameRecord, game_index: int) -> None:
+        moves = [p.move for p in record.plies]
+        with self.db:
+            self.db.execute(
+                "INSERT INTO games (stage, stage_hash, black, white, game_index, seed, result, winner, black_score,"
+                " white_score, reason, detail, plies, moves, black_time, white_time, illegal, penalties, log,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.stage, record.stage_hash, record.players[0], record.players[1], game_index, record.seed,
+                 record.result, record.winner, record.scores[0], record.scores[1], record.reason, record.detail,
+                 len(record.plies), json.dumps(moves), record.time_used[0], record.time_used[1],
+                 json.dumps(record.illegal), json.dumps(record.penalties), "\n".join(record.log), _now()))
+
+    def add_analysis(self, stage: str, stage_hash: str, agent: str, answer, lockdown: dict,
+                     output: tuple[str, int]) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT INTO analyses (stage, stage_hash, agent, ok, seconds, wall, failure, detail, lockdown, output,"
+                " output_bytes, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (stage, stage_hash, agent, answer.failure is None, answer.seconds, answer.wall, answer.failure,
+                 answer.detail, json.dumps(lockdown), output[0], output[1], _now()))
+
+    def games(self, stage_hash: str | None = None) -> list[dict]:
+        query = "SELECT * FROM games" + (" WHERE stage_hash = ?" if stage_hash else "") + " ORDER BY id"
+        cur = self.db.execute(query, (stage_hash,) if stage_hash else ())
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur]
+
+    def analyses(self) -> list[dict]:
+        cur = self.db.execute("SELECT * FROM analyses ORDER BY id")
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur]

@@ -1,0 +1,207 @@
+"""The referee: one game between two seats on a compiled stage, under the rules the README states.
+
+The referee owns the authoritative state; a seat (runtime/sandbox.AgentProcess, or
+runtime/local.LocalSeat for trusted in-process play) only ever answers "which move?". Rules:
+- a seat without a strategy (its analysis failed) loses the game at once;
+- cumulative charged time over the game budget: the game is lost (time forfeit);
+- an illegal or malformed move: logged, a random legal move is played (drawn from the game's
+  seed, so replays agree); the third in one game loses it;
+- a crash, an exception, a broken pipe, a protocol violation or too many processes: the game is lost;
+- a forced pass is played without asking the seat;
+- a game still going after MAX_PLIES plies is stopped as a draw.
+The log follows the Othello AI Arena's line format (runtime/logs.py writes the files).
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from ..compiler.game import CompiledGame
+from ..gdl import ast as A
+from ..gdl.printer import format as format_stage
+from .sandbox import Answer
+
+MAX_PLIES = 2000
+ILLEGAL_LIMIT = 3
+SEAT_LETTERS = ("B", "W")
+SEAT_NAMES = ("Black", "White")
+
+
+class Seat(Protocol):
+    name: str
+
+    def start_game(self, seed: int) -> Answer: ...
+    def think(self, state: list[int], legal: list[str], remaining: float) -> Answer: ...
+    def end_game(self) -> tuple[str, int]: ...
+
+
+@dataclass
+class Ply:
+    """One ply of a game: who, what (`pass` too), pieces captured, seconds charged, the board
+    after it, and what the referee noted (an illegal move replaced...)."""
+
+    player: int
+    move: str
+    captured: int
+    seconds: float
+    board: list[list[int]]
+    note: str = ""
+
+
+@dataclass
+class GameRecord:
+    """Everything about one game; `winner` is 0 (black), 1 (white) or None (a draw, or nobody:
+    both seats forfeited)."""
+
+    stage: str
+    stage_hash: str
+    players: tuple[str, str]
+    seed: int
+    initial_board: list[list[int]]
+    plies: list[Ply] = field(default_factory=list)
+    winner: int | None = None
+    scores: tuple[int, int] = (0, 0)
+    reason: str = "normal"  # normal, time, crash, illegal, no-strategy, ply-cap
+    detail: str = ""
+    time_used: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    illegal: list[int] = field(default_factory=lambda: [0, 0])
+    penalties: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    output: list[dict] = field(default_factory=list)  # per seat: kept text and total bytes printed
+    forfeited: tuple[bool, bool] = (False, False)
+
+    @property
+    def result(self) -> str:
+        if self.winner is not None:
+            return SEAT_NAMES[self.winner].lower()
+        return "none" if all(self.forfeited) else "draw"
+
+
+def stage_hash(stage: A.Stage) -> str:
+    """sha256 of the stage's canonical text: two files that mean the same stage hash the same."""
+    return hashlib.sha256(format_stage(stage).encode()).hexdigest()
+
+
+def _continues_note(stage: A.Stage) -> str:
+    if isinstance(stage.turn, A.FewerPieces):
+        return "fewer pieces rule"
+    if isinstance(stage.turn, A.AgainAfterCapture):
+        return "capture rule"
+    return "turn rule"
+
+
+def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: int, game_time: float = 10.0,
+              names: tuple[str, str] | None = None, no_strategy: tuple[str, str] = ("", "")) -> GameRecord:
+    """Play one game; `seats[i]` None means that player has no strategy (`no_strategy[i]` says why)."""
+    names = names or tuple(s.name for s in seats)  # type: ignore[union-attr]
+    state = game.initial_state()
+    record = GameRecord(stage=game.stage.name, stage_hash=stage_hash(game.stage), players=names, seed=seed,
+                        initial_board=game.board(state).tolist())
+    log = record.log
+    log.append(f"Game started: {names[0]}(B) vs {names[1]}(W) on Stage: {game.stage.name}")
+    rng = random.Random(seed)
+    started = [False, False]
+    try:
+        for p in (0, 1):
+            if seats[p] is None:
+                _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
+        if record.reason == "normal":
+            for p in (0, 1):
+                answer = seats[p].start_game(seed)
+                started[p] = True
+                if answer.failure:
+                    _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) could not start the game: "
+                                                 f"{_first_line(answer.detail)}")
+                    break
+        if record.reason == "normal":
+            state = _loop(game, seats, record, state, rng, game_time)
+        board = game.board(state)
+        record.scores = (int((board == 1).sum()), int((board == 2).sum()))
+        if record.reason in ("normal", "ply-cap"):
+            if record.reason == "normal":
+                record.winner = game.winner(state)
+            log.append(f"Game over: Final score {record.scores[0]}-{record.scores[1]}")
+            log.append("Tie!" if record.winner is None else f"{SEAT_NAMES[record.winner]} wins!")
+    finally:
+        for p in (0, 1):
+            if started[p]:
+                text, total = seats[p].end_game()
+                record.output.append({"seat": p, "text": text, "bytes": total})
+    return record
+
+
+def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng: random.Random,
+          game_time: float) -> np.ndarray:
+    """Play until the game ends or a seat forfeits; returns the last state."""
+    log, names = record.log, record.players
+    while not game.is_terminal(state):
+        if len(record.plies) >= MAX_PLIES:
+            record.reason, record.detail = "ply-cap", f"stopped after {MAX_PLIES} plies"
+            log.append(f"Game stopped after {MAX_PLIES} plies: a draw")
+            return state
+        p = game.to_move(state)
+        legal = game.legal_moves(state)
+        if len(legal) == 1 and legal[0].is_pass:
+            state = game.apply(state, legal[0])
+            record.plies.append(Ply(p, "pass", 0, 0.0, game.board(state).tolist()))
+            log.append(f"{names[p]} passes")
+            continue
+        texts = [str(m) for m in legal]
+        remaining = game_time - record.time_used[p]
+        answer = seats[p].think(state.tolist(), texts, remaining)
+        record.time_used[p] += answer.seconds
+        if answer.failure == "timeout" or record.time_used[p] > game_time:
+            _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of {game_time:g}s!"
+                     + (f" ({answer.detail})" if answer.detail else ""), by_time=True)
+            return state
+        if answer.failure:
+            _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) failed ({answer.failure}): "
+                                         f"{_first_line(answer.detail)}")
+            record.detail = answer.detail
+            return state
+        text = answer.reply.get("move")
+        note = ""
+        if not isinstance(text, str) or text.strip() not in texts:
+            record.illegal[p] += 1
+            shown = repr(text)[:60]
+            if record.illegal[p] >= ILLEGAL_LIMIT:
+                _forfeit(record, p, "illegal", f"{SEAT_NAMES[p]} ({names[p]}) made {ILLEGAL_LIMIT} illegal moves "
+                                               f"(the last: {shown})")
+                return state
+            move = rng.choice(legal)
+            note = f"illegal move {shown} replaced by a random legal move"
+            record.penalties.append(f"{names[p]}: {note} ({record.illegal[p]} of {ILLEGAL_LIMIT - 1} allowed)")
+            log.append(f"{names[p]} played an illegal move {shown}; a random legal move is played instead")
+        else:
+            move = legal[texts.index(text.strip())]
+        state, captured = game.apply_counted(state, move)
+        record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note))
+        log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
+        if not game.is_terminal(state) and game.to_move(state) == p:
+            log.append(f"{names[p]} continues ({_continues_note(game.stage)})")
+    return state
+
+
+def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False) -> None:
+    """Seat p loses the game (both lose if both forfeit before it starts)."""
+    record.log.append(line)
+    record.penalties.append(line)
+    lost = list(record.forfeited)
+    lost[p] = True
+    record.forfeited = (lost[0], lost[1])
+    record.reason = reason
+    if all(lost):
+        record.winner = None
+        record.log.append("Both players forfeit: nobody wins")
+        return
+    record.winner = 1 - p
+    record.log.append(f"{SEAT_NAMES[1 - p]} wins by {'time ' if by_time else ''}forfeit!")
+
+
+def _first_line(text: str) -> str:
+    lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
+    return lines[-1][:300] if lines else "no detail"

@@ -1,0 +1,135 @@
+"""Agents that misbehave on purpose, each against the random built-in on a small Othello board in
+a sandboxed tournament: each gives exactly the outcome the README documents, the tournament goes
+on, and the results store holds every game."""
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from ludica import stages
+from ludica.runtime import entrants as agents, tournament
+from ludica.runtime.records import ResultsStore
+
+HERE = Path(__file__).parent / "agents"
+STAGE = stages.path("small-board-6x6")
+OPTIONS = dict(games=1, analysis_time=2.0, game_time=1.0, seed=5)
+
+
+def run(tmp_path: Path, agent_file: Path, **options) -> tuple[list[dict], list[dict], list[dict]]:
+    """A round robin of the agent and `random` (two games, one per seat): (games, analyses, logs)."""
+    out = tmp_path / "out"
+    entrants = [agents.resolve(str(agent_file)), agents.resolve("random")]
+    tournament.run([STAGE], entrants, out, tournament.Options(**{**OPTIONS, **options}))
+    store = ResultsStore(out / "results.sqlite")
+    games, analyses = store.games(), store.analyses()
+    store.close()
+    logs = [json.loads(p.read_text()) for p in sorted((out / "logs").rglob("*.json"))]
+    assert len(games) == 2 and {(g["black"], g["white"]) for g in games} == {
+        (entrants[0].name, "random"), ("random", entrants[0].name)}
+    assert len(logs) == 2
+    return games, analyses, logs
+
+
+def lost_by(games: list[dict], name: str) -> list[str]:
+    """The reasons of the games `name` lost (asserting it lost every game)."""
+    reasons = []
+    for g in games:
+        seat = "black" if g["black"] == name else "white"
+        assert g["result"] not in (seat, "draw"), f"{name} did not lose: {g}"
+        reasons.append(g["reason"])
+    return reasons
+
+
+def test_a_crash_at_move_five_loses_the_game_and_the_next_game_starts_afresh(tmp_path):
+    games, analyses, _ = run(tmp_path, HERE / "crash_at_5.py")
+    assert lost_by(games, "crash_at_5") == ["crash", "crash"]
+    assert all("crash at move 5" in g["detail"] for g in games)
+    # both games reached the crasher's fifth move: each game process started from the analysed strategy
+    assert all(g["plies"] >= 8 for g in games)
+    assert len(analyses) == 2  # one analysis each: the crash did not cost the worker
+
+
+def test_sleeping_past_the_move_clock_is_stopped_by_the_wall_clock_backstop(tmp_path):
+    games, _, logs = run(tmp_path, HERE / "sleeper.py")
+    assert lost_by(games, "sleeper") == ["time", "time"]
+    assert all("exceeded the time limit of 1s" in log["logText"] for log in logs)
+    assert all("real time" in log["logText"] for log in logs)
+
+
+def test_cpu_time_on_every_thread_is_charged(tmp_path):
+    games, _, logs = run(tmp_path, HERE / "spinner.py")
+    assert lost_by(games, "spinner") == ["time", "time"]
+    assert all("of CPU time, over" in log["logText"] for log in logs)
+
+
+@pytest.mark.parametrize("agent, failure, detail", [
+    ("slow_analysis.py", "timeout", "CPU time"),
+    ("bad_analysis.py", "crash", "cannot analyse, on purpose"),
+    ("not_callable.py", "crash", "not a callable strategy"),
+])
+def test_a_failed_analysis_leaves_no_strategy_and_every_game_is_lost(tmp_path, agent, failure, detail):
+    games, analyses, logs = run(tmp_path, HERE / agent)
+    name = Path(agent).stem
+    assert lost_by(games, name) == ["no-strategy", "no-strategy"]
+    mine = [a for a in analyses if a["agent"] == name]
+    assert len(mine) == 1 and not mine[0]["ok"] and mine[0]["failure"] == failure and detail in mine[0]["detail"]
+    assert all(g["plies"] == 0 for g in games)
+    assert all("has no strategy" in log["logText"] for log in logs)
+
+
+def test_illegal_and_malformed_moves_are_replaced_then_the_third_loses(tmp_path):
+    games, _, logs = run(tmp_path, HERE / "illegal.py")
+    assert lost_by(games, "illegal") == ["illegal", "illegal"]
+    for g, log in zip(games, logs):
+        penalties = json.loads(g["penalties"])
+        assert len(penalties) == 3 and "'z99'" in penalties[0] and "12345" in penalties[1]
+        assert "made 3 illegal moves" in penalties[2]
+        replaced = [m for m in log["moves"] if "note" in m]
+        assert len(replaced) == 2  # the first two were replaced by random legal moves
+
+
+def test_output_floods_are_cut_off_and_the_game_goes_on(tmp_path):
+    games, analyses, logs = run(tmp_path, HERE / "flood.py")
+    assert all(g["reason"] == "normal" for g in games)
+    for log in logs:
+        mine = [o for o in log["output"] if log["metadata"][("black" if o["seat"] == 0 else "white") + "Strategy"] == "flood"]
+        assert mine and mine[0]["bytes"] > 1_000_000 and len(mine[0]["text"]) <= 16 << 10
+    flood = [a for a in analyses if a["agent"] == "flood"][0]
+    assert flood["output_bytes"] >= 16_000 and flood["ok"]
+
+
+def test_forking_repeatedly_is_stopped_at_the_process_limit(tmp_path):
+    games, _, _ = run(tmp_path, HERE / "forker.py", limits={"processes": 16})
+    assert lost_by(games, "forker") == ["crash", "crash"]
+    assert all("processes, over the limit of 16" in g["detail"] or "processes" in g["log"] for g in games)
+
+
+def test_a_process_that_kills_itself_loses_the_game(tmp_path):
+    games, _, _ = run(tmp_path, HERE / "exits.py")
+    assert lost_by(games, "exits") == ["crash", "crash"]
+    assert all("signal 9" in g["log"] for g in games)
+
+
+def test_no_network_no_results_no_signals(tmp_path):
+    received = []
+    previous = signal.signal(signal.SIGUSR1, lambda *a: received.append(1))
+    try:
+        source = (HERE / "snoop.py").read_text()
+        out = tmp_path / "out"
+        agent = tmp_path / "snoop.py"
+        agent.write_text(source.replace("REFEREE_PID = 0", f"REFEREE_PID = {__import__('os').getpid()}")
+                         .replace('RESULTS = ""', f"RESULTS = {str(out / 'results.sqlite')!r}"))
+        games, analyses, logs = run(tmp_path, agent)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    snoop = [a for a in analyses if a["agent"] == "snoop"][0]
+    if snoop["lockdown"] and "none" in json.loads(snoop["lockdown"]).get("isolation", "none ("):
+        pytest.skip("this machine allows no namespaces: the README documents the weaker fallback")
+    assert all(g["reason"] == "normal" for g in games)
+    said = snoop["output"]
+    for what in ("socket", "socket-out", "read", "signal", "proc"):
+        assert f"{what}: blocked" in said, said
+    assert not received

@@ -1,0 +1,282 @@
+"""The runtime's parts: the referee's rules and log lines, leaderboards, the message protocol,
+the agent contract (what the stage view shows, the Arena's metrics), and resuming a run."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ludica import compiler, gdl, stages
+from ludica.runtime import entrants as agents, leaderboard, metrics, protocol, tournament
+from ludica.runtime.api import RulesApi, stage_view
+from ludica.runtime.local import LocalSeat
+from ludica.runtime.referee import play_game
+from ludica.runtime.sandbox import Answer
+
+HERE = Path(__file__).parent / "agents"
+
+
+def compiled(name: str):
+    return compiler.compile(gdl.load(stages.path(name)))
+
+
+class Scripted:
+    """A seat that plays a fixed list of move texts (then the first legal move)."""
+
+    def __init__(self, name: str, moves=()):
+        self.name, self.moves, self.asked = name, list(moves), 0
+
+    def start_game(self, seed):
+        return Answer({"op": "game-ready"}, 0.0, 0.0)
+
+    def think(self, state, legal, remaining):
+        self.asked += 1
+        move = self.moves.pop(0) if self.moves else legal[0]
+        return Answer({"op": "move", "move": move}, 0.01, 0.01)
+
+    def end_game(self):
+        return "", 0
+
+
+# --- the referee ---------------------------------------------------------------------------
+
+
+def test_log_lines_follow_the_arena_format():
+    game = compiled("fewer-pieces-continue")
+    record = play_game(game, (Scripted("alpha"), Scripted("beta")), seed=1)
+    log = record.log
+    assert log[0] == "Game started: alpha(B) vs beta(W) on Stage: 8x8, fewer pieces continue"
+    assert log[1].startswith("alpha(B): ") and any(line.startswith("beta(W): ") for line in log)
+    assert any(line.endswith("continues (fewer pieces rule)") for line in log)
+    b, w = record.scores
+    assert log[-2] == f"Game over: Final score {b}-{w}"
+    assert log[-1] == {0: "Black wins!", 1: "White wins!", None: "Tie!"}[record.winner]
+    assert record.reason == "normal" and len(record.plies) == len([l for l in log if "(B): " in l or "(W): " in l]) + \
+        sum(line.endswith(" passes") for line in log)
+
+
+def test_a_forced_pass_is_played_without_asking_and_logged():
+    # x has no move after o's first move: o moves twice, x passes in between (the Arena's rule)
+    text = ("game \"pass\"\nboard rect 1 4\nplayers x o\nsetup x a1\nsetup o b1\n"
+            "move place empty\n  flip custodial all\n  require capture\npass forced\nend no-moves: most-pieces\n")
+    game = compiler.compile(gdl.loads(text))
+    x, o = Scripted("x"), Scripted("o")
+    record = play_game(game, (x, o), seed=0)
+    assert "x passes" not in record.log or x.asked + o.asked == sum(p.move != "pass" for p in record.plies)
+    assert all(p.seconds == 0.0 for p in record.plies if p.move == "pass")
+
+
+def test_cumulative_time_over_the_budget_loses_even_with_a_legal_move():
+    class Slow(Scripted):
+        def think(self, state, legal, remaining):
+            return Answer({"op": "move", "move": legal[0]}, 0.6, 0.6)
+
+    record = play_game(compiled("tic-tac-toe"), (Slow("slow"), Scripted("quick")), seed=0, game_time=1.0)
+    assert record.reason == "time" and record.winner == 1
+    assert record.log[-2] == "Black (slow) exceeded the time limit of 1s!"
+    assert record.log[-1] == "White wins by time forfeit!"
+    assert len(record.plies) == 2  # the second answer took the time over 1 s
+
+
+def test_illegal_moves_are_replaced_by_seeded_random_moves():
+    game = compiled("standard-8x8")
+    one = play_game(game, (Scripted("bad", ["a1", "zz"]), Scripted("ok")), seed=9)
+    two = play_game(game, (Scripted("bad", ["a1", "zz"]), Scripted("ok")), seed=9)
+    assert [p.move for p in one.plies] == [p.move for p in two.plies]  # same seed, same replacements
+    assert one.illegal == [2, 0] and len(one.penalties) == 2 and one.reason == "normal"
+    assert [p.note != "" for p in one.plies[:3]] == [True, False, True]
+
+
+def test_a_seat_without_a_strategy_loses_and_both_without_lose_both():
+    game = compiled("tic-tac-toe")
+    record = play_game(game, (None, Scripted("ok")), seed=0, names=("gone", "ok"), no_strategy=("it crashed", ""))
+    assert record.winner == 1 and record.reason == "no-strategy" and record.result == "white"
+    both = play_game(game, (None, None), seed=0, names=("a", "b"), no_strategy=("x", "y"))
+    assert both.result == "none" and both.winner is None
+
+
+# --- leaderboards --------------------------------------------------------------------------
+
+
+def test_leaderboard_counts_draws_half_and_sorts_by_win_rate_then_wins():
+    games = [{"black": "a", "white": "b", "result": "black"}, {"black": "b", "white": "a", "result": "draw"},
+             {"black": "c", "white": "a", "result": "white"}, {"black": "b", "white": "c", "result": "none"},
+             {"black": "c", "white": "b", "result": "draw"}]
+    games += [{"black": "e", "white": "f", "result": "draw"}, {"black": "e", "white": "f", "result": "draw"},
+              {"black": "f", "white": "e", "result": "white"}, {"black": "f", "white": "e", "result": "black"}]
+    board = leaderboard.standings(games, ["a", "b", "c", "d"])
+    # b, e and f all score 50%: e and f (one win each, then by name) before b (no win)
+    assert [s.name for s in board] == ["a", "e", "f", "b", "c", "d"]
+    a, e, f, b, c, d = board
+    assert (a.wins, a.losses, a.draws, a.games) == (2, 0, 1, 3) and f"{a.win_rate:.1f}" == "83.3"
+    assert (b.wins, b.losses, b.draws) == (0, 2, 2)  # the game both forfeited is a loss for both
+    assert (c.wins, c.losses, c.draws) == (0, 2, 1)
+    assert d.games == 0 and d.win_rate == 0.0
+    assert leaderboard.rows(board)[0] == ("1", "a", "83.3%", "2", "0", "1", "3")
+
+
+# --- the protocol --------------------------------------------------------------------------
+
+
+def test_protocol_round_trip_size_cap_and_garbage():
+    r, w = os.pipe()
+    try:
+        protocol.send(w, {"op": "move", "move": "d3"})
+        reader = protocol.Reader(r)
+        assert reader.read(1.0) == {"op": "move", "move": "d3"}
+        assert reader.read(0.05) is None  # nothing more: no message within the timeout
+        os.write(w, (5).to_bytes(4, "big") + b"[1,2")  # half a message: not whole yet
+        assert reader.read(0.05) is None
+        os.write(w, b"]")
+        with pytest.raises(protocol.ProtocolError, match="not a JSON object"):
+            reader.read(1.0)
+        os.write(w, (protocol.MAX_MESSAGE + 1).to_bytes(4, "big"))
+        with pytest.raises(protocol.ProtocolError, match="limit"):
+            reader.read(1.0)
+    finally:
+        os.close(r), os.close(w)
+
+
+# --- what an agent sees --------------------------------------------------------------------
+
+
+def test_the_stage_view_shows_the_board_not_the_rules():
+    game = compiled("c-squares-occlusion-agnostic")
+    view = stage_view(game)
+    assert (view.rows, view.cols, view.shape) == (8, 8, "square")
+    assert set(view.blocked) == {(0, 1), (1, 7), (7, 6), (6, 0)}
+    assert view.description is None and view.players == ("black", "white")
+    assert [str(m) for m in view.legal_first_moves] == [str(m) for m in game.legal_moves(game.initial_state())]
+    assert "flip custodial" in stage_view(game, gdl.format(game.stage)).description
+
+
+def test_arena_metrics_on_eight_by_eight():
+    game = compiled("standard-8x8")
+    corner, edge = metrics.shape_classes(game)
+    assert sorted(np.flatnonzero(corner)) == [0, 7, 56, 63] and edge.sum() == 24
+    api = RulesApi(game)
+    start = game.initial_state()
+    assert api.evaluate(start, 0) == {"piece": 0, "mobility": 0, "corner": 0, "edge": 0, "total": 0.0}
+    after, captured = api.apply(start, "d3")
+    e = api.evaluate(after, 0)
+    assert captured == 1 and e["piece"] == 3 and e["mobility"] == 3 - 3 and e["total"] == 3.0
+
+
+def test_metrics_generalise_to_hex_and_wrapped_boards():
+    hex_corner, hex_edge = metrics.shape_classes(compiled("hex-11"))
+    assert hex_corner.sum() == 2 and hex_edge.sum() == 4 * 11 - 4 - 2
+    wrapped = compiler.compile(gdl.loads("game \"w\"\nboard square 4 wrap\nplayers x o\nmove place empty\n"
+                                         "end board-full: draw\n"))
+    corner, edge = metrics.shape_classes(wrapped)
+    assert not corner.any() and not edge.any()
+
+
+def test_agent_names_come_from_the_file_or_its_NAME(tmp_path):
+    assert agents.resolve("random").name == "random"
+    named = tmp_path / "mine.py"
+    named.write_text('NAME = "Deep Thought"\ndef analyze(stage, api, clock):\n    return None\n')
+    assert agents.resolve(str(named)).name == "Deep Thought"
+    with pytest.raises(agents.AgentNotFound, match="not a built-in"):
+        agents.resolve("no-such-agent")
+
+
+def test_a_local_seat_runs_an_agent_file_against_the_contract():
+    game = compiled("standard-8x8")
+    seat = LocalSeat("greedy", str(agents.resolve("greedy").path), game)
+    assert seat.analyze(5.0).failure is None
+    answer = seat.think(game.initial_state().tolist(), ["c4", "d3", "e6", "f5"], 5.0)
+    assert answer.reply["move"] == "c4"  # all four take one piece: the first maximum
+
+
+# --- runs: settings, interruption, resumption ------------------------------------------------
+
+
+def _table(out: Path) -> list[tuple]:
+    db = sqlite3.connect(out / "results.sqlite")
+    rows = sorted(db.execute("SELECT stage_hash, black, white, game_index, result, moves FROM games"))
+    db.close()
+    return rows
+
+
+# In-process seats share module state between games (sandboxed workers fork every game from the
+# analysed strategy), so the in-process run uses agents that keep nothing from game to game.
+ENTRANTS = ["random", "greedy", str(HERE / "last.py")]
+
+
+def test_an_interrupted_run_resumed_gives_the_same_results(tmp_path):
+    specs = [agents.resolve(a) for a in ENTRANTS]
+    paths = [stages.path("tic-tac-toe"), stages.path("small-board-6x6")]
+    options = tournament.Options(games=2, analysis_time=5, game_time=5, seed=3, sandbox=False)
+    whole = tournament.run(paths, specs, tmp_path / "whole", options)
+    played = []
+
+    def stop_after_five(g):
+        played.append(g)
+        if len(played) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tournament.run(paths, specs, tmp_path / "cut", options, on_game=stop_after_five)
+    assert len(_table(tmp_path / "cut")) == 5
+    with pytest.raises(tournament.RunMismatch, match="--resume"):
+        tournament.run(paths, specs, tmp_path / "cut", options)
+    other = tournament.Options(games=3, analysis_time=5, game_time=5, seed=3, sandbox=False)
+    with pytest.raises(tournament.RunMismatch, match="options"):
+        tournament.run(paths, specs, tmp_path / "cut", other, resume=True)
+    resumed = tournament.run(paths, specs, tmp_path / "cut", options, resume=True)
+    assert _table(tmp_path / "cut") == _table(tmp_path / "whole")
+    assert [(s.name, s.wins, s.losses, s.draws) for s in resumed["all stages"]] == \
+        [(s.name, s.wins, s.losses, s.draws) for s in whole["all stages"]]
+    assert len(_table(tmp_path / "whole")) == 2 * 6 * 2
+
+
+def test_a_sandboxed_run_killed_with_sigkill_resumes_to_the_same_table(tmp_path):
+    command = [sys.executable, "-m", "ludica.cli", "tournament", "tic-tac-toe", "--agent", "random", "--agent",
+               "greedy", "--agent", str(HERE / "crash_at_5.py"), "--games", "2", "--analysis-time", "5",
+               "--game-time", "5", "--seed", "4"]
+    subprocess.run(command + ["--out", str(tmp_path / "whole")], check=True, capture_output=True, timeout=300)
+    run = subprocess.Popen(command + ["--out", str(tmp_path / "cut")], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if (tmp_path / "cut" / "results.sqlite").exists() and len(_table(tmp_path / "cut")) >= 4:
+            break
+        time.sleep(0.05)
+    os.kill(run.pid, signal.SIGKILL)  # the referee only: its workers must die with it
+    run.wait()
+    assert 4 <= len(_table(tmp_path / "cut")) < 12
+    time.sleep(0.5)
+    leftovers = subprocess.run(["pgrep", "-f", "ludica.runtime.worker"], capture_output=True, text=True).stdout.split()
+    subprocess.run(command + ["--out", str(tmp_path / "cut"), "--resume"], check=True, capture_output=True,
+                   timeout=300)
+    assert _table(tmp_path / "cut") == _table(tmp_path / "whole")
+    assert not [p for p in leftovers if int(p) != os.getpid()], "workers outlived their referee"
+    assert (tmp_path / "cut" / "leaderboard.md").read_text() == (tmp_path / "whole" / "leaderboard.md").read_text()
+
+
+def test_play_prints_one_result_line(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "ludica.cli", "play", "tic-tac-toe", "--black", "greedy", "--white",
+                          "greedy", "--quiet", "--in-process"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "Black wins! (4-3, 7 plies)"  # a1 b1 c1 a2 b2 c2 a3: the c1-a3 diagonal
+
+
+def test_logs_are_written_in_the_arena_shape(tmp_path):
+    specs = [agents.resolve("random"), agents.resolve("greedy")]
+    tournament.run([stages.path("small-board-6x6")], specs, tmp_path, tournament.Options(sandbox=False, seed=1))
+    logs = sorted((tmp_path / "logs").rglob("*.json"))
+    assert [p.name for p in logs] == ["0001-random-vs-greedy.json", "0002-greedy-vs-random.json"]
+    data = json.loads(logs[0].read_text())
+    assert set(data) >= {"metadata", "initialBoard", "moves", "boards", "players", "capturedCounts", "logText"}
+    assert data["metadata"]["blackStrategy"] == "random" and data["metadata"]["stage"] == "Small Board (6x6)"
+    assert len(data["boards"]) == len(data["moves"]) == len(data["capturedCounts"])
+    text = logs[0].with_suffix(".txt").read_text().splitlines()
+    assert text[0].startswith("Game started: random(B) vs greedy(W)") and text == data["logText"].splitlines()
