@@ -280,3 +280,22 @@ def test_logs_are_written_in_the_arena_shape(tmp_path):
     assert len(data["boards"]) == len(data["moves"]) == len(data["capturedCounts"])
     text = logs[0].with_suffix(".txt").read_text().splitlines()
     assert text[0].startswith("Game started: random(B) vs greedy(W)") and text == data["logText"].splitlines()
+
+
+def test_the_readme_example_agent_works_and_finds_reverse_scoring(tmp_path):
+    text = (Path(__file__).parent.parent / "README.md").read_text()
+    source = text[text.index("# my_agent.py"):]
+    source = source[: source.index("```")]
+    path = tmp_path / "my_agent.py"
+    path.write_text(source)
+    assert agents.resolve(str(path)).name == "lookahead"
+    for name, sign in (("standard-8x8", 1), ("reverse-othello", -1)):
+        game = compiled(name)
+        seat = LocalSeat("lookahead", str(path), game)
+        assert seat.analyze(3.0).failure is None
+        record = play_game(game, (seat, Scripted("first")), seed=1)
+        assert record.reason == "normal"
+        # the strategy's closure holds the sign the analysis found
+        cell = [c.cell_contents for c in seat.strategy.__closure__ if isinstance(c.cell_contents, int)
+                and c.cell_contents in (1, -1)]
+        assert sign in cell
