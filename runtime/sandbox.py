@@ -92,6 +92,12 @@ class AgentProcess:
 
     def start(self) -> Answer:
         """Start the worker; it compiles the stage, locks itself down and loads the agent file."""
+        self.launch()
+        return self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the worker without waiting for it (workers of several agents start side by side;
+        starting is not charged)."""
         worker_reads, referee_writes = os.pipe()
         referee_reads, worker_writes = os.pipe()
         with open(self.agent_path, encoding="utf-8", errors="replace") as f:
@@ -109,6 +115,9 @@ class AgentProcess:
         protocol.send(self._out, {"stage": self.stage_text, "agent": self.agent_path, "source": source,
                                   "reveal": self.settings.reveal, "limits": self.settings.limits,
                                   "hide": list(self.settings.hide)})
+
+    def wait_ready(self) -> Answer:
+        """Wait until the launched worker is locked down with the agent loaded."""
         answer = self._wait(START_TIMEOUT, None, charge=False)
         if answer.reply is not None:
             self.lockdown = answer.reply.get("lockdown", {})

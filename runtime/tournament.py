@@ -62,16 +62,30 @@ class Entrant:
         self.why_not = ""
         self.analysis: dict = {}
 
+    def launch(self) -> None:
+        """Start the sandboxed worker now, without waiting (the analysis comes with the first game)."""
+        if self.options.sandbox and self.seat is None and not self.why_not:
+            self.seat = self._process()
+            self.seat.launch()
+
     def ready(self):
         """The seat, analysed (started again if its worker died); None if it has no strategy."""
-        if self.seat is None:
-            if not self.why_not:  # not analysed yet; after a failed analysis: no strategy here
-                self._start()
-            return self.seat
-        if self.options.sandbox and not self.seat.alive:  # the worker died after its analysis
+        if self.analysis and self.seat is None:
+            return None  # its analysis failed: no strategy on this stage
+        if self.analysis and self.options.sandbox and not self.seat.alive:  # the worker died after its analysis
             self.seat.close()
+            self.seat = None
+        if not self.analysis or self.seat is None:
             self._start()
         return self.seat
+
+    def _process(self) -> AgentProcess:
+        o = self.options
+        seat = AgentProcess(str(self.spec.path), self.text,
+                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal,
+                                     max_processes=int(o.limits.get("processes", 64))))
+        seat.name = self.spec.name
+        return seat
 
     def _start(self) -> None:
         o = self.options
@@ -79,11 +93,8 @@ class Entrant:
         lockdown: dict = {}
         output = ("", 0)
         if o.sandbox:
-            seat = AgentProcess(str(self.spec.path), self.text,
-                                Settings(limits=o.limits, hide=self.hide, reveal=o.reveal,
-                                         max_processes=int(o.limits.get("processes", 64))))
-            seat.name = self.spec.name
-            answer = seat.start()
+            seat = self.seat if self.seat is not None else self._process()
+            answer = seat.wait_ready() if seat.proc is not None else seat.start()
             lockdown = seat.lockdown
             if not answer.failure:
                 answer = seat.analyze(o.analysis_time)
@@ -131,8 +142,9 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         boards = {}
         for stage in stages:
             boards[stage.name] = leaderboard.standings(store.games(stage_hash(stage)), names)
-        boards["all stages"] = leaderboard.standings(
-            [g for s in stages for g in store.games(stage_hash(s))], names)
+        if len(stages) > 1:
+            boards["all stages"] = leaderboard.standings(
+                [g for s in stages for g in store.games(stage_hash(s))], names)
         (out / "leaderboard.md").write_text("\n".join(leaderboard.markdown(t, b) for t, b in boards.items()))
         return boards
     finally:
@@ -169,6 +181,9 @@ def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage) -> 
     entrants = {a.name: Entrant(a, game, text, options, hide, store, stage) for a in agents}
     folder = out / "logs" / logs.slug(stage.name)
     try:
+        playing = {name for _, (b, w, _) in todo for name in (b, w)}
+        for name in playing:
+            entrants[name].launch()
         for number, (black, white, k) in todo:
             seats = (entrants[black].ready(), entrants[white].ready())
             record = play_game(game, seats, game_seed(options.seed, h, black, white, k), options.game_time,

@@ -47,13 +47,15 @@ def load_agent(source: str, path: str) -> types.ModuleType:
 
 
 def _warm(api: RulesApi, start) -> None:
-    """Call every API operation once, so no kernel is compiled after the lockdown."""
-    moves = api.legal_moves(start)
-    if moves:
-        api.apply(start, moves[0])
-    api.is_terminal(start), api.returns(start), api.board(start), api.to_move(start)
-    api.evaluate(start, 0)
-    api.playouts(start, 2, seed=0)
+    """Call every API operation once, on read-only states (as the API gives) and on writeable
+    copies (numba compiles each kind apart), so no kernel is compiled after the lockdown."""
+    for state in (start, start.copy()):
+        moves = api.legal_moves(state)
+        if moves:
+            api.apply(state, moves[0])
+        api.is_terminal(state), api.returns(state), api.board(state), api.to_move(state)
+        api.evaluate(state, 0)
+        api.playouts(state, 2, seed=0)
 
 
 def _play(reader: protocol.Reader, fd_out: int, strategy, game, seed: int) -> None:
