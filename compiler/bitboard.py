@@ -129,6 +129,17 @@ def _sides(state, size):
     return first, second, blocked
 
 
+@njit(**dict(_OPTS, inline="always"))
+def start_game(starts, number, seed, size, sides):
+    """Game `number` of a playout batch: its generator and start (starts[number % len(starts)]).
+    Fills sides with the players' bitboards; returns (generator, blocked cells, player to move,
+    mover, ply)."""
+    start = starts[number % starts.shape[0]]
+    sides[0], sides[1], blocked = _sides(start, size)
+    return (K.game_generator(seed, number), blocked, start[size + K.TO_MOVE], start[size + K.MOVER],
+            start[size + K.PLY])
+
+
 @njit(**_OPTS)
 def playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bbshift, bbmask, bbopp, lengths, winners):
     """kernels.playouts for the family: the same games, as bitboards."""
@@ -137,11 +148,7 @@ def playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bbshif
     turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
     sides = np.zeros(2, np.uint64)
     for g in range(lengths.shape[0]):
-        number = first_game + g
-        x = K.game_generator(seed, number)
-        start = starts[number % starts.shape[0]]
-        sides[0], sides[1], blocked = _sides(start, size)
-        player, mover, ply = start[size + K.TO_MOVE], start[size + K.MOVER], start[size + K.PLY]
+        x, blocked, player, mover, ply = start_game(starts, first_game + g, seed, size, sides)
         plies = 0
         while True:
             me, op = sides[player], sides[1 - player]

@@ -16,7 +16,7 @@ from ..gdl.checks import check_stage
 from ..gdl.diagnostics import StageError
 from ..gdl.printer import format
 from ..gdl.game import PASS, Move
-from . import bitboard, placement
+from . import bitboard, pieces, placement
 from ..gdl import geometry
 from . import kernels as K
 from .program import build, pack
@@ -54,14 +54,17 @@ class CompiledGame:
         self._work = np.zeros(K.work_size(self._flat, self._masks), dtype=np.int32)
         self._seen: np.ndarray | None = None  # the last position looked at (kept alive, so `is` is safe)
         self._listed: tuple[list, list, list, list] | None = None  # its moves, listed once asked for
-        # Two families play their random games as straight code (the same games): the Othello
-        # family on bitboards, and pure placement games tested around the cell just played.
+        # Three families play their random games as straight code (the same games): the Othello
+        # family on bitboards, pure placement games tested around the cell just played, and
+        # stepping-piece games (Breakthrough) on bitboards.
         self.fast_playouts = ("bitboard" if bitboard.applies(stage, self.program)
-                              else "placement" if placement.applies(stage) else None)
+                              else "placement" if placement.applies(stage)
+                              else "pieces" if pieces.applies(stage, self.program) else None)
         # The Othello family also answers calls from Python without unpacking the program.
         P = self.program
         self._bitboard = ((P[12], P[13], P[9][0, 0], bool(P[8][0, 0, 1]), P[16], P[17], P[18])
                           if self.fast_playouts == "bitboard" else None)
+        self._pieces = pieces.tables(stage, self.program) if self.fast_playouts == "pieces" else None
         if self.fast_playouts == "placement":
             is_hex = isinstance(stage.board, HexBoard)
             names = tuple(geometry.steps(is_hex))
@@ -207,6 +210,8 @@ class CompiledGame:
         elif fast == "bitboard":
             bitboard.playouts(starts, first, seed, max_plies, P[12], P[13], P[9][0, 0], bool(P[8][0, 0, 1]),
                               P[16], P[17], P[18], lengths, winners)
+        elif fast == "pieces":
+            pieces.playouts(starts, first, seed, max_plies, *self._pieces, lengths, winners)
         else:
             K.playouts(starts, first, seed, max_plies, self._flat, self._masks, lengths, winners)
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 from hypothesis import strategies as st
 
 from ludica.gdl import ast as A
+from ludica.gdl import geometry
 
 MAX_SIDE = A.MAX_BOARD_SIDE
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines() breaks on
@@ -258,6 +259,21 @@ def codable_stages(draw, max_moves: int = 4, max_ends: int = 4, max_side: int = 
 # --- playable stages (for differential tests of the compiled kernels) -----------------------------
 
 
+@lru_cache(maxsize=None)
+def _conditions_on(rows: int, cols: int, max_plies: int, lines: int = 1, reaches: int = 1,
+                   counts: int = 1) -> st.SearchStrategy[A.Condition]:
+    """Every end condition, with line lengths within a rows x cols board and ply counts up to
+    max_plies; lines, far rows and no-pieces weighed `lines`, `reaches`, `counts` times as much."""
+    longest = max(rows, cols)
+    line = st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans())
+    return st.one_of(
+        st.just(A.NoMoves()), st.just(A.BoardFull()), *[st.just(A.ReachFarRow())] * reaches,
+        *[st.just(A.NoPieces())] * counts, *[line] * lines,
+        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
+        st.builds(A.AfterPlies, st.integers(2, max_plies)),
+    )
+
+
 @st.composite
 def playable_stages(draw, max_side: int = 8, max_moves: int = 3, max_ends: int = 3) -> A.Stage:
     """A stage on a small board (sides ≤ max_side, mostly 3..6) that is likely to pass the static
@@ -286,13 +302,7 @@ def playable_stages(draw, max_side: int = 8, max_moves: int = 3, max_ends: int =
     setup = tuple(A.Setup(names[p], tuple(c for c, o in zip(placed, owners) if o == p))
                   for p in (0, 1) if p in owners)
     headed = draw(st.sampled_from([(0, 1), (0, 1), (0, 1), (1, 0), (0,), (1,), ()]))
-    longest = max(rows, cols)
-    condition = st.one_of(
-        st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.ReachFarRow()), st.just(A.NoPieces()),
-        st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans()),
-        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
-        st.builds(A.AfterPlies, st.integers(2, 120)),
-    )
+    condition = _conditions_on(rows, cols, 120)
     return A.Stage(
         name="random",
         board=board,
@@ -307,6 +317,25 @@ def playable_stages(draw, max_side: int = 8, max_moves: int = 3, max_ends: int =
     )
 
 
+@st.composite
+def _bitboard_boards(draw, max_cells: int, min_cols: int, max_blocked: int):
+    """(board, blocked cells, free cells): a square, rectangular or hex board of at most
+    max_cells cells (sides 2..8, a rectangle's columns from min_cols), wrapped now and then,
+    with up to max_blocked blocked cells."""
+    kind = draw(st.sampled_from(["square", "square", "rect", "hex"]))
+    wrap = draw(st.integers(0, 9)) == 0
+    side = st.integers(2, 8)
+    if kind == "rect":
+        rows = draw(side)
+        board = A.RectBoard(rows, draw(st.integers(min_cols, min(8, max_cells // rows))), wrap)
+    else:
+        board = (A.SquareBoard if kind == "square" else A.HexBoard)(draw(side), wrap)
+    rows, cols = board.rows, board.cols
+    blocked = draw(st.lists(cells(rows, cols), max_size=min(max_blocked, rows * cols - 2), unique=True))
+    free = [A.Cell(r, c) for r in range(rows) for c in range(cols) if A.Cell(r, c) not in blocked]
+    return board, blocked, free
+
+
 _OTHELLO_ENDS = st.one_of(st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.NoPieces()),
                           st.builds(A.AfterPlies, st.integers(2, 80)))
 
@@ -318,18 +347,9 @@ def othello_like_stages(draw, max_cells: int = 64) -> A.Stage:
     Arena's rules), on square, rectangular and hex boards of at most max_cells cells (wrapped
     now and then), with blocked cells, any setup, directions (forward-relative ones included),
     over-blocked or not, any turn order and pass rule, and the ends the family allows."""
-    kind = draw(st.sampled_from(["square", "square", "rect", "hex"]))
-    wrap = draw(st.integers(0, 9)) == 0
-    side = st.integers(2, 8)
-    if kind == "rect":
-        rows = draw(side)
-        board = A.RectBoard(rows, draw(st.integers(2, min(8, max_cells // rows))), wrap)
-    else:
-        board = (A.SquareBoard if kind == "square" else A.HexBoard)(draw(side), wrap)
+    board, blocked, free = draw(_bitboard_boards(max_cells, 2, 6))
     rows, cols = board.rows, board.cols
     names = ("black", "white")
-    blocked = draw(st.lists(cells(rows, cols), max_size=min(6, rows * cols - 2), unique=True))
-    free = [A.Cell(r, c) for r in range(rows) for c in range(cols) if A.Cell(r, c) not in blocked]
     r0, c0 = max(rows // 2 - 1, 0), max(cols // 2 - 1, 0)
     centre = [A.Cell(r, c) for r in (r0, r0 + 1) for c in (c0, c0 + 1) if r < rows and c < cols]
     if draw(st.booleans()) and all(c in free for c in centre) and len(centre) == 4:
@@ -378,14 +398,7 @@ def placement_stages(draw, max_side: int = 8) -> A.Stage:
     owners = draw(st.lists(st.integers(0, 1), min_size=len(placed), max_size=len(placed)))
     setup = tuple(A.Setup(names[p], tuple(c for c, o in zip(placed, owners) if o == p))
                   for p in (0, 1) if p in owners)
-    longest = max(rows, cols)
-    condition = st.one_of(
-        st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.ReachFarRow()), st.just(A.NoPieces()),
-        st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans()),
-        st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans()),
-        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
-        st.builds(A.AfterPlies, st.integers(2, 60)),
-    )
+    condition = _conditions_on(rows, cols, 60, lines=2)
     return A.Stage(
         name="placement",
         board=board,
@@ -394,6 +407,52 @@ def placement_stages(draw, max_side: int = 8) -> A.Stage:
         ends=draw(_lists(st.builds(A.End, condition, results()), 1, 3)),
         blocked=tuple(blocked),
         forward=tuple(A.Heading(n, draw(_HEADINGS)) for n in names),
+        setup=setup,
+        turn=draw(turn_orders()),
+        pass_rule=draw(pass_rules()),
+    )
+
+
+@st.composite
+def stepping_stages(draw, max_cells: int = 64) -> A.Stage:
+    """Stepping-piece games (every move rule a `step` without effects: the family the compiler
+    plays with bitboards, Breakthrough's), on square, rectangular and hex boards of at most
+    max_cells cells (wrapped now and then, which leaves the family), with blocked cells, rows of
+    pieces facing each other or pieces anywhere, one to three step rules with any directions
+    (forward-relative ones included) and targets, any ends, turn order and pass rule."""
+    board, blocked, free = draw(_bitboard_boards(max_cells, 1, 4))
+    rows, cols = board.rows, board.cols
+    names = ("white", "black")
+    if draw(st.booleans()):  # Breakthrough-like: the first rows against the last ones
+        depth = draw(st.integers(1, max(1, rows // 3)))
+        placed = [c for c in free if c.row < depth or c.row >= rows - depth]
+        owners = [0 if c.row < depth else 1 for c in placed]
+        heading = ("down", "up")
+    else:
+        placed = draw(st.lists(st.sampled_from(free), unique=True, min_size=min(len(free), 2),
+                               max_size=min(len(free), 12)))
+        owners = [0, 1][: len(placed)] + draw(st.lists(st.integers(0, 1), min_size=len(placed) - 2,
+                                                       max_size=len(placed) - 2))
+        heading = (draw(_HEADINGS), draw(_HEADINGS))
+    setup = tuple(A.Setup(names[p], tuple(c for c, o in zip(placed, owners) if o == p))
+                  for p in (0, 1) if p in owners)
+    # direction words the board has (hex boards have no diagonals)
+    hexagonal = isinstance(board, A.HexBoard)
+    presets = [("forward",), ("all",), ("orthogonal",), ("sideways",), ("backward",)]
+    if not hexagonal:
+        presets += [("forward", "forward-diagonal"), ("forward-diagonal",), ("diagonal",)]
+    single = tuple(geometry.steps(hexagonal)) + ("all", "orthogonal", "forward", "sideways", "backward")
+    words = st.one_of(st.sampled_from(presets), st.lists(st.sampled_from(single), min_size=1, max_size=3).map(tuple))
+    step = st.builds(lambda w, t: A.MoveRule(A.Step(A.Directions(w), t)), words, targets())
+    condition = _conditions_on(rows, cols, 80, reaches=2, counts=2)
+    return A.Stage(
+        name="stepping",
+        board=board,
+        players=A.Players(names),
+        moves=draw(_lists(step, 1, 3)),
+        ends=draw(_lists(st.builds(A.End, condition, results()), 1, 3)),
+        blocked=tuple(blocked),
+        forward=tuple(A.Heading(n, h) for n, h in zip(names, heading)),
         setup=setup,
         turn=draw(turn_orders()),
         pass_rule=draw(pass_rules()),

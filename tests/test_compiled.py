@@ -34,7 +34,7 @@ from ludica.gdl.arena import from_arena
 from ludica.gdl.checks import check_stage
 from ludica.gdl.conformance import check_game
 from playthrough import replay
-from strategies import othello_like_stages, placement_stages, playable_stages
+from strategies import othello_like_stages, placement_stages, playable_stages, stepping_stages
 
 BUNDLED = {p.stem: p for p in stages.bundled()}
 GOLDEN = Path(__file__).parent / "golden"
@@ -223,25 +223,26 @@ def test_random_stages(stage, seed):
     check_random_stage(stage, seed)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(stage=othello_like_stages(), seed=st.integers(0, 2**32 - 1))
-def test_othello_family_stages(stage, seed):
-    assume(not _errors(stage))
-    assume(known_bug(stage) is None)
-    check_fast_family(stage, seed)
+def _fast_family_property(stages_of_the_family):
+    """The property of check_fast_family on random stages of one family."""
+    @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(stage=stages_of_the_family, seed=st.integers(0, 2**32 - 1))
+    def test(stage, seed):
+        assume(not _errors(stage))
+        assume(known_bug(stage) is None)
+        check_fast_family(stage, seed)
+    return test
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(stage=placement_stages(), seed=st.integers(0, 2**32 - 1))
-def test_placement_family_stages(stage, seed):
-    assume(not _errors(stage))
-    assume(known_bug(stage) is None)
-    check_fast_family(stage, seed)
+test_othello_family_stages = _fast_family_property(othello_like_stages())
+test_placement_family_stages = _fast_family_property(placement_stages())
+test_stepping_family_stages = _fast_family_property(stepping_stages())
 
 
 def check_fast_family(stage, seed: int) -> None:
     """Families with their own code paths (the Othello family: bitboard legality tests and
-    playouts; pure placement games: ends tested around the new cell) held to the reference, and
+    playouts; pure placement games: ends tested around the new cell; stepping pieces: bitboard
+    playouts) held to the reference, and
     their fast playouts to the generic kernels' games, from the start and from later positions."""
     ref, comp = gdl.reference(stage), compiler.compile(stage)
     label = stage_label(stage)

@@ -1,5 +1,8 @@
-"""The straight-code playouts (compiler/bitboard.py, compiler/placement.py) play exactly the games
-the generic kernels play: same lengths, same results, for a seed, on every stage they take."""
+"""The straight-code playouts (compiler/bitboard.py, compiler/placement.py, compiler/pieces.py) play
+exactly the games the generic kernels play: same lengths, same results, for a seed, on every stage
+they take."""
+import random
+
 import numpy as np
 import pytest
 
@@ -7,7 +10,7 @@ from ludica import compiler, gdl, stages
 
 FAMILIES = {"standard-8x8": "bitboard", "c-squares-occlusion-agnostic": "bitboard", "tic-tac-toe": "placement",
             "misere-tic-tac-toe": "placement", "gomoku": "placement", "connect-four": "placement",
-            "hex-11": "placement", "breakthrough": None, "ataxx": None}
+            "hex-11": "placement", "breakthrough": "pieces", "ataxx": None}
 
 
 def same_games(game, n: int, seed: int, state=None, max_plies: int = 100_000) -> None:
@@ -53,4 +56,44 @@ def test_a_start_that_already_has_a_line_is_tested_whole():
     assert (runs.lengths == 1).all() and (runs.returns[:, 0] == 1).all()
 
 
-# Random stages of both families are compared in tests/test_compiled.py (check_fast_family).
+BREAKTHROUGH = stages.path("breakthrough").read_text()
+
+
+def test_same_breakthrough_games_from_positions_in_progress():
+    game = compiler.compile(gdl.load(stages.path("breakthrough")))
+    rng = random.Random(7)
+    state, later = game.initial_state(), []
+    while not game.is_terminal(state):  # one random game; keep a position every few plies
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if len(later) < 12 and rng.random() < 0.3:
+            later.append(state)
+    for start in later[::3]:
+        same_games(game, 300, seed=5, state=start)
+        same_games(game, 100, seed=6, state=start, max_plies=9)
+    # many starts in one call: game g starts from starts[g % len(starts)] on both paths
+    starts = np.ascontiguousarray(np.stack(later))
+    fast = game._run(starts, 400, 9, 1, 25)
+    generic = game._run(starts, 400, 9, 1, 25, generic=True)
+    assert np.array_equal(fast.lengths, generic.lengths) and np.array_equal(fast.returns, generic.returns)
+
+
+@pytest.mark.parametrize("change, path", [
+    ("", "pieces"),
+    ("move step forward forward-diagonal to empty\n", "pieces"),
+    ("pass forced\nturn again-after-capture\nend no-moves: draw\nend after 40 plies: most-pieces\n", "pieces"),
+    ("end line 3: mover wins\nend connect top-bottom top-bottom: mover loses\nend board-full: draw\n", "pieces"),
+    ("move slide forward to empty\n", None),
+    ("move jump 2 to empty\n", None),
+    ("move clone 1 to empty\n", None),
+    ("move step forward to enemy\n  flip custodial all\n", None),
+    ("board square 9\n", None),  # 81 cells: more than a bitboard holds
+    ("board square 8 wrap\n", None),
+])
+def test_stepping_family_membership_and_games(change, path):
+    text = BREAKTHROUGH + change if not change.startswith("board") else BREAKTHROUGH.replace("board square 8\n", change)
+    game = compiler.compile(gdl.loads(text))
+    assert game.fast_playouts == path
+    same_games(game, 100, seed=4)
+
+
+# Random stages of every family are compared in tests/test_compiled.py (check_fast_family).
