@@ -31,7 +31,9 @@ The program `P` is a tuple of 19 arrays, in this order (program.py makes them):
     18 bbopp   int32[n_dirs]                the opposite direction
 From Python the int32 tables travel packed in one flat array (program.pack, unpack below).
 
-The Othello family also has straight bitboard code for its playouts (bitboard.py).
+Three families also play their random games as straight code, the very games these kernels play
+for a seed: the Othello family on bitboards (bitboard.py), pure placement games (placement.py) and
+stepping-piece games such as Breakthrough on bitboards (pieces.py).
 """
 from __future__ import annotations
 
