@@ -8,11 +8,11 @@ player who made that move (`api.to_move` of the position it leaves): passes, "mo
 and any turn order need nothing special. A terminal position scores its exact returns. The move
 played is the most visited one (the first in the stage's order among equals).
 
-Time: per move, `remaining / (own moves left + SPARE)`, capped at MOVE_CAP seconds, where the moves
-left are estimated from the lengths of random games from the position (a random game is rarely
-shorter than a real one). The analysis only times the playouts, to choose `batch` so that a leaf
-costs about LEAF_SECONDS (up to MAX_BATCH games). The subtree of the position reached two plies
-later is kept for the next move.
+Time: per move, `(remaining - RESERVE) / (own moves left + SPARE)`, capped at MOVE_CAP seconds,
+the moves left estimated from the lengths of random games from the position (a random game is
+rarely shorter than a real one). The analysis only times the playouts, to choose `batch` so that a
+leaf costs about LEAF_SECONDS (up to MAX_BATCH games). The subtree of the position reached two
+plies later is kept for the next move.
 """
 import math
 import random
@@ -23,6 +23,7 @@ import numpy as np
 C = 1.0  # exploration constant, for returns in [-1, 1]
 MOVE_CAP = 2.0  # seconds, at most, on one move
 SPARE = 4  # moves' worth of clock kept back: about 3/(moves + 4) of it is left at the end
+RESERVE = 0.05  # seconds never planned for: the referee charges in coarser ticks than process_time
 LEAF_SECONDS = 0.001  # the target CPU cost of one leaf's playouts
 MAX_BATCH = 32
 TIMING_SECONDS = 0.5  # at most, of the analysis spent timing playouts
@@ -110,7 +111,7 @@ def analyze(stage, api, clock):
         started, seed = time.process_time(), random.getrandbits(30)
         plies_left = float(np.mean(api.playouts(state, batch, seed).lengths))
         own_moves_left = plies_left / max(1, len(stage.players))
-        seconds = min(MOVE_CAP, clock.remaining() / (own_moves_left + SPARE))
+        seconds = min(MOVE_CAP, max(0.0, clock.remaining() - RESERVE) / (own_moves_left + SPARE))
         root = find(kept["root"], state) if kept["root"] is not None else None
         root = root or Node(api, state)
         search(api, root, batch, started + seconds, seed)
