@@ -14,13 +14,14 @@ Analysis (until LEARN_UNTIL of its budget is left, or MAX_POSITIONS positions ar
    which is negative everywhere under reverse scoring, highest on corners in Othello, and so on.
 3. A fifth of the positions is held out; the fit's R² on them decides the strategy.
 
-Play: with a useful fit (R² ≥ MIN_R2), iterative-deepening alpha-beta on the learned value, the
-exact result at the end of the game, any turn order (each node maximises or minimises the first
-player's value by who is to move there, so passes and moves again need nothing special). With a
-poor one (lines and connections, where owning a cell says little by itself), flat Monte-Carlo:
-UCB1 over the legal moves, each scored by batches of random games. Per move it spends
-`remaining / (own moves left + SPARE)`, capped at MOVE_CAP seconds, the moves left being half the
-plies the self-play games still lasted from positions with as many occupied cells.
+Play: with a useful fit (R² ≥ MIN_R2 on at least MIN_HELD positions), iterative-deepening
+alpha-beta on the learned value, the exact result at the end of the game, any turn order (each
+node maximises or minimises the first player's value by who is to move there, so passes and moves
+again need nothing special). With a poor one (lines and connections, where owning a cell says
+little by itself, or too little data), flat Monte-Carlo: UCB1 over the legal moves, each scored by
+batches of random games. Per move it spends `(remaining - RESERVE) / (own moves left + SPARE)`,
+capped at MOVE_CAP seconds, the moves left being half the plies the self-play games still lasted
+from positions with as many occupied cells.
 
 What it learned is kept in the module-level dict LEARNED and printed in one line.
 """
@@ -37,9 +38,11 @@ LABEL_GAMES = 16
 PHASES = 3
 RIDGE = 1.0
 MIN_R2 = 0.2
+MIN_HELD = 50  # held-out positions, at least, to trust the fit's R²
 MOBILITY_SCALE = 0.1
 MOVE_CAP = 1.0  # seconds, at most, on one move
 SPARE = 4  # moves' worth of clock kept back: about 3/(moves + 4) of it is left at the end
+RESERVE = 0.05  # seconds never planned for: the referee charges in coarser ticks than process_time
 WIN = 2.0  # a won game, beyond any learned value (they are clipped to ±1)
 
 LEARNED = {}
@@ -145,7 +148,7 @@ def _fit(x, y, phase, held):
         use = (phase == k) & ~held
         if use.any():
             weights[k] = _solve(_gram(x[use]) + RIDGE * np.eye(size), np.einsum("i,ij->j", y[use], x[use]))
-    if held.sum() < 2:
+    if held.sum() < MIN_HELD:
         return weights, 0.0
     guess = np.clip(np.einsum("ij,ij->i", weights[phase[held]], x[held]), -1, 1)
     spread = ((y[held] - y[held].mean()) ** 2).sum()
@@ -247,11 +250,11 @@ def analyze(stage, api, clock):
         moves = api.legal_moves(state)
         if depth == 0:
             return evaluate(state, moves)
-        if time.process_time() > deadline:
-            raise OutOfTime
         maximise = api.to_move(state) == 0
         best = -math.inf if maximise else math.inf
         for move in moves:
+            if time.process_time() > deadline:  # checked per move: a node may have hundreds
+                raise OutOfTime
             v = alphabeta(api.apply(state, move)[0], depth - 1, alpha, beta, deadline)
             if maximise:
                 best, alpha = max(best, v), max(alpha, v)
@@ -315,6 +318,7 @@ def analyze(stage, api, clock):
         if len(legal_moves) == 1:
             return legal_moves[0]
         plies = float(np.interp(np.count_nonzero(api.board(state) > 0), levels, plies_left))
-        return play(state, legal_moves, min(MOVE_CAP, clock.remaining() / (plies / 2 + SPARE)))
+        seconds = min(MOVE_CAP, max(0.0, clock.remaining() - RESERVE) / (plies / 2 + SPARE))
+        return play(state, legal_moves, seconds)
 
     return strategy
