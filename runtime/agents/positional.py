@@ -1,10 +1,12 @@
 """Positional: the legal move whose cell has the highest weight, the first maximum in the stage's
 order (row-major for placements), as the Arena's Positional.
 
-On an 8x8 board without blocked cells the weights are the Arena's table, exactly. Other boards
-read the same table through a cell's distance to the nearest wall, along its column (which row of
-the table) and along its row (which column), where a wall is the board's edge or a blocked cell,
-and distances of 3 or more count as 3 (the table's inner ring):
+On every 8x8 square board the weights are the Arena's table, exactly, blocked cells or not: the
+Arena's Positional on its own boards (its "Partial C-Squares" stage included), so that results
+there compare with the Arena's. Other boards read the same table through a cell's distance to the
+nearest wall, along its column (which row of the table) and along its row (which column), where a
+wall is the board's edge or a blocked cell, and distances of 3 or more count as 3 (the table's
+inner ring):
 
     distance along the row →   0    1    2   3+
     along the column   0     120  -20   20    5     corners, C-squares, A- and B-edges
@@ -12,13 +14,14 @@ and distances of 3 or more count as 3 (the table's inner ring):
                        2      20   -5   15    3
                        3+      5   -5    3    3     the inner ring and the middle
 
-On 8x8 this is the Arena's table (it is symmetric). On 10x10 the edge reads 120 -20 20 5 5 5 5 20
--20 120 and the middle is 3; on 6x6, 120 -20 20 20 -20 120. A blocked cell is a wall as the edge
-is: under the standard rules a capture stops at it, so the cell beyond it on an edge can no longer
-be outflanked along that line and becomes a corner, the cells next to it become C-squares, and so
-on (on the Arena's "Partial C-Squares" board, c1 beyond the blocked b1 weighs 120 and d1 -20). On
-the hex rhombus, the walls along its rows and columns count (the third axis is ignored). Blocked
-cells weigh 0; they are never played.
+On an 8x8 board without blocked cells this is the Arena's table (it is symmetric). On 10x10 the
+edge reads 120 -20 20 5 5 5 5 20 -20 120 and the middle is 3; on 6x6, 120 -20 20 20 -20 120. A
+blocked cell is a wall as the edge is: under the standard rules a capture stops at it, so the cell
+beyond it on an edge can no longer be outflanked along that line and becomes a corner, the cells
+next to it become C-squares, and so on (with b1 blocked on 10x10, c1 weighs 120 and d1 -20; the
+adaptive agent learns the same of c1 on the Arena's 8x8 "Partial C-Squares" board, where the
+Arena's table gives it 20). On the hex rhombus, the walls along its rows and columns count (the
+third axis is ignored). Blocked cells weigh 0; they are never played.
 
 A move is judged by the weight of its destination (`b2-b3` by b3); a pass weighs less than every
 cell. The destination, not the weighted sum of the resulting position, because that is the Arena's
@@ -52,6 +55,8 @@ def weights(stage):
             n += 1
         return n
 
+    if (stage.shape, stage.rows, stage.cols) == ("square", 8, 8):
+        return [list(row) for row in ARENA_TABLE]
     table = [[0] * stage.cols for _ in range(stage.rows)]
     for r in range(stage.rows):
         for c in range(stage.cols):
