@@ -14,6 +14,9 @@ A connect end keeps a union-find of the cells and of one node per side per playe
 joined, when placed, with its owner's orthogonal neighbours and with the nodes of the sides it
 lies on, so "does the mover join its sides" is two finds a ply instead of a search of the new
 cell's group.
+
+The legal moves (row-major, as the generic kernels list them) are listed once a game, then kept up
+to date as each cell fills, instead of scanning the board again every ply.
 """
 from __future__ import annotations
 
@@ -156,6 +159,17 @@ def _decided_anywhere(state, flat, bbmask):
     return False
 
 
+@njit(**_INLINE)
+def _insert(moves, n, i):
+    """Put cell i into the row-major list moves[:n]; returns how many."""
+    b = n
+    while b > 0 and moves[b - 1] > i:
+        moves[b] = moves[b - 1]
+        b -= 1
+    moves[b] = i
+    return n + 1
+
+
 @njit(**_OPTS)
 def _legal_moves(state, moves, gravity, rows, cols, size):
     """The legal moves into `moves`, row-major (the generic kernels' order); returns how many."""
@@ -164,13 +178,7 @@ def _legal_moves(state, moves, gravity, rows, cols, size):
         for c in range(cols):
             for r in range(rows - 1, -1, -1):
                 if state[r * cols + c] == 0:
-                    i = r * cols + c
-                    b = n
-                    while b > 0 and moves[b - 1] > i:
-                        moves[b] = moves[b - 1]
-                        b -= 1
-                    moves[b] = i
-                    n += 1
+                    n = _insert(moves, n, r * cols + c)
                     break
     else:
         for i in range(size):
@@ -178,6 +186,26 @@ def _legal_moves(state, moves, gravity, rows, cols, size):
                 moves[n] = i
                 n += 1
     return n
+
+
+@njit(**_INLINE)
+def _drop(moves, n, k):
+    """The legal moves of `place empty` once moves[k] is played: the others, still row-major (one
+    cell left the empties, nothing else changed). Returns how many."""
+    for b in range(k, n - 1):
+        moves[b] = moves[b + 1]
+    return n - 1
+
+
+@njit(**_INLINE)
+def _refill(moves, n, k, state, cols):
+    """The legal moves of `place gravity` once moves[k] is played: the column's next empty cell up
+    (past pieces and blocked cells: everything below is filled) takes its place, if there is one."""
+    i = moves[k] - cols
+    while i >= 0 and state[i] != 0:
+        i -= cols
+    n = _drop(moves, n, k)
+    return _insert(moves, n, i) if i >= 0 else n
 
 
 @njit(**_OPTS)
@@ -251,7 +279,7 @@ def _play(state, x, max_plies, moves, counts, sets, connect, gravity, turn, rows
         ply += 1
         state[size + K.PLY] = ply
         plies += 1
-        n = _legal_moves(state, moves, gravity, rows, cols, size)
+        n = _refill(moves, n, k, state, cols) if gravity else _drop(moves, n, k)
 
 
 @njit(**_OPTS)

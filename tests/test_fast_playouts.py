@@ -60,6 +60,16 @@ def test_a_start_that_already_holds_an_end_is_tested_whole(held):
     assert (runs.lengths == 1).all() and (runs.returns[:, 0] == 1).all()
 
 
+def test_same_games_under_gravity_past_holes_and_floating_pieces():
+    # A column's next legal cell after a move is the next empty one up, past blocked cells (b3)
+    # and pieces the setup left in the air (a1, c2, d2: row 1 is the top).
+    text = ("board rect 5 4\nplayers x o\nblocked b3 c4\nsetup x a1 c2\nsetup o d2\nmove place gravity\n"
+            "end line 3: mover wins\nend board-full: draw\n")
+    game = compiler.compile(gdl.loads(text))
+    assert game.fast_playouts == "placement"
+    same_games(game, 300, seed=4)
+
+
 # --- connect ends: a union-find of the pieces and sides (compiler/placement.py) ------------------
 
 CONNECT_STAGES = {
