@@ -43,12 +43,17 @@ def test_same_games_from_a_position_in_progress():
     same_games(game, 500, seed=3, state=state)
 
 
-def test_a_start_that_already_has_a_line_is_tested_whole():
-    # x already has three in a row at the start. Before the first move the mover is o (the last
-    # player), who has no line; x's first move, wherever it goes, makes x the mover with a line:
-    # x wins after one ply. A test around the new cell alone would miss that line.
-    text = ("board square 3\nplayers x o\nsetup x a1 b1 c1\nmove place empty\n"
-            "end line 3: mover wins\nend board-full: draw\n")
+# x already has three in a row (a line) or joins its top and bottom rows (a connection) at the
+# start. Before the first move the mover is o (the last player), who has neither; x's first move,
+# wherever it goes, makes x the mover with the line or the connection: x wins after one ply. A
+# test around the new cell alone would miss it.
+ALREADY_HELD = {"line": ("a1 b1 c1", "line 3"), "connection": ("a1 a2 a3", "connect top-bottom left-right")}
+
+
+@pytest.mark.parametrize("held", sorted(ALREADY_HELD))
+def test_a_start_that_already_holds_an_end_is_tested_whole(held):
+    cells, end = ALREADY_HELD[held]
+    text = f"board square 3\nplayers x o\nsetup x {cells}\nmove place empty\nend {end}: mover wins\nend board-full: draw\n"
     game = compiler.compile(gdl.loads(text))
     assert game.fast_playouts == "placement"
     same_games(game, 200, seed=1)
@@ -94,6 +99,73 @@ def test_stepping_family_membership_and_games(change, path):
     game = compiler.compile(gdl.loads(text))
     assert game.fast_playouts == path
     same_games(game, 100, seed=4)
+
+
+def test_same_games_under_gravity_past_holes_and_floating_pieces():
+    # A column's next legal cell after a move is the next empty one up, past blocked cells (b3)
+    # and pieces the setup left in the air (a1, c2, d2: row 1 is the top).
+    text = ("board rect 5 4\nplayers x o\nblocked b3 c4\nsetup x a1 c2\nsetup o d2\nmove place gravity\n"
+            "end line 3: mover wins\nend board-full: draw\n")
+    game = compiler.compile(gdl.loads(text))
+    assert game.fast_playouts == "placement"
+    same_games(game, 300, seed=4)
+
+
+# --- connect ends: a union-find of the pieces and sides (compiler/placement.py) ------------------
+
+CONNECT_STAGES = {
+    "hex on a torus": "board hex 5 wrap\nplayers x o\nmove place empty\nend connect top-bottom left-right: mover wins\n",
+    "wrapped rectangle with holes, a line too": (
+        "board rect 3 7 wrap\nplayers x o\nblocked b2 f1\nmove place empty\n"
+        "end line 4: mover loses\nend connect left-right top-bottom: mover wins\nend board-full: draw\n"),
+    "one row: every piece is on both of x's sides": (
+        "board rect 1 5\nplayers x o\nmove place empty\nend connect top-bottom left-right: mover wins\n"),
+    "gravity, same sides, fewer-pieces turn": (
+        "board square 4\nplayers x o\nturn fewer-pieces\nmove place gravity\n"
+        "end connect top-bottom top-bottom: mover wins\nend board-full: draw\n"),
+    "two connect ends, a union-find each (one would join groups through a side)": (
+        "board hex 4\nplayers x o\nsetup o a2 b3\nmove place empty\nend connect left-right left-right: mover loses\n"
+        "end connect top-bottom left-right: mover wins\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONNECT_STAGES))
+def test_same_games_on_connect_stages(name):
+    game = compiler.compile(gdl.loads(CONNECT_STAGES[name]))
+    assert game.fast_playouts == "placement"
+    same_games(game, 300, seed=7)
+    same_games(game, 300, seed=8, max_plies=3)
+
+
+def test_hex_from_positions_in_progress():
+    game = compiler.compile(gdl.load(stages.path("hex-11")))
+    rng = random.Random(5)
+    state = game.initial_state()
+    for ply in range(80):
+        if game.is_terminal(state):
+            break
+        if ply % 16 == 0:
+            same_games(game, 40, seed=ply, state=state)
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+
+
+def test_each_start_keeps_its_own_connections():
+    # Games from several starts in one batch (game g from start g % 3): the empty board, one where
+    # x already joins its sides (o the mover, x to move: x wins with its first move, whatever it
+    # is) and one with a few pieces of each, whose groups are joined before play.
+    text = "board hex 4\nplayers x o\nmove place empty\nend connect top-bottom left-right: mover wins\n"
+    game = compiler.compile(gdl.loads(text))
+    joined = game.initial_state().copy()
+    joined[[0, 4, 8, 12]] = 1  # column a, top to bottom
+    joined[[3, 7, 10]] = 2
+    going = game.initial_state()
+    for move in ("b2", "c1", "b3", "c2"):
+        going = game.apply(going, game.parse_move(move))
+    starts = np.ascontiguousarray([game.initial_state(), joined, going], dtype=np.int32)
+    fast = game._run(starts, 300, seed=2, threads=1, max_plies=100_000)
+    generic = game._run(starts, 300, seed=2, threads=1, max_plies=100_000, generic=True)
+    assert np.array_equal(fast.lengths, generic.lengths) and np.array_equal(fast.returns, generic.returns)
+    assert (fast.lengths[1::3] == 1).all() and (fast.returns[1::3, 0] == 1).all()
 
 
 # Random stages of every family are compared in tests/test_compiled.py (check_fast_family).
