@@ -1,4 +1,8 @@
-"""What an agent's processes use, read from outside through /proc: the referee's clock.
+"""What an agent's processes use, read from outside: the referee's clock.
+
+Where the agent has control groups (runtime/cgroups.py), the kernel counts: its processes are
+the group's and its CPU time the group's usage, exact whatever the processes did. Otherwise it is
+read from /proc, as follows.
 
 An agent is its worker process and every process descended from it, plus any process left in the
 worker's session (a process whose parent died is adopted by the PID namespace's first process
@@ -36,8 +40,8 @@ class ProcessTree:
 
     RESCAN = 0.1
 
-    def __init__(self, root: int):
-        self.root = root
+    def __init__(self, root: int, group=None):
+        self.root, self.group = root, group
         self._known: dict[int, int] = {}
         self._scanned = -1.0
         self.zombies: set[int] = set()  # dead, not yet reaped: counted for time, not killed
@@ -62,21 +66,31 @@ class ProcessTree:
         self.zombies = {pid for pid in found if table[pid][3]}
         return {pid: table[pid][2] for pid in found}
 
+    def _read(self, pids, zombies: set[int]) -> dict[int, int]:
+        """pid → CPU ticks of those of `pids` still there; adds the zombies among them to `zombies`."""
+        found = {}
+        for pid in pids:
+            st = _stat(pid)
+            if st is not None:
+                found[pid] = st[2]
+                if st[3]:
+                    zombies.add(pid)
+        return found
+
     def members(self, rescan: bool = False) -> dict[int, int]:
         """pid → CPU ticks of every process of the agent."""
+        if self.group is not None:
+            self.zombies = set()
+            self._known = self._read(self.group.pids(), self.zombies)
+            return self._known
         now = time.monotonic()
         if rescan or now - self._scanned >= self.RESCAN:
             self._known, self._scanned = self._scan(), now
         else:
-            fresh = {}
-            for pid in self._known:
-                st = _stat(pid)
-                if st is not None:
-                    fresh[pid] = st[2]
-                    if st[3]:
-                        self.zombies.add(pid)
-            self._known = fresh
+            self._known = self._read(self._known, self.zombies)
         return self._known
 
     def cpu_seconds(self, members: dict[int, int] | None = None) -> float:
+        if self.group is not None:
+            return self.group.cpu_seconds()
         return sum((self.members() if members is None else members).values()) * TICK

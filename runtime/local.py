@@ -44,7 +44,7 @@ class LocalSeat:
         self.strategy = strategy
         return Answer({"op": "analysed", "ok": True}, spent, time.monotonic() - w0)
 
-    def start_game(self, seed: int) -> Answer:
+    def start_game(self, seed: int, budget: float) -> Answer:
         random.seed(seed)
         np.random.seed(seed % 2**32)
         return Answer({"op": "game-ready"}, 0.0, 0.0)

@@ -1,52 +1,81 @@
-"""Messages between the referee and an agent's worker process: a 4-byte big-endian length, then
-that many bytes of UTF-8 JSON holding one object. JSON, never pickle: a message comes from code the
-referee does not trust, and reading it must not be able to run anything.
+"""Messages between the referee and an agent's worker process, over one Unix socket pair: a
+4-byte big-endian length, then that many bytes of UTF-8 JSON holding one object. JSON, never
+pickle: a message may come from the agent's code, and reading it must not be able to run
+anything. (A socket, not pipes: an agent could reopen a pipe through /proc/self/fd and fill it.)
 
-The referee reads with a deadline and a size cap: a message larger than MAX_MESSAGE, or one that
-is not a JSON object, is a protocol error (the agent tampered with its channel), never a crash of
-the referee.
+The referee's side never trusts what it reads: a message larger than MAX_MESSAGE, or one that
+does not decode to a JSON object (garbage, too deep, too large a number...), is a ProtocolError,
+never an exception of any other kind; it never blocks: reads and writes have deadlines. Every
+request carries a sequence number `seq` that its reply repeats, so a late or forged reply to an
+earlier request is recognised and dropped.
 """
 from __future__ import annotations
 
 import json
-import os
 import select
+import socket
 import struct
 import time
 
 MAX_MESSAGE = 1 << 20  # 1 MiB: far more than any honest message (a move is a few bytes)
+SEND_TIMEOUT = 2.0  # the worker reads every request at once: a full socket means it stopped reading
 _HEADER = struct.Struct(">I")
 
 
 class ProtocolError(Exception):
-    """The other side broke the protocol (oversized or malformed message)."""
+    """The other side broke the protocol (oversized, malformed or unsendable message)."""
 
 
 class Closed(Exception):
     """The other side closed its end (it died, or exited)."""
 
 
-def send(fd: int, message: dict) -> None:
+def pair() -> tuple[socket.socket, socket.socket]:
+    """(the referee's end, the worker's end)."""
+    return socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+
+
+def encode(message: dict) -> bytes:
     data = json.dumps(message, separators=(",", ":")).encode()
-    view = memoryview(_HEADER.pack(len(data)) + data)
+    return _HEADER.pack(len(data)) + data
+
+
+def send(sock: socket.socket, message: dict, timeout: float | None = SEND_TIMEOUT) -> None:
+    """Send a whole message; ProtocolError if the other side does not take it within `timeout`."""
+    view = memoryview(encode(message))
+    deadline = None if timeout is None else time.monotonic() + timeout
     while view:
-        view = view[os.write(fd, view):]
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        _, ready, _ = select.select([], [sock], [], wait)
+        if not ready:
+            raise ProtocolError(f"the other side took no message for {timeout:g} s")
+        try:
+            view = view[sock.send(view):]
+        except BlockingIOError:
+            continue
+        except OSError as e:
+            raise Closed(f"the other end is gone ({e})") from None
 
 
 class Reader:
-    """Reads whole messages from a file descriptor, waiting at most as long as it is told."""
+    """Reads whole messages from a socket, waiting at most as long as it is told."""
 
-    def __init__(self, fd: int, limit: int = MAX_MESSAGE):
-        self.fd, self.limit = fd, limit
+    def __init__(self, sock: socket.socket, limit: int = MAX_MESSAGE):
+        self.sock, self.limit = sock, limit
         self._buf = bytearray()
 
     def _fill(self, need: int, deadline: float | None) -> bool:
         while len(self._buf) < need:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([self.fd], [], [], wait)
+            ready, _, _ = select.select([self.sock], [], [], wait)
             if not ready:
                 return False
-            chunk = os.read(self.fd, min(1 << 16, max(need - len(self._buf), 4096)))
+            try:
+                chunk = self.sock.recv(min(1 << 16, max(need - len(self._buf), 4096)))
+            except BlockingIOError:
+                continue
+            except OSError as e:
+                raise Closed(f"the channel broke ({e})") from None
             if not chunk:
                 raise Closed("the other end closed the channel")
             self._buf += chunk
@@ -66,8 +95,15 @@ class Reader:
         del self._buf[: _HEADER.size + size]
         try:
             message = json.loads(data)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ProtocolError(f"a message that is not JSON ({e})") from None
+        except Exception as e:  # noqa: BLE001 - JSONDecodeError, RecursionError, ValueError (huge ints)...
+            raise ProtocolError(f"a message that is not JSON ({type(e).__name__}: {str(e)[:80]})") from None
         if not isinstance(message, dict):
             raise ProtocolError(f"a message that is not a JSON object: {data[:80]!r}")
         return message
+
+
+def text(message: dict, key: str, limit: int = 4000) -> str:
+    """A field that should be a string, as a string of at most `limit` characters whatever it is."""
+    value = message.get(key)
+    value = value if isinstance(value, str) else "" if value is None else repr(value)
+    return value[:limit]

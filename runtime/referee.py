@@ -34,7 +34,7 @@ SEAT_NAMES = ("Black", "White")
 class Seat(Protocol):
     name: str
 
-    def start_game(self, seed: int) -> Answer: ...
+    def start_game(self, seed: int, budget: float) -> Answer: ...
     def think(self, state: list[int], legal: list[str], remaining: float) -> Answer: ...
     def end_game(self) -> tuple[str, int]: ...
 
@@ -111,8 +111,13 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
                 _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
         if record.reason == "normal":
             for p in (0, 1):
-                answer = seats[p].start_game(seed)
+                answer = seats[p].start_game(seed, game_time)
                 started[p] = True
+                record.time_used[p] += answer.seconds  # what the agent does as a game starts is its time
+                if answer.failure == "timeout":
+                    _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of "
+                                                f"{game_time:g}s! (starting the game: {answer.detail})", by_time=True)
+                    break
                 if answer.failure:
                     _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) could not start the game: "
                                                  f"{_first_line(answer.detail)}")
@@ -165,7 +170,8 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
             return state
         text = answer.reply.get("move")
         note = ""
-        if not isinstance(text, str) or text.strip() not in texts:
+        chosen = _parse(game, text)
+        if chosen not in legal:
             record.illegal[p] += 1
             shown = repr(text)[:60]
             if record.illegal[p] >= ILLEGAL_LIMIT:
@@ -177,7 +183,7 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
             record.penalties.append(f"{names[p]}: {note} ({record.illegal[p]} of {ILLEGAL_LIMIT - 1} allowed)")
             log.append(f"{names[p]} played an illegal move {shown}; a random legal move is played instead")
         else:
-            move = legal[texts.index(text.strip())]
+            move = chosen
         state, captured = game.apply_counted(state, move)
         record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note))
         log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
@@ -200,6 +206,16 @@ def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool =
         return
     record.winner = 1 - p
     record.log.append(f"{SEAT_NAMES[1 - p]} wins by {'time ' if by_time else ''}forfeit!")
+
+
+def _parse(game: CompiledGame, text) -> object:
+    """The move a reply names (its text as `Move.parse` reads it), or None."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    try:
+        return game.parse_move(text.strip().lower())
+    except ValueError:
+        return None
 
 
 def _first_line(text: str) -> str:

@@ -5,13 +5,17 @@ and kill what overruns.
 What is charged: the CPU time (user + system) of the agent's whole process tree
 (runtime/accounting.py) from the moment a request is sent until its answer arrives, so a
 multi-threaded or multi-process agent pays for every core it uses and a sleeping or blocked agent
-pays nothing for waiting. Against an agent that blocks for ever there is a wall-clock backstop: a
-request may not take longer than twice the time left plus one second of real time. The referee
-polls every POLL seconds: CPU time over the budget or real time over the backstop → the agent is
-killed (its game process, or the whole worker during analysis) and the request times out.
-Everything the agent prints is drained by a thread of the referee; the first OUTPUT_KEPT bytes of
-each game are kept in its log, the rest counted and dropped, so no amount of output can block the
-agent or harm the referee.
+pays nothing for waiting. Between requests every process of the agent is stopped (SIGSTOP, then
+SIGCONT with the next request): an agent thinks only when asked, so nothing it leaves running
+escapes the charge or slows its opponent. Against an agent that blocks for ever there is a
+wall-clock backstop: a request may not take longer than twice the time left plus one second of
+real time. The referee polls every POLL seconds: CPU time over the budget or real time over the
+backstop → the agent is killed (its game process, or the whole worker during analysis) and the
+request times out; more live processes than allowed, seen while it thinks or when it answers,
+likewise. Everything the agent prints is drained by a thread of the referee; the first
+OUTPUT_KEPT bytes of each game are kept in its log, the rest counted and dropped, so no amount of
+output can block the agent or harm the referee. Messages carry sequence numbers: a late or forged
+reply is dropped, never taken for the answer to another request.
 """
 from __future__ import annotations
 
@@ -24,7 +28,9 @@ import time
 from dataclasses import dataclass, field
 
 from . import protocol
+from .protocol import text
 from .accounting import ProcessTree
+from .cgroups import AgentGroup
 
 POLL = 0.01
 OUTPUT_KEPT = 16 << 10
@@ -70,8 +76,16 @@ class _Drain(threading.Thread):
                 if room > 0:
                     self.kept += chunk[:room]
 
-    def mark(self) -> tuple[str, int]:
-        """The output since the last mark (kept text, total bytes); starts a new count."""
+    def mark(self, settle: float = 0.02) -> tuple[str, int]:
+        """The output since the last mark (kept text, total bytes); starts a new count. Waits
+        until no byte has come for `settle` seconds (the output travels apart from the replies)."""
+        seen, quiet_since = -1, time.monotonic()
+        while time.monotonic() - quiet_since < settle:
+            with self.lock:
+                total = self.total
+            if total != seen:
+                seen, quiet_since = total, time.monotonic()
+            time.sleep(settle / 4)
         with self.lock:
             text, total = self.kept.decode(errors="replace"), self.total
             self.kept, self.total = bytearray(), 0
@@ -79,50 +93,61 @@ class _Drain(threading.Thread):
 
 
 class AgentProcess:
-    """One agent's worker on one stage: start → analyze → (start_game → think… → end_game)… → close."""
+    """One agent's worker on one stage: launch → wait_ready → analyze → (start_game → think… →
+    end_game)… → close. Every method returns an Answer (or output) and never raises on anything
+    the agent does."""
 
     def __init__(self, agent_path: str, stage_text: str, settings: Settings):
         self.agent_path, self.stage_text, self.settings = agent_path, stage_text, settings
         self.proc: subprocess.Popen | None = None
         self.lockdown: dict = {}
         self._before_game: set[int] = set()
-        self._in_game = False  # a game process is running (the worker waits for it)
+        self._seq = 0
+        self._game_seq: int | None = None  # the seq of the running game's `game` request
 
     # --- life of the worker ----------------------------------------------------------------------
 
     def start(self) -> Answer:
-        """Start the worker; it compiles the stage, locks itself down and loads the agent file."""
+        """Start the worker and wait until it is locked down."""
         self.launch()
         return self.wait_ready()
 
     def launch(self) -> None:
         """Start the worker without waiting for it (workers of several agents start side by side;
-        starting is not charged)."""
-        worker_reads, referee_writes = os.pipe()
-        referee_reads, worker_writes = os.pipe()
-        with open(self.agent_path, encoding="utf-8", errors="replace") as f:
-            source = f.read()
+        starting is not charged: the agent's code is not loaded yet)."""
+        self._sock, theirs = protocol.pair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ludica.runtime.worker", str(worker_reads), str(worker_writes)],
-            pass_fds=(worker_reads, worker_writes), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            [sys.executable, "-c", "import sys; from ludica.runtime.worker import main; main(int(sys.argv[1]))",
+             str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True, cwd="/")
-        os.close(worker_reads), os.close(worker_writes)
-        self._out, self._in = referee_writes, referee_reads
-        self._reader = protocol.Reader(referee_reads)
-        self.tree = ProcessTree(self.proc.pid)
+        theirs.close()
+        # In its control groups before it runs any code of the agent's (it is still starting Python)
+        self.group = AgentGroup.create(4 * self.settings.max_processes + 16)
+        if self.group is not None:
+            try:
+                self.group.add(self.proc.pid)
+            except OSError:
+                self.group.remove()
+                self.group = None
+        self._sock.setblocking(False)
+        self._reader = protocol.Reader(self._sock)
+        self.tree = ProcessTree(self.proc.pid, self.group)
         self.drain = _Drain(self.proc.stdout)
         self.drain.start()
-        protocol.send(self._out, {"stage": self.stage_text, "agent": self.agent_path, "source": source,
-                                  "reveal": self.settings.reveal, "limits": self.settings.limits,
-                                  "hide": list(self.settings.hide)})
+        self._send({"stage": self.stage_text, "reveal": self.settings.reveal, "limits": self.settings.limits,
+                    "hide": list(self.settings.hide)})
 
     def wait_ready(self) -> Answer:
-        """Wait until the launched worker is locked down with the agent loaded."""
-        answer = self._wait(START_TIMEOUT, None, charge=False)
+        """Wait until the launched worker has compiled the stage and locked itself down."""
+        answer = self._wait(self._seq, START_TIMEOUT)
         if answer.reply is not None:
-            self.lockdown = answer.reply.get("lockdown", {})
-            if not answer.reply.get("ok"):
-                answer.failure, answer.detail = "crash", answer.reply.get("error", "")
+            lockdown = answer.reply.get("lockdown")
+            self.lockdown = {str(k): str(v)[:300] for k, v in lockdown.items()} if isinstance(lockdown, dict) else {}
+            if answer.reply.get("ok") is not True:
+                answer.failure, answer.detail = "crash", text(answer.reply, "error")
+        if not answer.failure:
+            self._freeze()
         return answer
 
     @property
@@ -130,43 +155,48 @@ class AgentProcess:
         return self.proc is not None and self.proc.poll() is None
 
     def analyze(self, budget: float) -> Answer:
-        """Run `analyze` under the analysis budget; on failure the worker is gone."""
-        answer = self._request({"op": "analyze", "budget": budget}, budget, whole=True)
-        if answer.reply is not None and not answer.reply.get("ok"):
-            answer.failure, answer.detail = "crash", answer.reply.get("error") or ""
+        """Load the agent's file and run `analyze`, both under the analysis budget; on failure
+        the worker is closed."""
+        with open(self.agent_path, encoding="utf-8", errors="replace") as f:
+            source = f.read()
+        answer = self._request({"op": "analyze", "budget": budget, "source": source, "agent": self.agent_path},
+                               budget, whole=True)
+        if answer.reply is not None and answer.reply.get("ok") is not True:
+            answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
         if answer.failure:
             self.close()
         return answer
 
-    def start_game(self, seed: int) -> Answer:
-        """Fork a game process from the analysed strategy."""
+    def start_game(self, seed: int, budget: float) -> Answer:
+        """Fork a game process from the analysed strategy; its CPU time counts on the game clock."""
         self._before_game = set(self.tree.members(rescan=True))
-        self.drain.mark()
-        try:
-            protocol.send(self._out, {"op": "game", "seed": seed})
-        except OSError as e:
-            return Answer(None, 0.0, 0.0, "crash", f"the worker is gone ({e})")
-        answer = self._wait(SYNC_TIMEOUT, None, charge=False)
-        self._in_game = answer.failure is None
+        self.drain.mark(settle=0.0)
+        answer = self._request({"op": "game", "seed": seed}, budget, whole=False)
+        if answer.reply is not None and answer.reply.get("op") != "game-ready":
+            answer.failure, answer.detail = "crash", _status_text(answer.reply, "the game process did not start")
+            answer.reply = None  # the game process died at once
+        if answer.failure is None:
+            self._game_seq = self._seq
         return answer
 
     def think(self, state: list[int], legal: list[str], remaining: float) -> Answer:
         """Ask the game process for a move, with `remaining` seconds on its clock."""
-        return self._request({"op": "move", "state": state, "legal": legal, "remaining": remaining}, remaining,
-                             whole=False)
+        answer = self._request({"op": "move", "state": state, "legal": legal, "remaining": remaining}, remaining,
+                               whole=False)
+        if answer.reply is not None and answer.reply.get("op") != "move":
+            answer.failure, answer.detail, answer.reply = "protocol", f"a {text(answer.reply, 'op', 40)!r} reply", None
+        return answer
 
     def end_game(self) -> tuple[str, int]:
-        """End the game process (killing it if it does not end); returns its output (text, bytes)."""
-        if self.alive and self._in_game:
+        """End the game process and kill whatever it left; returns its output (text, bytes)."""
+        if self.alive and self._game_seq is not None:
+            self._thaw()
             try:
-                protocol.send(self._out, {"op": "end"})
-                answer = self._wait(1.0, None, charge=False, ending=True)
-                if answer.failure:
-                    self._kill_game()
-                    self._wait(SYNC_TIMEOUT, None, charge=False, ending=True)
-            except OSError:
+                self._send({"op": "end"})
+                self._wait(self._game_seq, 1.0, ending=True)
+            except protocol.ProtocolError:
                 pass
-        time.sleep(0.002)  # let the drain thread catch the last lines
+        self._end_game_processes()
         return self.drain.mark()
 
     def close(self) -> None:
@@ -177,34 +207,47 @@ class AgentProcess:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for fd in (self._out, self._in):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self._sock.close()
         self.proc.stdout.close()
+        if self.group is not None:
+            self.group.remove()
 
     # --- requests ----------------------------------------------------------------------------
 
+    def _send(self, message: dict) -> None:
+        self._seq += 1
+        protocol.send(self._sock, dict(message, seq=self._seq))
+
     def _request(self, message: dict, budget: float, whole: bool) -> Answer:
+        """Send a request and wait for its reply, charged against `budget`. `whole`: the request
+        is the worker's own (analysis), not a game process's."""
+        self._thaw()
         try:
-            protocol.send(self._out, message)
-        except OSError as e:
-            return Answer(None, 0.0, 0.0, "crash", f"broken pipe ({e})")
-        answer = self._wait(2 * budget + 1.0, budget, charge=True)
-        if answer.failure in ("timeout", "processes", "protocol"):
-            self.close() if whole else self._kill_game()
-            if not whole and self.alive:
-                self._wait(SYNC_TIMEOUT, None, charge=False, ending=True)  # the worker's game-ended
+            self._send(message)
+        except (protocol.ProtocolError, protocol.Closed) as e:
+            answer = Answer(None, 0.0, 0.0, "crash", str(e))
+        else:
+            answer = self._wait(self._seq, 2 * budget + 1.0, budget)
         if answer.reply is not None and answer.reply.get("op") == "error":
-            answer.failure, answer.detail, answer.reply = "crash", str(answer.reply.get("error", "")), None
-            if not whole and self.alive:  # the game process ends after an exception: wait for it
-                self._wait(SYNC_TIMEOUT, None, charge=False, ending=True)
+            answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
+        if answer.failure is None:
+            live = self._live()
+            if len(live) > self.settings.max_processes:
+                answer.failure = "processes"
+                answer.detail = f"{len(live)} processes, over the limit of {self.settings.max_processes}"
+            else:
+                self._freeze(live)  # until the next request
+        if answer.failure:
+            if whole:
+                self.close()
+            else:
+                self._end_game_processes()
         return answer
 
-    def _wait(self, wall_limit: float, budget: float | None, charge: bool, ending: bool = False) -> Answer:
-        """Wait for one message, charging CPU time against `budget` when it is given. A
-        `game-ended` message is a crash of the game process, unless the game is `ending`."""
+    def _wait(self, seq: int, wall_limit: float, budget: float | None = None, ending: bool = False) -> Answer:
+        """Wait for the reply to request `seq`, charging CPU time against `budget` when given.
+        The worker's `game-ended` for the running game ends the wait too: a crash of the game
+        process, unless the game is `ending`."""
         t0, members = time.monotonic(), self.tree.members()
         cpu0 = self.tree.cpu_seconds(members)
         spent = 0.0
@@ -217,22 +260,27 @@ class AgentProcess:
                 return Answer(None, spent, time.monotonic() - t0, "protocol", str(e))
             wall = time.monotonic() - t0
             members = self.tree.members()
-            if charge:
+            if budget is not None:
                 spent = max(0.0, self.tree.cpu_seconds(members) - cpu0)
             if reply is not None:
-                if reply.get("op") == "game-ended":
-                    self._in_game = False
-                if reply.get("op") == "game-ended" and not ending:
+                ended = reply.get("op") == "game-ended"
+                if ended and self._game_seq is not None and reply.get("seq") == self._game_seq:
+                    self._game_seq = None
+                    if ending:
+                        return Answer(reply, spent, wall)
                     return Answer(None, spent, wall, "crash", _status_text(reply, "the game process died"))
-                return Answer(reply, spent, wall)
+                if reply.get("seq") == seq:
+                    return Answer(reply, spent, wall)
+                continue  # a late reply to an earlier request, or a forged one
             if budget is not None and spent > budget:
                 return Answer(None, spent, wall, "timeout", f"{spent:.2f} s of CPU time, over the {budget:.2f} s left")
             if wall > wall_limit:
                 return Answer(None, spent, wall, "timeout",
                               f"no answer after {wall:.1f} s of real time (the backstop; {spent:.2f} s of CPU)")
-            if charge and len(members) > self.settings.max_processes:
+            live = len(set(members) - self.tree.zombies)
+            if budget is not None and live > self.settings.max_processes:
                 return Answer(None, spent, wall, "processes",
-                              f"{len(members)} processes, over the limit of {self.settings.max_processes}")
+                              f"{live} processes, over the limit of {self.settings.max_processes}")
 
     def _exit_text(self) -> str:
         if self.proc is None:
@@ -243,9 +291,38 @@ class AgentProcess:
             return ""
         return f" (killed by signal {-code})" if code < 0 else f" (exit code {code})"
 
-    def _kill_game(self) -> None:
-        """Kill the game process and everything it started (whatever was not there before the game)."""
-        self._kill_all(lambda: set(self.tree.members(rescan=True)) - self._before_game)
+    # --- processes ---------------------------------------------------------------------------
+
+    def _live(self) -> set[int]:
+        return set(self.tree.members(rescan=True)) - self.tree.zombies
+
+    def _freeze(self, live: set[int] | None = None) -> None:
+        """Stop every process of the agent until its next request (SIGSTOP, again until no new
+        process shows up: one may have been forked while the others were being stopped)."""
+        stopped: set[int] = set()
+        live = self._live() if live is None else live
+        for _ in range(100):
+            new = live - stopped
+            if not new:
+                return
+            self._kill(new, signal.SIGSTOP)
+            stopped |= new
+            live = self._live()
+
+    def _thaw(self) -> None:
+        """Let the agent's processes run again (those the last freeze saw: stopped, none can start)."""
+        self._kill(set(self.tree.members()) - self.tree.zombies, signal.SIGCONT)
+
+    def _end_game_processes(self) -> None:
+        """Kill what the game started (its process if still there, and anything it left), let the
+        worker report the end of the game, and stop the worker until the next game."""
+        self._kill_all(lambda: self._live() - self._before_game)
+        if self.alive and self._game_seq is not None:
+            self._thaw()
+            self._wait(self._game_seq, SYNC_TIMEOUT, ending=True)
+        self._game_seq = None
+        if self.alive:
+            self._freeze()
 
     def _kill_all(self, targets) -> None:
         """Kill `targets()` until none is left: a process forking as fast as it can may add a

@@ -75,6 +75,9 @@ class Entrant:
         if self.analysis and self.options.sandbox and not self.seat.alive:  # the worker died after its analysis
             self.seat.close()
             self.seat = None
+            if self.analysis["attempts"] >= 2:  # a second death on this stage: no third analysis
+                self.why_not = "its worker died twice after its analysis"
+                return None
         if not self.analysis or self.seat is None:
             self._start()
         return self.seat
@@ -135,13 +138,13 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     out.chmod(0o700)  # the agents must not read the results (they also cannot see the folder)
     store = ResultsStore(out / "results.sqlite")
     try:
-        _check_run(store, stages, names, options, resume)
+        _check_run(store, stages, agents, options, resume)
         hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
         for stage in stages:
             _play_stage(stage, agents, out, options, store, hide, on_game, on_stage)
         boards = {}
         for stage in stages:
-            boards[stage.name] = leaderboard.standings(store.games(stage_hash(stage)), names)
+            boards[_title(stage, stages)] = leaderboard.standings(store.games(stage_hash(stage)), names)
         if len(stages) > 1:
             boards["all stages"] = leaderboard.standings(
                 [g for s in stages for g in store.games(stage_hash(s))], names)
@@ -151,9 +154,11 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         store.close()
 
 
-def _check_run(store: ResultsStore, stages, names: list[str], options: Options, resume: bool) -> None:
+def _check_run(store: ResultsStore, stages, agents: list[AgentSpec], options: Options, resume: bool) -> None:
+    names = [a.name for a in agents]
     wanted = {"stages": json.dumps([stage_hash(s) for s in stages]), "agents": json.dumps(names),
-              "options": json.dumps({k: v for k, v in asdict(options).items() if k != "sandbox"}, sort_keys=True)}
+              "agent files": json.dumps([hashlib.sha256(a.path.read_bytes()).hexdigest() for a in agents]),
+              "options": json.dumps(asdict(options), sort_keys=True)}
     held = store.settings()
     if held and not resume:
         raise RunMismatch(f"{store.path.parent} already holds a run: add --resume to continue it, "
@@ -162,8 +167,15 @@ def _check_run(store: ResultsStore, stages, names: list[str], options: Options, 
         differ = [k for k in wanted if held.get(k) != wanted[k]]
         if differ:
             raise RunMismatch(f"--resume: the run in {store.path.parent} was started with other {', '.join(differ)}; "
-                              "resume it with the same stages, agents and options, or choose another --out")
+                              "resume it with the same stages, agents (files unchanged) and options, "
+                              "or choose another --out")
     store.save_settings(wanted)
+
+
+def _title(stage, stages) -> str:
+    """The stage's name, with its hash's first digits when another stage of the run has the same."""
+    twins = [s for s in stages if s.name == stage.name]
+    return stage.name if len(twins) < 2 else f"{stage.name} ({stage_hash(stage)[:8]})"
 
 
 def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage) -> None:
@@ -179,7 +191,7 @@ def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage) -> 
     game = compile_stage(stage)
     text = format_stage(stage)
     entrants = {a.name: Entrant(a, game, text, options, hide, store, stage) for a in agents}
-    folder = out / "logs" / logs.slug(stage.name)
+    folder = out / "logs" / logs.slug(_title(stage, [stage]) + "-" + h[:8])
     try:
         playing = {name for _, (b, w, _) in todo for name in (b, w)}
         for name in playing:

@@ -1,22 +1,24 @@
-"""An agent's worker process: `python -m ludica.runtime.worker FD_IN FD_OUT`.
+"""An agent's worker process, started by the referee (runtime/sandbox.py) with one socket.
 
 It runs the agent and nothing else, never inside the referee. In order:
-1. reads its setup (the stage's text, the agent's file, the limits) from FD_IN;
+1. reads its setup (the stage's text, the limits, what to hide) from the socket;
 2. compiles the stage and warms every API call (the numba cache is read while it may still be);
-3. locks itself down (runtime/limits.py: resource limits, no network, an unprivileged user when
-   started as root) — from here on, the agent's code is untrusted;
-4. imports the agent file and, when told, runs `analyze(stage, api, clock)`;
-5. for each game, forks a game process from the analysed strategy: every game starts from the
-   same strategy, and a game that crashes leaves the next game's strategy intact. The game
-   process answers move requests until the referee ends the game.
+3. locks itself down (runtime/limits.py); from here on it runs untrusted code;
+4. on `analyze` (the agent's source comes with it, so importing the file is charged as analysis),
+   runs the file's top level and `analyze(stage, api, clock)`;
+5. on `game`, forks a game process from the analysed strategy: every game starts from the same
+   strategy, and a game that crashes leaves the next game's strategy intact. The game process
+   answers `move` requests until `end`. This process (the first of the agent's PID namespace,
+   where it has one) reaps every process that ends, its game's or an orphan's.
 
-Everything the agent prints goes to this process's stdout/stderr, which the referee drains and
-caps; the protocol has channels of its own (runtime/protocol.py).
+Every reply repeats the `seq` of its request. Everything the agent prints goes to this process's
+stdout/stderr, which the referee drains and caps.
 """
 from __future__ import annotations
 
 import os
 import random
+import socket
 import sys
 import traceback
 import types
@@ -37,8 +39,8 @@ def _error() -> str:
 
 
 def load_agent(source: str, path: str) -> types.ModuleType:
-    """The agent file as a module, from its text (read by the referee: after the lockdown the
-    file itself may be hidden or out of reach)."""
+    """The agent file as a module, from its text (read by the referee: the file itself is hidden
+    from the agent)."""
     module = types.ModuleType("ludica_agent")
     module.__file__ = path
     sys.modules["ludica_agent"] = module
@@ -58,78 +60,102 @@ def _warm(api: RulesApi, start) -> None:
         api.playouts(state, 2, seed=0)
 
 
-def _play(reader: protocol.Reader, fd_out: int, strategy, game, seed: int) -> None:
+def _reap() -> None:
+    """Collect every ended child (orphans of the agent are adopted by this process)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _play(reader: protocol.Reader, sock: socket.socket, strategy, game, seq: int, seed: int) -> None:
     """The game process: answer move requests until told the game is over. The referee sends
     nothing between `game` and this process's `game-ready`, so the reader it inherits holds no
     message that its parent would read again."""
     random.seed(seed)
     np.random.seed(seed % 2**32)
-    protocol.send(fd_out, {"op": "game-ready"})
+    protocol.send(sock, {"op": "game-ready", "seq": seq}, timeout=None)
     while True:
         request = reader.read()
         if request.get("op") != "move":
             return
+        seq = request.get("seq")
         state = np.array(request["state"], dtype=np.int32)
         state.flags.writeable = False
         legal = [game.parse_move(t) for t in request["legal"]]
         try:
             move = strategy(state, legal, Clock(request["remaining"]))
-            text = str(move)[:MOVE_TEXT]
-            protocol.send(fd_out, {"op": "move", "move": text})
+            protocol.send(sock, {"op": "move", "seq": seq, "move": str(move)[:MOVE_TEXT]}, timeout=None)
         except Exception:
-            protocol.send(fd_out, {"op": "error", "error": _error()})
+            protocol.send(sock, {"op": "error", "seq": seq, "error": _error()}, timeout=None)
             return
 
 
-def main(fd_in: int, fd_out: int) -> None:
+def _analyse(reader, sock, view, api):
+    """Wait for `analyze`, run it; the strategy, or None (the reply said why)."""
+    request = reader.read()
+    seq = request.get("seq")
+    try:
+        agent = load_agent(request["source"], request["agent"])
+        strategy = agent.analyze(view, api, Clock(request["budget"]))
+        ok = callable(strategy)
+        error = None if ok else f"analyze returned {type(strategy).__name__}, not a callable strategy"
+    except Exception:
+        ok, error, strategy = False, _error(), None
+    sys.stdout.flush(), sys.stderr.flush()
+    protocol.send(sock, {"op": "analysed", "seq": seq, "ok": ok, "error": error}, timeout=None)
+    return strategy if ok else None
+
+
+def main(fd: int) -> None:
     from ..compiler import compile as compile_stage
     from ..gdl import loads
 
-    reader = protocol.Reader(fd_in)
+    sock = socket.socket(fileno=fd)
+    reader = protocol.Reader(sock)
     setup = reader.read()
     game = compile_stage(loads(setup["stage"]))
     api = RulesApi(game)
     view = stage_view(game, setup["stage"] if setup.get("reveal") else None)
     _warm(api, view.initial_state)
-    report = limits.lock_down(setup["limits"], setup["hide"])
+    hide, settings, seq = setup["hide"], setup["limits"], setup.get("seq")
+    del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)
+    game.stage = None
     try:
-        agent = load_agent(setup["source"], setup["agent"])
-        analyze = agent.analyze
-    except Exception:
-        protocol.send(fd_out, {"op": "ready", "ok": False, "error": _error(), "lockdown": report})
+        report = limits.lock_down(settings, hide)
+    except limits.LockdownFailed as e:
+        protocol.send(sock, {"op": "ready", "seq": seq, "ok": False, "error": str(e)}, timeout=None)
         return
-    protocol.send(fd_out, {"op": "ready", "ok": True, "lockdown": report})
-
-    request = reader.read()  # {"op": "analyze", "budget": seconds}
-    try:
-        strategy = analyze(view, api, Clock(request["budget"]))
-        ok = callable(strategy)
-        error = None if ok else f"analyze returned {type(strategy).__name__}, not a callable strategy"
-    except Exception:
-        ok, error = False, _error()
-    protocol.send(fd_out, {"op": "analysed", "ok": ok, "error": error})
-    if not ok:
+    protocol.send(sock, {"op": "ready", "seq": seq, "ok": True, "lockdown": report}, timeout=None)
+    strategy = _analyse(reader, sock, view, api)
+    if strategy is None:
         return
     while True:
         request = reader.read()
+        _reap()
         if request.get("op") == "quit":
             return
         if request.get("op") != "game":  # e.g. the `end` of a game whose process already died
             continue
+        seq = request.get("seq")
         sys.stdout.flush(), sys.stderr.flush()
         child = os.fork()
         if child == 0:
             code = 0
             try:
-                _play(reader, fd_out, strategy, game, int(request["seed"]))
-            except BaseException:  # a broken pipe, an exit() from the agent: the game process ends
+                _play(reader, sock, strategy, game, seq, int(request["seed"]))
+            except BaseException:  # a broken socket, an exit() from the agent: the game process ends
                 code = 1
             finally:
                 sys.stdout.flush(), sys.stderr.flush()
                 os._exit(code)
         _, status = os.waitpid(child, 0)
-        protocol.send(fd_out, {"op": "game-ended", "status": status})
+        _reap()
+        protocol.send(sock, {"op": "game-ended", "seq": seq, "status": status}, timeout=None)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]))
+    main(int(sys.argv[1]))

@@ -133,3 +133,65 @@ def test_no_network_no_results_no_signals(tmp_path):
     for what in ("socket", "socket-out", "read", "signal", "proc"):
         assert f"{what}: blocked" in said, said
     assert not received
+
+
+def test_cpu_time_of_processes_reaped_at_once_is_charged(tmp_path):
+    games, _, logs = run(tmp_path, HERE / "autoreap.py")
+    assert lost_by(games, "autoreap") == ["time", "time"]
+    assert all("of CPU time, over" in log["logText"] for log in logs)
+
+
+def test_processes_left_running_are_stopped_between_turns_and_charged_on_their_own(tmp_path):
+    games, _, _ = run(tmp_path, HERE / "hog.py")
+    # its spinners run, and are charged, on its turns only: it loses on time
+    assert lost_by(games, "hog") == ["time", "time"]
+    for g in games:
+        other = "white" if g["black"] == "hog" else "black"
+        assert g[f"{other}_time"] < 0.5, "the opponent paid for the hog's processes"
+
+
+def test_work_done_while_the_file_loads_is_analysis_time(tmp_path):
+    games, analyses, _ = run(tmp_path, HERE / "import_time.py")
+    assert lost_by(games, "import_time") == ["no-strategy", "no-strategy"]
+    mine = [a for a in analyses if a["agent"] == "import_time"][0]
+    assert mine["failure"] == "timeout" and mine["seconds"] >= OPTIONS["analysis_time"]
+
+
+def test_work_done_as_a_game_process_starts_is_game_time(tmp_path):
+    games, _, logs = run(tmp_path, HERE / "atfork.py")
+    assert lost_by(games, "atfork") == ["time", "time"]
+    assert all("starting the game" in log["logText"] for log in logs)
+
+
+def test_forged_and_malformed_messages_cannot_harm_the_referee(tmp_path):
+    games, analyses, _ = run(tmp_path, HERE / "forger.py")
+    mine = [a for a in analyses if a["agent"] == "forger"][0]
+    if mine["ok"]:  # the forged analysis replies were dropped: the real one came; then the deep message
+        assert lost_by(games, "forger") == ["crash", "crash"]
+        assert all("not JSON" in g["log"] for g in games)
+    else:
+        assert lost_by(games, "forger") == ["no-strategy", "no-strategy"]
+
+
+def test_the_agent_cannot_change_files_or_share_memory_with_the_machine(tmp_path):
+    canary = Path(__file__).parent / f".canary-{__import__('os').getpid()}"
+    canary.write_text("untouched\n")
+    agent = tmp_path / "vandal.py"
+    agent.write_text((HERE / "vandal.py").read_text().replace('CANARY = ""', f"CANARY = {str(canary)!r}"))
+    try:
+        games, analyses, _ = run(tmp_path, agent)
+        dropped = canary.parent / "dropped-by-agent"
+        assert canary.read_text() == "untouched\n" and not dropped.exists()
+    finally:
+        canary.unlink()
+        (canary.parent / "dropped-by-agent").unlink(missing_ok=True)
+    vandal = [a for a in analyses if a["agent"] == "vandal"][0]
+    if "none (" in json.loads(vandal["lockdown"]).get("isolation", "none ("):
+        pytest.skip("this machine allows no namespaces: the README documents the weaker fallback")
+    for what in ("append", "create"):
+        assert f"{what}: blocked" in vandal["output"], vandal["output"]
+    # /dev/shm and SysV shared memory work, but in the agent's own namespaces: the host sees neither
+    assert not Path("/dev/shm/ludica-agent-was-here").exists()
+    sysv = Path("/proc/sysvipc/shm")
+    assert not sysv.exists() or f"{0x1D1CA:>10}" not in sysv.read_text()
+    assert all(g["reason"] == "normal" for g in games)

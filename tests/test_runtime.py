@@ -34,7 +34,7 @@ class Scripted:
     def __init__(self, name: str, moves=()):
         self.name, self.moves, self.asked = name, list(moves), 0
 
-    def start_game(self, seed):
+    def start_game(self, seed, budget):
         return Answer({"op": "game-ready"}, 0.0, 0.0)
 
     def think(self, state, legal, remaining):
@@ -127,22 +127,42 @@ def test_leaderboard_counts_draws_half_and_sorts_by_win_rate_then_wins():
 
 
 def test_protocol_round_trip_size_cap_and_garbage():
-    r, w = os.pipe()
+    ours, theirs = protocol.pair()
     try:
-        protocol.send(w, {"op": "move", "move": "d3"})
-        reader = protocol.Reader(r)
+        protocol.send(theirs, {"op": "move", "move": "d3"})
+        reader = protocol.Reader(ours)
         assert reader.read(1.0) == {"op": "move", "move": "d3"}
         assert reader.read(0.05) is None  # nothing more: no message within the timeout
-        os.write(w, (5).to_bytes(4, "big") + b"[1,2")  # half a message: not whole yet
+        theirs.sendall((5).to_bytes(4, "big") + b"[1,2")  # half a message: not whole yet
         assert reader.read(0.05) is None
-        os.write(w, b"]")
+        theirs.sendall(b"]")
         with pytest.raises(protocol.ProtocolError, match="not a JSON object"):
             reader.read(1.0)
-        os.write(w, (protocol.MAX_MESSAGE + 1).to_bytes(4, "big"))
+        for garbage in (b"[" * 100_000, b"1" * 5000, b"\xff\xfe"):  # too deep, too large an int, not UTF-8
+            theirs.sendall(len(garbage).to_bytes(4, "big") + garbage)
+            with pytest.raises(protocol.ProtocolError, match="not JSON"):
+                reader.read(1.0)
+        theirs.sendall((protocol.MAX_MESSAGE + 1).to_bytes(4, "big"))
         with pytest.raises(protocol.ProtocolError, match="limit"):
             reader.read(1.0)
+        # a side that stops reading: sending gives up after its timeout instead of blocking
+        ours.setblocking(False)
+        with pytest.raises(protocol.ProtocolError, match="took no message"):
+            for _ in range(10_000):
+                protocol.send(ours, {"pad": "x" * 60_000}, timeout=0.2)
     finally:
-        os.close(r), os.close(w)
+        ours.close(), theirs.close()
+    ours, theirs = protocol.pair()
+    theirs.close()
+    with pytest.raises(protocol.Closed):
+        protocol.Reader(ours).read(1.0)
+    ours.close()
+
+
+def test_text_fields_of_a_reply_are_strings_whatever_was_sent():
+    assert protocol.text({"error": {"x": 1}}, "error") == "{'x': 1}"
+    assert protocol.text({"error": None}, "error") == "" and protocol.text({}, "error") == ""
+    assert len(protocol.text({"error": "e" * 10_000}, "error")) == 4000
 
 
 # --- what an agent sees --------------------------------------------------------------------
@@ -299,3 +319,20 @@ def test_the_readme_example_agent_works_and_finds_reverse_scoring(tmp_path):
         cell = [c.cell_contents for c in seat.strategy.__closure__ if isinstance(c.cell_contents, int)
                 and c.cell_contents in (1, -1)]
         assert sign in cell
+
+
+def test_resume_refuses_a_changed_agent_file_and_twin_stage_names_stay_apart(tmp_path):
+    mine = tmp_path / "mine.py"
+    mine.write_text((HERE / "last.py").read_text())
+    twin = tmp_path / "twin.gdl"  # tic-tac-toe's name on a 4x4 board
+    twin.write_text(stages.path("tic-tac-toe").read_text().replace("board square 3", "board square 4"))
+    paths = [stages.path("tic-tac-toe"), twin]
+    specs = [agents.resolve("random"), agents.resolve(str(mine))]
+    options = tournament.Options(sandbox=False)
+    boards = tournament.run(paths, specs, tmp_path / "out", options)
+    assert len(boards) == 3 and sum(1 for t in boards if t.startswith("Tic-tac-toe (")) == 2
+    assert len(list((tmp_path / "out" / "logs").iterdir())) == 2
+    mine.write_text(mine.read_text() + "\n# changed\n")
+    with pytest.raises(tournament.RunMismatch, match="agent files"):
+        tournament.run(paths, [agents.resolve("random"), agents.resolve(str(mine))], tmp_path / "out", options,
+                       resume=True)

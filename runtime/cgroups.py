@@ -1,0 +1,102 @@
+"""An agent's processes in kernel control groups, where the machine allows it (root, with cgroup
+v1 controllers or cgroup v2 mounted): the kernel then counts the CPU time of every process the
+agent ever ran, however short-lived or however it left the process tree (cpuacct.usage,
+cpu.stat), lists its processes wherever they went (cgroup.procs) and caps their number
+(pids.max, a backstop against fork bombs: fork fails beyond it). Where it does not, `create`
+returns None and runtime/accounting.py reads /proc.
+
+The freezer is not used to stop an agent between turns: a frozen task cannot die, so a referee
+killed while an agent is frozen would leave it frozen for ever; SIGSTOP'd tasks still die of the
+SIGKILL their parent's death sends them.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+_names = itertools.count()
+_sweeps = itertools.count()
+
+
+def _sweep() -> None:
+    """Remove the empty groups of referees that died without removing them (SIGKILL)."""
+    for parent in (ROOT, ROOT / "cpuacct", ROOT / "pids", ROOT / "freezer"):
+        for d in parent.glob("ludica-*-*") if parent.is_dir() else ():
+            owner = d.name.split("-")[1]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                try:
+                    d.rmdir()
+                except OSError:
+                    pass  # still holds processes: they die with their namespace, and a later sweep
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+class AgentGroup:
+    """cgroup directories of one agent: its CPU usage file, its processes, and a `pids` limit
+    where the controller exists."""
+
+    def __init__(self, dirs: list[Path], usage: Path, v2: bool):
+        self.dirs, self.usage, self.v2 = dirs, usage, v2
+
+    @classmethod
+    def create(cls, max_tasks: int) -> "AgentGroup | None":
+        if next(_sweeps) == 0:
+            _sweep()
+        name = f"ludica-{os.getpid()}-{next(_names)}"
+        try:
+            if (ROOT / "cgroup.controllers").exists():  # cgroup v2 mounted at the root
+                d = ROOT / name
+                d.mkdir()
+                if (d / "pids.max").exists():
+                    _write(d / "pids.max", str(max_tasks))
+                return cls([d], d / "cpu.stat", True)
+            if not (ROOT / "cpuacct" / "cpuacct.usage").exists():
+                return None
+            dirs = [ROOT / "cpuacct" / name]
+            dirs[0].mkdir()
+            if (ROOT / "pids" / "cgroup.procs").exists():
+                (ROOT / "pids" / name).mkdir()
+                _write(ROOT / "pids" / name / "pids.max", str(max_tasks))
+                dirs.append(ROOT / "pids" / name)
+            return cls(dirs, dirs[0] / "cpuacct.usage", False)
+        except OSError:
+            return None
+
+    def add(self, pid: int) -> None:
+        for d in self.dirs:
+            _write(d / "cgroup.procs", str(pid))
+
+    def cpu_seconds(self) -> float:
+        text = self.usage.read_text()
+        if self.v2:
+            for line in text.splitlines():
+                key, _, value = line.partition(" ")
+                if key == "usage_usec":
+                    return int(value) / 1e6
+            return 0.0
+        return int(text) / 1e9
+
+    def pids(self) -> set[int]:
+        try:
+            return {int(p) for p in (self.dirs[0] / "cgroup.procs").read_text().split()}
+        except OSError:
+            return set()
+
+    def remove(self) -> None:
+        """Delete the directories (once the processes are gone)."""
+        for d in self.dirs:
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)
