@@ -120,7 +120,7 @@ class AgentProcess:
             [sys.executable, "-c", "import sys; from ludica.runtime.worker import main; main(int(sys.argv[1]))",
              str(theirs.fileno())],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True, cwd="/")
+            stderr=subprocess.STDOUT, start_new_session=True, cwd="/", env=_worker_environment())
         theirs.close()
         # In its control groups before it runs any code of the agent's (it is still starting Python)
         self.group = AgentGroup.create(4 * self.settings.max_processes + 16)
@@ -343,6 +343,15 @@ class AgentProcess:
                 os.kill(pid, how)
             except OSError:
                 pass
+
+
+def _worker_environment() -> dict[str, str]:
+    """The referee's environment, with numeric libraries held to one thread: an idle pool of
+    OpenBLAS/OpenMP threads spins, and every thread's CPU time is the agent's."""
+    env = dict(os.environ)
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        env.setdefault(name, "1")
+    return env
 
 
 def _status_text(reply: dict, default: str) -> str:
