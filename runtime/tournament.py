@@ -21,10 +21,12 @@ from ..gdl import load
 from ..gdl.printer import format as format_stage
 from . import leaderboard, logs
 from .entrants import AgentSpec
+from .api import RulesApi
 from .local import LocalSeat
 from .records import ResultsStore
 from .referee import play_game, stage_hash
 from .sandbox import AgentProcess, Settings
+from .worker import warm
 
 
 @dataclass
@@ -98,6 +100,12 @@ class Entrant:
         if o.sandbox:
             seat = self.seat if self.seat is not None else self._process()
             answer = seat.wait_ready() if seat.proc is not None else seat.start()
+            if answer.failure and seat.proc is not None and not seat.lockdown:
+                # The worker did not get ready (the agent's code was not loaded yet, so this is not
+                # the agent's doing: a busy machine, a cold cache): once more, alone.
+                seat.close()
+                seat = self._process()
+                answer = seat.start()
             lockdown = seat.lockdown
             if not answer.failure:
                 answer = seat.analyze(o.analysis_time)
@@ -189,6 +197,7 @@ def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage) -> 
     if not todo:
         return
     game = compile_stage(stage)
+    warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
     text = format_stage(stage)
     entrants = {a.name: Entrant(a, game, text, options, hide, store, stage) for a in agents}
     folder = out / "logs" / logs.slug(_title(stage, [stage]) + "-" + h[:8])

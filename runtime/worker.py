@@ -48,7 +48,7 @@ def load_agent(source: str, path: str) -> types.ModuleType:
     return module
 
 
-def _warm(api: RulesApi, start) -> None:
+def warm(api: RulesApi, start) -> None:
     """Call every API operation once, on read-only states (as the API gives) and on writeable
     copies (numba compiles each kind apart), so no kernel is compiled after the lockdown."""
     for state in (start, start.copy()):
@@ -120,7 +120,7 @@ def main(fd: int) -> None:
     game = compile_stage(loads(setup["stage"]))
     api = RulesApi(game)
     view = stage_view(game, setup["stage"] if setup.get("reveal") else None)
-    _warm(api, view.initial_state)
+    warm(api, view.initial_state)
     hide, settings, seq = setup["hide"], setup["limits"], setup.get("seq")
     del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)
     game.stage = None
