@@ -194,8 +194,8 @@ class AgentProcess:
             try:
                 self._send({"op": "end"})
                 self._wait(self._game_seq, 1.0, ending=True)
-            except protocol.ProtocolError:
-                pass
+            except (protocol.ProtocolError, protocol.Closed):
+                pass  # the game process is killed just below whatever happened
         self._end_game_processes()
         return self.drain.mark()
 
