@@ -125,10 +125,11 @@ class CompiledGame:
         for k, legal in enumerate(moves):
             if legal is move:
                 return rules[k], srcs[k], dsts[k]
-        if move not in moves:
+        try:
+            k = moves.index(move)
+        except ValueError:
             legal = " ".join(map(str, moves)) or "none, the game is over"
-            raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}")
-        k = moves.index(move)
+            raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}") from None
         return rules[k], srcs[k], dsts[k]
 
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:

@@ -10,6 +10,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..gdl.game import Move
 from .referee import SEAT_NAMES, GameRecord
 
 
@@ -22,8 +23,9 @@ def game_json(record: GameRecord, analyses: dict[str, dict] | None = None) -> di
     for ply in record.plies:
         entry: dict = {"player": SEAT_NAMES[ply.player].lower(), "strategy": record.players[ply.player],
                        "move": ply.move, "capturedCount": ply.captured, "timeSpent": ply.seconds}
-        if ply.move != "pass" and "-" not in ply.move:
-            entry["row"], entry["col"] = _square(ply.move)
+        move = Move.parse(ply.move)
+        if move.src is None and move.dst is not None:  # a placement: the Arena's {row, col}
+            entry["row"], entry["col"] = move.dst
         if ply.note:
             entry["note"] = ply.note
         moves.append(entry)
@@ -44,11 +46,6 @@ def game_json(record: GameRecord, analyses: dict[str, dict] | None = None) -> di
         "output": record.output,
         "logText": "\n".join(record.log),
     }
-
-
-def _square(text: str) -> tuple[int, int]:
-    col = ord(text[0]) - ord("a")
-    return int(text[1:]) - 1, col
 
 
 def write_game(folder: Path, number: int, record: GameRecord, analyses: dict[str, dict] | None = None) -> Path:

@@ -31,6 +31,7 @@ from . import protocol
 from .protocol import text
 from .accounting import ProcessTree
 from .cgroups import AgentGroup
+from .limits import DEFAULTS
 
 POLL = 0.01
 OUTPUT_KEPT = 16 << 10
@@ -57,7 +58,11 @@ class Settings:
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
     hide: tuple[str, ...] = ()  # paths the agent must not see (the results folder...)
     reveal: bool = False  # GGP mode: the stage's text is handed to the agent
-    max_processes: int = 64
+
+    @property
+    def max_processes(self) -> int:
+        """The live processes an agent may have (the `processes` limit)."""
+        return int(dict(DEFAULTS, **self.limits)["processes"])
 
 
 class _Drain(threading.Thread):

@@ -87,8 +87,7 @@ class Entrant:
     def _process(self) -> AgentProcess:
         o = self.options
         seat = AgentProcess(str(self.spec.path), self.text,
-                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal,
-                                     max_processes=int(o.limits.get("processes", 64))))
+                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal))
         seat.name = self.spec.name
         return seat
 

@@ -33,6 +33,18 @@ def run(tmp_path: Path, agent_file: Path, **options) -> tuple[list[dict], list[d
     return games, analyses, logs
 
 
+def analysis_of(analyses: list[dict], name: str) -> dict:
+    """The one analysis of agent `name`."""
+    (mine,) = [a for a in analyses if a["agent"] == name]
+    return mine
+
+
+def skip_without_namespaces(analysis: dict) -> None:
+    isolation = json.loads(analysis["lockdown"] or "{}").get("isolation", "")
+    if isolation.startswith("none ("):
+        pytest.skip("this machine allows no namespaces: the README documents the weaker fallback")
+
+
 def lost_by(games: list[dict], name: str) -> list[str]:
     """The reasons of the games `name` lost (asserting it lost every game)."""
     reasons = []
@@ -74,8 +86,8 @@ def test_a_failed_analysis_leaves_no_strategy_and_every_game_is_lost(tmp_path, a
     games, analyses, logs = run(tmp_path, HERE / agent)
     name = Path(agent).stem
     assert lost_by(games, name) == ["no-strategy", "no-strategy"]
-    mine = [a for a in analyses if a["agent"] == name]
-    assert len(mine) == 1 and not mine[0]["ok"] and mine[0]["failure"] == failure and detail in mine[0]["detail"]
+    mine = analysis_of(analyses, name)
+    assert not mine["ok"] and mine["failure"] == failure and detail in mine["detail"]
     assert all(g["plies"] == 0 for g in games)
     assert all("has no strategy" in log["logText"] for log in logs)
 
@@ -97,7 +109,7 @@ def test_output_floods_are_cut_off_and_the_game_goes_on(tmp_path):
     for log in logs:
         mine = [o for o in log["output"] if log["metadata"][("black" if o["seat"] == 0 else "white") + "Strategy"] == "flood"]
         assert mine and mine[0]["bytes"] > 1_000_000 and len(mine[0]["text"]) <= 16 << 10
-    flood = [a for a in analyses if a["agent"] == "flood"][0]
+    flood = analysis_of(analyses, "flood")
     assert flood["output_bytes"] >= 16_000 and flood["ok"]
 
 
@@ -125,9 +137,8 @@ def test_no_network_no_results_no_signals(tmp_path):
         games, analyses, logs = run(tmp_path, agent)
     finally:
         signal.signal(signal.SIGUSR1, previous)
-    snoop = [a for a in analyses if a["agent"] == "snoop"][0]
-    if snoop["lockdown"] and "none" in json.loads(snoop["lockdown"]).get("isolation", "none ("):
-        pytest.skip("this machine allows no namespaces: the README documents the weaker fallback")
+    snoop = analysis_of(analyses, "snoop")
+    skip_without_namespaces(snoop)
     assert all(g["reason"] == "normal" for g in games)
     said = snoop["output"]
     for what in ("socket", "socket-out", "read", "signal", "proc"):
@@ -153,7 +164,7 @@ def test_processes_left_running_are_stopped_between_turns_and_charged_on_their_o
 def test_work_done_while_the_file_loads_is_analysis_time(tmp_path):
     games, analyses, _ = run(tmp_path, HERE / "import_time.py")
     assert lost_by(games, "import_time") == ["no-strategy", "no-strategy"]
-    mine = [a for a in analyses if a["agent"] == "import_time"][0]
+    mine = analysis_of(analyses, "import_time")
     assert mine["failure"] == "timeout" and mine["seconds"] >= OPTIONS["analysis_time"]
 
 
@@ -165,7 +176,7 @@ def test_work_done_as_a_game_process_starts_is_game_time(tmp_path):
 
 def test_forged_and_malformed_messages_cannot_harm_the_referee(tmp_path):
     games, analyses, _ = run(tmp_path, HERE / "forger.py")
-    mine = [a for a in analyses if a["agent"] == "forger"][0]
+    mine = analysis_of(analyses, "forger")
     if mine["ok"]:  # the forged analysis replies were dropped: the real one came; then the deep message
         assert lost_by(games, "forger") == ["crash", "crash"]
         assert all("not JSON" in g["log"] for g in games)
@@ -185,9 +196,8 @@ def test_the_agent_cannot_change_files_or_share_memory_with_the_machine(tmp_path
     finally:
         canary.unlink()
         (canary.parent / "dropped-by-agent").unlink(missing_ok=True)
-    vandal = [a for a in analyses if a["agent"] == "vandal"][0]
-    if "none (" in json.loads(vandal["lockdown"]).get("isolation", "none ("):
-        pytest.skip("this machine allows no namespaces: the README documents the weaker fallback")
+    vandal = analysis_of(analyses, "vandal")
+    skip_without_namespaces(vandal)
     for what in ("append", "create"):
         assert f"{what}: blocked" in vandal["output"], vandal["output"]
     # /dev/shm and SysV shared memory work, but in the agent's own namespaces: the host sees neither
