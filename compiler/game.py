@@ -1,7 +1,7 @@
 """The compiled Game: the contract of gdl/game.py, backed by the numba kernels, plus what only a
 fast engine offers (in-kernel random playouts, from one state or many, on several threads; perft).
 
-States are int32 numpy arrays (the layout is in kernels.py), marked read-only: they are values
+States are int32 numpy arrays (the layout is in codes.py), marked read-only: they are values
 that agents may keep and pass back; `state.tobytes()` is a hashable key.
 """
 from __future__ import annotations
@@ -11,14 +11,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..gdl.ast import HexBoard, Stage
+from ..gdl.ast import Stage
 from ..gdl.checks import check_stage
-from ..gdl.diagnostics import StageError
-from ..gdl.printer import format
+from ..gdl.diagnostics import InternalError, StageError
 from ..gdl.game import PASS, Move
-from . import bitboard, pieces, placement
-from ..gdl import geometry
-from . import kernels as K
+from ..gdl.printer import format
+from . import calls, families
+from . import codes as K
+from . import playouts as cell_kernels
 from .program import build, pack
 
 
@@ -43,33 +43,21 @@ class CompiledGame:
         self.stage = stage
         self.players: tuple[str, ...] = stage.player_names
         self.program, initial = build(stage)
-        game = self.program[13]
+        game = self.program.game
         self.rows, self.cols = int(game[K.G_ROWS]), int(game[K.G_COLS])
         self.n_cells = self.rows * self.cols
         initial.flags.writeable = False
         self._initial = initial
-        self._flat, self._masks = pack(self.program), self.program[17]
+        self._flat, self._masks = pack(self.program), self.program.bb_mask
         self._max_moves = int(game[K.G_MAX_MOVES])
         self._out = np.zeros(3 + 3 * self._max_moves, dtype=np.int32)
-        self._work = np.zeros(K.work_size(self._flat, self._masks), dtype=np.int32)
+        self._work = np.zeros(calls.work_size(self._flat, self._masks), dtype=np.int32)
         self._seen: np.ndarray | None = None  # the last position looked at (kept alive, so `is` is safe)
         self._listed: tuple[list, list, list, list] | None = None  # its moves, listed once asked for
-        # Three families play their random games as straight code (the same games): the Othello
-        # family on bitboards, pure placement games tested around the cell just played, and
-        # stepping-piece games (Breakthrough) on bitboards.
-        self.fast_playouts = ("bitboard" if bitboard.applies(stage, self.program)
-                              else "placement" if placement.applies(stage)
-                              else "pieces" if pieces.applies(stage, self.program) else None)
-        # The Othello family also answers calls from Python without unpacking the program.
-        P = self.program
-        self._bitboard = ((P[12], P[13], P[9][0, 0], bool(P[8][0, 0, 1]), P[16], P[17], P[18])
-                          if self.fast_playouts == "bitboard" else None)
-        self._pieces = pieces.tables(stage, self.program) if self.fast_playouts == "pieces" else None
-        if self.fast_playouts == "placement":
-            is_hex = isinstance(stage.board, HexBoard)
-            names = tuple(geometry.steps(is_hex))
-            self._axes = np.array([names.index(a) for a in geometry.axes(is_hex)], dtype=np.int32)
-            self._rings = np.array([self._ring(int(d)) for d in self._axes], dtype=np.int32)
+        # The family that plays this stage as straight code, if one does (compiler/families).
+        self._family, self._tables = families.select(self.program)
+        self.fast_playouts: str | None = self._family.NAME if self._family is not None else None
+        self._step = getattr(self._family, "step", None)
         # Moves as values, made once: placements by cell, piece moves on first use.
         # (the pass last, so that destination -1 finds it)
         self._placements = [Move(None, divmod(i, self.cols)) for i in range(self.n_cells)] + [PASS]
@@ -96,13 +84,16 @@ class CompiledGame:
         follows."""
         # Only a read-only array is a value: one the caller may refill is read again every time.
         if self._seen is not state or state.flags.writeable:
-            if self._bitboard is not None:
-                bitboard.step_from(state, self._work, -2, *self._bitboard, self._out)  # work: an unused child
+            if self._step is not None:
+                self._step(self._tables, state, self._work, -2, self._out)  # work: an unused child
             else:
-                K.moves_of(state, self._flat, self._masks, self._work, self._out)
+                calls.moves_of(state, self._flat, self._masks, self._work, self._out)
             self._seen = state
             self._listed = None
         out = self._out
+        if out[2] == K.BAD_CODE:
+            self._seen = None
+            raise _bad_code(self.stage)
         return int(out[0]), bool(out[1]), int(out[2])
 
     def _listing(self, state: np.ndarray) -> tuple[list[Move], list[int], list[int], list[int]]:
@@ -135,10 +126,13 @@ class CompiledGame:
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         rule, src, dst = self._find(state, move)
         out = np.empty_like(state)
-        if self._bitboard is not None:
-            taken = bitboard.step_from(state, out, dst, *self._bitboard, self._out)
+        if self._step is not None:
+            taken = self._step(self._tables, state, out, dst, self._out)
         else:
-            taken = K.advance_from(state, out, rule, src, dst, self._flat, self._masks, self._work, self._out)
+            taken = calls.advance_from(state, out, rule, src, dst, self._flat, self._masks, self._work, self._out)
+        if taken == K.BAD_CODE or self._out[2] == K.BAD_CODE:
+            self._seen = None
+            raise _bad_code(self.stage)
         out.flags.writeable = False
         self._seen, self._listed = out, None  # the kernel left the new position's status
         return out, taken
@@ -162,6 +156,23 @@ class CompiledGame:
             return (0.0, 0.0)
         return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
 
+    def with_to_move(self, state: np.ndarray, player: int) -> np.ndarray:
+        """The same position with `player` (0 or 1) to move: a new read-only state."""
+        out = state.copy()
+        out[self.n_cells + K.TO_MOVE] = player
+        out.flags.writeable = False
+        return out
+
+    def neighbours(self) -> np.ndarray:
+        """int32[n_dirs, n_cells]: the neighbour of each cell in each of the board's compass
+        directions (n ne e se s sw w nw; n ne e s sw w on hex boards), -1 off the board."""
+        return self.program.nbr.copy()
+
+    @property
+    def max_moves(self) -> int:
+        """An upper bound on the number of legal moves of any position (a pass counts as one)."""
+        return self._max_moves
+
     def board(self, state: np.ndarray) -> np.ndarray:
         return np.asarray(state[: self.n_cells]).reshape(self.rows, self.cols).copy()
 
@@ -172,7 +183,10 @@ class CompiledGame:
 
     def perft(self, depth: int, state: np.ndarray | None = None) -> int:
         """Leaves of the move tree at `depth`, counted inside the kernel."""
-        return int(K.perft(self._initial if state is None else state, depth, self._flat, self._masks))
+        leaves = int(cell_kernels.perft(self._initial if state is None else state, depth, self._flat, self._masks))
+        if leaves == K.BAD_CODE:
+            raise _bad_code(self.stage)
+        return leaves
 
     def playouts(self, n: int, seed: int = 0, state: np.ndarray | None = None, threads: int = 1,
                  max_plies: int = 100_000, generic: bool = False) -> Playouts:
@@ -193,46 +207,35 @@ class CompiledGame:
         order = np.arange(m * n_per_state).reshape(n_per_state, m).T
         return Playouts(flat.lengths[order], flat.returns[order], flat.cut)
 
-    def _ring(self, d: int) -> int:
-        """How many cells a line along direction d holds at most (a ring's length on a wrapped board)."""
-        nbr, longest = self.program[0], 0
-        for i in range(self.n_cells):
-            j, n = int(nbr[d, i]), 1
-            while j >= 0 and j != i and n <= self.n_cells:
-                j, n = int(nbr[d, j]), n + 1
-            longest = max(longest, n)
-        return longest
-
-    def _kernel(self, starts, first, seed, max_plies, lengths, winners, fast: str | None) -> None:
-        P = self.program
-        if fast == "placement":
-            placement.playouts(starts, first, seed, max_plies, self._flat, self._masks, self._axes, P[18], self._rings,
-                               lengths, winners)
-        elif fast == "bitboard":
-            bitboard.playouts(starts, first, seed, max_plies, P[12], P[13], P[9][0, 0], bool(P[8][0, 0, 1]),
-                              P[16], P[17], P[18], lengths, winners)
-        elif fast == "pieces":
-            pieces.playouts(starts, first, seed, max_plies, *self._pieces, lengths, winners)
+    def _kernel(self, starts, first, seed, max_plies, lengths, winners, generic_only: bool) -> None:
+        if self._family is None or generic_only:
+            cell_kernels.playouts(starts, first, seed, max_plies, self._flat, self._masks, lengths, winners)
         else:
-            K.playouts(starts, first, seed, max_plies, self._flat, self._masks, lengths, winners)
+            self._family.playouts(self._tables, starts, first, seed, max_plies, lengths, winners)
 
     def _run(self, starts: np.ndarray, n: int, seed: int, threads: int, max_plies: int,
              generic: bool = False) -> Playouts:
-        fast = None if generic else self.fast_playouts
         lengths = np.zeros(n, dtype=np.int32)
         winners = np.zeros(n, dtype=np.int32)
         if threads <= 1 or n < 2 * threads:
-            self._kernel(starts, 0, seed, max_plies, lengths, winners, fast)
+            self._kernel(starts, 0, seed, max_plies, lengths, winners, generic)
         else:
             bounds = np.linspace(0, n, threads + 1).astype(int)
             with ThreadPoolExecutor(threads) as pool:  # the kernels release the GIL
-                for job in [pool.submit(self._kernel, starts, int(a), seed, max_plies, lengths[a:b], winners[a:b], fast)
+                for job in [pool.submit(self._kernel, starts, int(a), seed, max_plies, lengths[a:b], winners[a:b], generic)
                             for a, b in zip(bounds, bounds[1:])]:
                     job.result()
+        if (winners == K.BAD_CODE).any():
+            raise _bad_code(self.stage)
         returns = np.zeros((n, 2))
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
-        return Playouts(lengths, returns, int((winners == -2).sum()))
+        return Playouts(lengths, returns, int((winners == K.CUT).sum()))
+
+
+def _bad_code(stage: Stage) -> InternalError:
+    return InternalError(f"the compiled kernels met a rule code they have no branch for, playing {stage.name!r}: "
+                         "a concept is missing from a kernel dispatcher (tests/test_concepts.py should catch this)")
 
 
 def _printable(stage: Stage) -> bool:

@@ -1,18 +1,54 @@
-"""AST → program: the tables the kernels read (their layout is documented in kernels.py).
+"""AST → program: the named tables every kernel reads.
 
-One lowering function per rule concept, dispatched by node class. Lowering is plain numpy work
-(a few milliseconds): a new stage costs no numba compilation, whatever its rules.
+One lowering function per rule concept, dispatched by node class through tables that map each AST
+class to its code (compiler/codes.py). Lowering is plain numpy work (a few milliseconds): a new
+stage costs no numba compilation, whatever its rules, because rule *structure* becomes small
+integer codes and rule *parameters* become data.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Callable
 
 import numpy as np
 
 from ..gdl import ast as A
 from ..gdl import geometry
-from . import kernels as K
+from . import codes as K
+from .jit import inline, kernel
 from .topology import Topology, lower
+
+# --- the program --------------------------------------------------------------------------------
+
+# Field, number of dimensions (None: not int32, travels apart), what it holds. n: cells, n_dirs:
+# compass directions of the board, L: the longest ray or line, E: the most effects of a rule, M: the
+# most cells at a jump/clone distance. Column names of the 2-D tables are in codes.py.
+FIELDS: tuple[tuple[str, int | None, str], ...] = (
+    ("nbr", 2, "int32[n_dirs, n]: the neighbour of cell i in direction d, -1 off the board"),
+    ("rays", 3, "int32[n_dirs, n, L]: the cells walked from i in direction d, nearest first"),
+    ("ray_len", 2, "int32[n_dirs, n]: how many cells rays[d, i] holds"),
+    ("lines", 2, "int32[n_lines, L]: every maximal line of the board along every axis"),
+    ("line_len", 1, "int32[n_lines]: how many cells lines[l] holds"),
+    ("line_cyclic", 1, "int32[n_lines]: 1 for a ring (a line of a wrapped board)"),
+    ("rules", 2, "int32[n_rules, R_COLS]: kind, target, effect count, legality, custodial effect"),
+    ("rule_dirs", 3, "int32[n_rules, 2, n_dirs]: the directions of a step/slide rule, per player"),
+    ("effects", 3, "int32[n_rules, E, FX_COLS]: effect kind, over-blocked"),
+    ("effect_dirs", 4, "int32[n_rules, E, 2, n_dirs]: the directions of each effect, per player"),
+    ("dist", 3, "int32[n_rules, n, M]: the cells at the rule's jump/clone distance from a cell"),
+    ("dist_n", 2, "int32[n_rules, n]: how many cells dist[r, i] holds"),
+    ("ends", 2, "int32[n_ends, E_COLS]: condition, parameter, exact, result, in the stage's order"),
+    ("game", 1, "int32[G_LEN]: cells, rows, cols, turn order, pass, max moves, sort, dedup, bitboard"),
+    ("regions", 2, "int32[n_regions, n]: the far rows (one per player), then the connect ends' sides"),
+    ("orth", 1, "int32[n_dirs]: 1 for the orthogonal directions (the steps of a connection)"),
+    ("axes", 1, "int32[n_axes]: one direction per line axis (e-w, n-s, ne-sw[, nw-se])"),
+    ("opposite", 1, "int32[n_dirs]: the opposite of each direction"),
+    ("bb_shift", 1, "int32[n_dirs]: the bit shift of a step in direction d (boards of ≤ 64 cells)"),
+    ("bb_mask", None, "uint64[n_dirs]: the cells that have a neighbour in direction d, as bits"),
+)
+Program = namedtuple("Program", [name for name, _, _ in FIELDS])
+Program.__doc__ = "The tables of a stage, as the kernels read them:\n" + "\n".join(
+    f"    {name:12} {what}" for name, _, what in FIELDS)
+_PACKED = [(name, ndim) for name, ndim, _ in FIELDS if ndim is not None]
 
 # --- move kinds -------------------------------------------------------------------------------
 
@@ -139,8 +175,8 @@ def _far_row(b: _Builder, player: int) -> list[int]:
     return []
 
 
-def build(stage: A.Stage) -> tuple[tuple, np.ndarray]:
-    """The program of a stage (the tuple P of kernels.py) and its initial state."""
+def build(stage: A.Stage) -> tuple[Program, np.ndarray]:
+    """The program of a stage and its initial state."""
     b = _Builder(stage)
     topo, n = b.topo, b.topo.n_cells
     b.region(_far_row(b, 0)), b.region(_far_row(b, 1))
@@ -149,7 +185,7 @@ def build(stage: A.Stage) -> tuple[tuple, np.ndarray]:
     n_eff = max([len(r.effects) for r in rules] + [1])
     rule_table = np.zeros((len(rules), K.R_COLS), dtype=np.int32)
     rdirs = np.zeros((len(rules), 2, len(topo.directions)), dtype=np.int32)
-    effects = np.zeros((len(rules), n_eff, 2), dtype=np.int32)
+    effects = np.zeros((len(rules), n_eff, K.FX_COLS), dtype=np.int32)
     edirs = np.zeros((len(rules), n_eff, 2, len(topo.directions)), dtype=np.int32)
     near = [_move_distance(r.kind, b) for r in rules]
     width = max([len(cells) for lists in near for cells in lists] + [1])
@@ -159,10 +195,12 @@ def build(stage: A.Stage) -> tuple[tuple, np.ndarray]:
     for i, rule in enumerate(rules):
         mode, custodial = _legality(rule)
         target = _TARGETS[getattr(rule.kind, "target", "empty")]
-        rule_table[i] = (_MOVE_CODES[type(rule.kind)], target, len(rule.effects), mode, custodial)
+        rule_table[i, [K.R_KIND, K.R_TARGET, K.R_N_EFFECTS, K.R_LEGALITY, K.R_CUSTODIAL]] = (
+            _MOVE_CODES[type(rule.kind)], target, len(rule.effects), mode, custodial)
         rdirs[i] = _move_directions(rule.kind, b)
         for e, effect in enumerate(rule.effects):
-            effects[i, e] = (_EFFECT_CODES[type(effect)], int(getattr(effect, "over_blocked", False)))
+            effects[i, e, K.FX_KIND] = _EFFECT_CODES[type(effect)]
+            effects[i, e, K.FX_OVER_BLOCKED] = getattr(effect, "over_blocked", False)
             if hasattr(effect, "directions"):
                 edirs[i, e] = b.dirs(effect.directions)
         for cell, cells in enumerate(near[i]):
@@ -179,23 +217,30 @@ def build(stage: A.Stage) -> tuple[tuple, np.ndarray]:
         else:
             max_moves += n * width
 
-    ends = np.zeros((len(stage.ends), 4), dtype=np.int32)
+    ends = np.zeros((len(stage.ends), K.E_COLS), dtype=np.int32)
     for e, end in enumerate(stage.ends):
-        ends[e, :3] = _CONDITIONS[type(end.condition)](end.condition, b)
-        ends[e, 3] = _RESULTS[type(end.result)]
+        ends[e, [K.E_CONDITION, K.E_PARAM, K.E_EXACT]] = _CONDITIONS[type(end.condition)](end.condition, b)
+        ends[e, K.E_RESULT] = _RESULTS[type(end.result)]
 
     one_rule = len(rules) == 1 and isinstance(rules[0].kind, (A.PlaceEmpty, A.PlaceAdjacent, A.Clone))
     bitboard = n <= 64 and not topo.wrap
-    game = np.array([
-        n, topo.rows, topo.cols, _TURNS[type(stage.turn)], int(stage.pass_rule is not None),
-        # on a small wrapped board two directions can reach the same cell: de-duplicate there too
-        max_moves, int(not one_rule), int(len(rules) > 1 or topo.wrap), int(bitboard),
-    ], dtype=np.int32)
+    game = np.zeros(K.G_LEN, dtype=np.int32)
+    game[[K.G_CELLS, K.G_ROWS, K.G_COLS]] = n, topo.rows, topo.cols
+    game[K.G_TURN], game[K.G_PASS] = _TURNS[type(stage.turn)], stage.pass_rule is not None
+    game[K.G_MAX_MOVES] = max_moves
+    game[K.G_SORT] = not one_rule
+    # on a small wrapped board two directions can reach the same cell: de-duplicate there too
+    game[K.G_DEDUP] = len(rules) > 1 or topo.wrap
+    game[K.G_BITBOARD] = bitboard
     orth = topo.direction_mask(geometry.resolve(("orthogonal",), topo.is_hex, None))
-    program = (
-        topo.nbr, topo.rays, topo.ray_len, topo.lines, topo.line_len, topo.line_cyclic,
-        rule_table, rdirs, effects, edirs, dist, dist_n, ends, game, np.stack(b.regions), orth,
-        *_bitboard_steps(topo),
+    names = tuple(geometry.steps(topo.is_hex))
+    axes = np.array([names.index(a) for a in geometry.axes(topo.is_hex)], dtype=np.int32)
+    shift, mask, opposite = _bitboard_steps(topo)
+    program = Program(
+        nbr=topo.nbr, rays=topo.rays, ray_len=topo.ray_len, lines=topo.lines, line_len=topo.line_len,
+        line_cyclic=topo.line_cyclic, rules=rule_table, rule_dirs=rdirs, effects=effects, effect_dirs=edirs,
+        dist=dist, dist_n=dist_n, ends=ends, game=game, regions=np.stack(b.regions), orth=orth, axes=axes,
+        opposite=opposite, bb_shift=shift, bb_mask=mask,
     )
     return program, initial_state(stage, topo)
 
@@ -216,23 +261,65 @@ def _bitboard_steps(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return shift, mask, opposite
 
 
-# The number of dimensions of each int32 table of the program, in order (index 17, the uint64
-# bitboard masks, travels apart). `pack` and kernels.unpack agree on this layout.
-NDIMS = (2, 3, 2, 2, 1, 1, 2, 3, 3, 4, 3, 2, 2, 1, 2, 1, 1, None, 1)
+# --- packed: the int32 tables in one array, for calls from Python -------------------------------
 
 
-def pack(program: tuple) -> np.ndarray:
-    """The program's int32 tables in one flat array (a header of offset and 4 sides per table,
-    then the tables), so a call from Python hands the kernels two arrays instead of nineteen."""
-    tables = [t for k, t in enumerate(program) if NDIMS[k] is not None]
+def pack(program: Program) -> np.ndarray:
+    """The program's int32 tables in one flat array (a header of offset and 4 sides per table, in
+    the order of FIELDS, then the tables), so that a call from Python hands the kernels two arrays
+    (this one and bb_mask) instead of twenty: each array argument costs the call its unboxing."""
+    tables = [getattr(program, name) for name, _ in _PACKED]
     header = np.zeros(5 * len(tables), dtype=np.int32)
     offset = len(header)
-    for k, t in enumerate(tables):
-        assert t.dtype == np.int32 and t.ndim == [n for n in NDIMS if n is not None][k], (k, t.dtype, t.ndim)
-        shape = list(t.shape) + [1] * (4 - t.ndim)
-        header[5 * k: 5 * k + 5] = [offset, *shape]
+    for k, ((name, ndim), t) in enumerate(zip(_PACKED, tables)):
+        assert t.dtype == np.int32 and t.ndim == ndim, (name, t.dtype, t.ndim)
+        header[5 * k: 5 * k + 5] = [offset, *t.shape, *[1] * (4 - t.ndim)]
         offset += t.size
     return np.concatenate([header] + [t.ravel() for t in tables]).astype(np.int32)
+
+
+@inline
+def _table(flat, k):
+    """Table k of a packed program, flat, and its four sides."""
+    o = 5 * k
+    start = flat[o]
+    return flat[start: start + flat[o + 1] * flat[o + 2] * flat[o + 3] * flat[o + 4]], flat[o + 1: o + 5]
+
+
+@inline
+def _t1(flat, k):
+    return _table(flat, k)[0]
+
+
+@inline
+def _t2(flat, k):
+    t, s = _table(flat, k)
+    return t.reshape((s[0], s[1]))
+
+
+@inline
+def _t3(flat, k):
+    t, s = _table(flat, k)
+    return t.reshape((s[0], s[1], s[2]))
+
+
+@inline
+def _t4(flat, k):
+    t, s = _table(flat, k)
+    return t.reshape((s[0], s[1], s[2], s[3]))
+
+
+@kernel
+def unpack(flat, bb_mask):
+    """The Program of pack's flat array (views, no copies). The table numbers follow FIELDS, whose
+    number of dimensions chooses _t1.._t4 (tests/test_program.py checks every field)."""
+    return Program(
+        nbr=_t2(flat, 0), rays=_t3(flat, 1), ray_len=_t2(flat, 2), lines=_t2(flat, 3), line_len=_t1(flat, 4),
+        line_cyclic=_t1(flat, 5), rules=_t2(flat, 6), rule_dirs=_t3(flat, 7), effects=_t3(flat, 8),
+        effect_dirs=_t4(flat, 9), dist=_t3(flat, 10), dist_n=_t2(flat, 11), ends=_t2(flat, 12), game=_t1(flat, 13),
+        regions=_t2(flat, 14), orth=_t1(flat, 15), axes=_t1(flat, 16), opposite=_t1(flat, 17),
+        bb_shift=_t1(flat, 18), bb_mask=bb_mask,
+    )
 
 
 def initial_state(stage: A.Stage, topo: Topology) -> np.ndarray:

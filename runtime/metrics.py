@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compiler.game import CompiledGame
-from ..compiler import kernels as K
 
 CORNER_WEIGHT, EDGE_WEIGHT = 100, 20
 
@@ -42,7 +41,7 @@ class Metrics:
 
 def shape_classes(game: CompiledGame) -> tuple[np.ndarray, np.ndarray]:
     """(corner cells, non-corner edge cells) as boolean masks over the cells, row-major."""
-    nbr = game.program[0]  # int32[n_dirs, n_cells], -1 off the board
+    nbr = game.neighbours()  # int32[n_dirs, n_cells], -1 off the board
     degree = (nbr >= 0).sum(axis=0)
     edge = degree < nbr.shape[0]
     if not edge.any():
@@ -54,9 +53,7 @@ def shape_classes(game: CompiledGame) -> tuple[np.ndarray, np.ndarray]:
 def mobility_of(game: CompiledGame, state: np.ndarray, player: int) -> int:
     """Legal moves `player` would have in this position if it were to move (passes not counted)."""
     if game.to_move(state) != player:
-        state = state.copy()
-        state[game.n_cells + K.TO_MOVE] = player
-        state.flags.writeable = False
+        state = game.with_to_move(state, player)
     return sum(1 for m in game.legal_moves(state) if not m.is_pass)
 
 

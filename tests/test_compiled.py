@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import test_arena as arena  # the recorded games and their board encoding (a module: not re-collected)
 from ludica import compiler, gdl, stages
-from ludica.compiler import kernels as K
+from ludica.compiler import codes as K
 from ludica.gdl import PASS, Move
 from ludica.gdl.arena import from_arena
 from ludica.gdl.checks import check_stage

@@ -1,4 +1,4 @@
-"""The straight-code playouts (compiler/bitboard.py, compiler/placement.py, compiler/pieces.py) play
+"""The straight-code playouts (compiler/families/) play
 exactly the games the generic kernels play: same lengths, same results, for a seed, on every stage
 they take."""
 import random
@@ -8,7 +8,7 @@ import pytest
 
 from ludica import compiler, gdl, stages
 
-FAMILIES = {"standard-8x8": "bitboard", "c-squares-occlusion-agnostic": "bitboard", "tic-tac-toe": "placement",
+FAMILIES = {"standard-8x8": "othello", "c-squares-occlusion-agnostic": "othello", "tic-tac-toe": "placement",
             "misere-tic-tac-toe": "placement", "gomoku": "placement", "connect-four": "placement",
             "hex-11": "placement", "breakthrough": "pieces", "ataxx": None}
 
@@ -111,7 +111,7 @@ def test_same_games_under_gravity_past_holes_and_floating_pieces():
     same_games(game, 300, seed=4)
 
 
-# --- connect ends: a union-find of the pieces and sides (compiler/placement.py) ------------------
+# --- connect ends: a union-find of the pieces and sides (compiler/ends.py) ----------------------
 
 CONNECT_STAGES = {
     "hex on a torus": "board hex 5 wrap\nplayers x o\nmove place empty\nend connect top-bottom left-right: mover wins\n",

@@ -1,0 +1,76 @@
+"""Bitboards for boards of at most 64 cells without wrap: a side is a uint64, bit i = cell i
+(row-major), and a step in direction d is a shift by `bb_shift[d]` of the cells in `bb_mask[d]`
+(those that have a neighbour that way; hex boards included). The helpers every bitboard family
+shares."""
+import numpy as np
+
+from . import codes as K
+from .jit import inline, kernel
+from .rng import game_generator
+
+ONE = np.uint64(1)
+
+
+@kernel
+def popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@inline
+def lowest(b):
+    """The lowest set bit of b, as a bitboard."""
+    return b & (~b + ONE)
+
+
+@inline
+def index_of(bit):
+    """The cell of a one-bit bitboard."""
+    return popcount(bit - ONE)
+
+
+@inline
+def shift(b, d, bb_shift, bb_mask):
+    """Every bit i of bitboard b moved to its neighbour in direction d (off the board: dropped)."""
+    s = bb_shift[d]
+    b &= bb_mask[d]
+    return b << np.uint64(s) if s > 0 else b >> np.uint64(-s)
+
+
+@kernel
+def full(size):
+    """The bitboard of every cell of a board of `size` cells."""
+    return np.uint64(0xFFFFFFFFFFFFFFFF) if size == 64 else (ONE << np.uint64(size)) - ONE
+
+
+@kernel
+def sides_of(state, size):
+    """(first player's pieces, second's, blocked cells) of a state, as bitboards."""
+    first, second, blocked = np.uint64(0), np.uint64(0), np.uint64(0)
+    for i in range(size):
+        v = state[i]
+        if v == 1:
+            first |= ONE << np.uint64(i)
+        elif v == 2:
+            second |= ONE << np.uint64(i)
+        elif v < 0:
+            blocked |= ONE << np.uint64(i)
+    return first, second, blocked
+
+
+@inline
+def start_game(starts, number, seed, size, sides):
+    """Game `number` of a playout batch: its generator and start (starts[number % len(starts)]).
+    Fills sides with the players' bitboards; returns (generator, blocked cells, player to move,
+    mover, ply)."""
+    start = starts[number % starts.shape[0]]
+    sides[0], sides[1], blocked = sides_of(start, size)
+    return (game_generator(seed, number), blocked, start[size + K.TO_MOVE], start[size + K.MOVER],
+            start[size + K.PLY])
+
+
+def region_bits(regions: np.ndarray) -> np.ndarray:
+    """uint64[n_regions]: each region of a program (int32[n_regions, n]) as a bitboard."""
+    return np.array([sum(1 << int(i) for i in np.flatnonzero(region)) for region in regions], dtype=np.uint64)

@@ -1,0 +1,67 @@
+"""The vocabulary the kernels share: one integer code per rule concept, the columns of the program's
+tables, the layout of a state, and the statuses a kernel returns.
+
+Each concept category is numbered here and nowhere else; program.py maps AST classes to these
+codes, each kernel dispatcher has one branch per code and answers BAD_CODE for a code it does not
+know (never another concept's branch), and each family (families/) lists the codes it handles.
+tests/test_concepts.py checks that every concept of the AST reaches every one of those places.
+"""
+from __future__ import annotations
+
+# --- rule concepts ------------------------------------------------------------------------------
+
+MOVE_KINDS = PLACE_EMPTY, PLACE_GRAVITY, PLACE_ADJACENT, STEP, SLIDE, JUMP, CLONE = range(7)
+TARGETS = TARGET_EMPTY, TARGET_ENEMY, TARGET_ANY = range(3)
+EFFECTS = FLIP, REMOVE, CONVERT, REQUIRE = range(4)
+TURNS = ALTERNATE, FEWER_PIECES, AGAIN_AFTER_CAPTURE = range(3)
+CONDITIONS = NO_MOVES, BOARD_FULL, LINE, REACH_FAR_ROW, CONNECT, NO_PIECES, AFTER_PLIES = range(7)
+RESULTS = MOVER_WINS, MOVER_LOSES, MOST_PIECES, FEWEST_PIECES, DRAW = range(5)
+
+# The categories of concepts whose codes each family declares it handles or excludes (families/).
+CATEGORIES: dict[str, tuple[int, ...]] = {
+    "moves": MOVE_KINDS, "targets": TARGETS, "effects": EFFECTS, "turns": TURNS, "conditions": CONDITIONS,
+    "results": RESULTS,
+}
+
+
+def coverage(**categories) -> dict[str, frozenset[int]]:
+    """A family's HANDLES or EXCLUDES: category name → codes (a category not named: none)."""
+    unknown = set(categories) - set(CATEGORIES)
+    if unknown:
+        raise ValueError(f"no concept category {sorted(unknown)}: categories are {sorted(CATEGORIES)}")
+    return {category: frozenset(categories.get(category, ())) for category in CATEGORIES}
+
+
+# How a rule's `require capture` is decided: no such effect; a ray test that changes nothing (a
+# placement whose only effect before it is custodial, as Othello); play it on a scratch board.
+LEGALITIES = LEGAL_ALWAYS, LEGAL_CUSTODIAL, LEGAL_PLAY = range(3)
+
+# --- columns of the program's tables (program.Program documents each table) ---------------------
+
+R_KIND, R_TARGET, R_N_EFFECTS, R_LEGALITY, R_CUSTODIAL = range(5)  # rules[r, :]
+R_COLS = 5
+FX_KIND, FX_OVER_BLOCKED = range(2)  # effects[r, e, :]
+FX_COLS = 2
+E_CONDITION, E_PARAM, E_EXACT, E_RESULT = range(4)  # ends[e, :]
+E_COLS = 4
+# game[:]: cells, rows, cols, turn order, pass forced, the longest move list, whether generated
+# moves need sorting, de-duplicating, whether sides fit bitboards (≤ 64 cells, no wrap)
+G_CELLS, G_ROWS, G_COLS, G_TURN, G_PASS, G_MAX_MOVES, G_SORT, G_DEDUP, G_BITBOARD = range(9)
+G_LEN = 9  # the length of the game row
+
+# --- a state: int32[n_cells + 3] ------------------------------------------------------------------
+# The cells row-major (-1 blocked, 0 empty, 1 the first player's piece, 2 the second's), then at
+# these offsets after the cells: the side to move, the mover (who made the last move or pass; the
+# last player in turn order before the first move), and the ply.
+TO_MOVE, MOVER, PLY = 0, 1, 2
+STATE_EXTRA = 3
+
+# --- statuses -------------------------------------------------------------------------------------
+NONE = -1  # no winner (a draw), no cell, no rule (a pass)
+CUT = -2  # a playout stopped at max_plies
+# A kernel met a code it has no branch for: a compiler bug (a concept added to program.py and
+# forgotten in a kernel). Reported as the winner of the game, and raised as an error in Python.
+BAD_CODE = -3
+REFUSED = -1  # what playing a move answers when `require capture` refuses it
+# What a condition dispatcher answers: it holds, it does not, or the code is unknown.
+HOLDS, HOLDS_NOT, UNKNOWN = 1, 0, -1

@@ -1,0 +1,339 @@
+"""End conditions and results: each concept's kernel meaning, written once (docs/language.md, "Ends").
+
+A condition is read after every move, for "the mover" (who made the last move or pass) or the side
+to move. It comes in up to three forms, one per way a kernel holds a position, each tested against
+the others (tests/test_forms.py) and all against the reference interpreter:
+
+- cells: the state array (the generic kernels);
+- bits: the sides as bitboards (boards of ≤ 64 cells without wrap: the Othello and stepping-piece
+  families);
+- placed: a pure placement game, where a cell only ever goes from empty to a piece, so a line or a
+  connection the mover has after its move goes through the cell just played (or was there at its
+  previous move, when the same end would already have held): tested around that cell, and a
+  connection kept in a union-find as pieces are placed.
+
+The conditions decided by counts alone (no moves, a full board, no pieces, a ply cap) are read the
+same in every form, by `counted`. Each form's dispatcher has one branch per condition code and
+answers K.UNKNOWN for a code it has no branch for; `winner` does the same with K.BAD_CODE.
+"""
+import numpy as np
+
+from . import codes as K
+from .bitboards import shift
+from .jit import inline, kernel
+
+# --- conditions read from counts ------------------------------------------------------------------
+
+
+@inline
+def counted(cond, param, available, empties, to_move_pieces, ply):
+    """A condition decided by counts: `available` moves of the side to move (a forced pass counts as
+    one), empty cells, the side to move's pieces, plies played. K.UNKNOWN for a board condition."""
+    if cond == K.NO_MOVES:
+        return available == 0
+    if cond == K.BOARD_FULL:
+        return empties == 0
+    if cond == K.NO_PIECES:
+        return to_move_pieces == 0
+    if cond == K.AFTER_PLIES:
+        return ply >= param
+    return K.UNKNOWN
+
+
+@inline
+def count(cells, size, v):
+    """How many of the first `size` cells hold v."""
+    c = 0
+    for i in range(size):
+        if cells[i] == v:
+            c += 1
+    return c
+
+
+# --- line K [exact] -------------------------------------------------------------------------------
+
+
+@kernel
+def line_cells(cells, mine, k, exact, lines, line_len, line_cyclic):
+    """Whether `mine` has k in a row (a maximal run of exactly k with `exact`). A ring (a line of a
+    wrapped board) is read from just after a cell that breaks the runs, so a run over the seam
+    counts whole; a ring of nothing but the mover's pieces is one run of its length."""
+    for l in range(lines.shape[0]):
+        length = line_len[l]
+        start = 0
+        if line_cyclic[l] != 0:
+            start = -1
+            for t in range(length):
+                if cells[lines[l, t]] != mine:
+                    start = t + 1
+                    break
+            if start < 0:  # the whole ring
+                if length == k or (length > k and not exact):
+                    return True
+                continue
+        run = 0
+        for t in range(length + 1):
+            if t < length and cells[lines[l, (start + t) % length]] == mine:
+                run += 1
+                continue
+            if run == k or (run > k and not exact):
+                return True
+            run = 0
+    return False
+
+
+@kernel
+def line_bits(me, k, exact, axes, bb_shift, bb_mask, opposite):
+    """line_cells on a bitboard `me` (k ≥ 1, as the static checks require): from each run's first
+    cell, k - 1 steps along each axis over the mover's pieces."""
+    for a in range(axes.shape[0]):
+        d = axes[a]
+        y = me & ~shift(me, d, bb_shift, bb_mask)  # first cells of runs
+        for _ in range(k - 1):
+            if y == 0:
+                break
+            y = shift(y, d, bb_shift, bb_mask) & me
+        if exact:
+            y &= ~shift(me, opposite[d], bb_shift, bb_mask)  # ... and the run stops there
+        if y != 0:
+            return True
+    return False
+
+
+@kernel
+def _run_through(cells, at, d, e, mine, nbr, limit):
+    """Length of the run of `mine` through `at` along directions d (forward) and e (back), capped
+    at `limit` (a ring of a wrapped board would otherwise go round for ever)."""
+    n = 1
+    j = nbr[d, at]
+    while j >= 0 and j != at and cells[j] == mine and n < limit:
+        n += 1
+        j = nbr[d, j]
+    j = nbr[e, at]
+    while j >= 0 and j != at and cells[j] == mine and n < limit:
+        n += 1
+        j = nbr[e, j]
+    return n
+
+
+@kernel
+def line_through(cells, at, mine, k, exact, nbr, axes, opposite, ring):
+    """line_cells for a line through `at` only (the placed form): `ring[a]` is the longest line
+    along axis a (a ring's length on a wrapped board)."""
+    for a in range(axes.shape[0]):
+        d = axes[a]
+        n = _run_through(cells, at, d, opposite[d], mine, nbr, ring[a])
+        if n == k or (n > k and not exact):
+            return True
+    return False
+
+
+# --- connect SIDES SIDES ----------------------------------------------------------------------------
+
+
+@kernel
+def connects_cells(cells, mine, start, goal, nbr, orth, size, stack, seen):
+    """Whether the pieces `mine` join two sides (regions `start` and `goal`), stepping orthogonally."""
+    top = 0
+    for i in range(size):
+        seen[i] = 0
+    for i in range(size):
+        if start[i] != 0 and cells[i] == mine:
+            seen[i] = 1
+            stack[top] = i
+            top += 1
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        if goal[i] != 0:
+            return True
+        for d in range(nbr.shape[0]):
+            j = nbr[d, i]
+            if orth[d] != 0 and j >= 0 and seen[j] == 0 and cells[j] == mine:
+                seen[j] = 1
+                stack[top] = j
+                top += 1
+    return False
+
+
+@kernel
+def connects_bits(me, start, goal, orth, bb_shift, bb_mask):
+    """connects_cells on a bitboard: a flood fill of `me` from `start` until it meets `goal`."""
+    reach = me & start
+    while reach != 0 and reach & goal == 0:
+        grown = reach
+        for d in range(orth.shape[0]):
+            if orth[d] != 0:
+                grown |= shift(reach, d, bb_shift, bb_mask)
+        grown &= me
+        if grown == reach:
+            return False
+        reach = grown
+    return reach != 0
+
+
+# The placed form keeps, per connect end, a union-find of the cells and of one node per side per
+# player: each piece is joined, when placed, with its owner's orthogonal neighbours and with the
+# nodes of the sides it lies on, so "does the mover join its sides" is two finds a ply. Each connect
+# end has its own union-find: side nodes of two ends in one would join groups that do not touch.
+
+
+@inline
+def _side_node(size, player, side):
+    """The node of the player's `side` (0 the first, 1 the second) of a connect end, past the cells."""
+    return size + 2 * player + side
+
+
+@inline
+def _find(parent, i):
+    """The root of i's set, halving the path on the way (each node visited skips to its grandparent)."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+@inline
+def _union(parent, a, b):
+    """Merge a's and b's sets. The larger root stays the root, so the side nodes (past the cells)
+    stay roots and a side test is short."""
+    a, b = _find(parent, a), _find(parent, b)
+    if a < b:
+        parent[a] = b
+    elif b < a:
+        parent[b] = a
+
+
+@inline
+def _join(parent, cells, at, nbr, orth, first, second, size):
+    """Put the piece on `at` into one connect end's sets: with its owner's pieces one orthogonal
+    step away (the adjacency connects_cells walks) and with its owner's side nodes of the sides
+    (regions `first`, `second`) that hold `at`."""
+    mine = cells[at]
+    for d in range(nbr.shape[0]):
+        j = nbr[d, at]
+        if orth[d] != 0 and j >= 0 and cells[j] == mine:
+            _union(parent, at, j)
+    if first[at] != 0:
+        _union(parent, at, _side_node(size, mine - 1, 0))
+    if second[at] != 0:
+        _union(parent, at, _side_node(size, mine - 1, 1))
+
+
+@kernel
+def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
+    """Put the piece on `at` into the union-find of every connect end (sets[e] for end e)."""
+    player = cells[at] - 1
+    for e in range(ends.shape[0]):
+        if ends[e, K.E_CONDITION] == K.CONNECT:
+            side = ends[e, K.E_PARAM] + 2 * player  # the owner's two regions
+            _join(sets[e], cells, at, nbr, orth, regions[side], regions[side + 1], size)
+
+
+@kernel
+def start_sets(cells, nbr, orth, ends, regions, size):
+    """The connect ends' union-finds of a position, int32[n_ends, cells + 4]: every node alone,
+    then every piece joined as if just placed (a join only looks at the cells: any order will do)."""
+    sets = np.empty((ends.shape[0], size + 4), np.int32)
+    for e in range(ends.shape[0]):
+        sets[e] = np.arange(size + 4)
+    for i in range(size):
+        if cells[i] > 0:
+            join_placed(sets, cells, i, nbr, orth, ends, regions, size)
+    return sets
+
+
+@inline
+def sides_joined(parent, mover, size):
+    """Whether some group of the mover's touches both its sides of a connect end (a path between
+    the two side nodes leaves the first side for the last time through one group)."""
+    return _find(parent, _side_node(size, mover, 0)) == _find(parent, _side_node(size, mover, 1))
+
+
+# --- the dispatchers, one per form --------------------------------------------------------------
+
+
+@inline
+def holds_cells(state, cond, param, exact, available, P, stack, seen):
+    """Whether end condition `cond` holds on the state (cells form): K.HOLDS, K.HOLDS_NOT or
+    K.UNKNOWN. `stack` and `seen` are scratch (int32[n + 1]) for a connection."""
+    size = P.game[K.G_CELLS]
+    mover = state[size + K.MOVER]
+    if cond == K.NO_MOVES or cond == K.AFTER_PLIES:  # decided without counting the cells
+        return counted(cond, param, available, 1, 1, state[size + K.PLY])
+    if cond == K.BOARD_FULL:
+        return counted(cond, param, available, count(state, size, 0), 1, 0)
+    if cond == K.NO_PIECES:
+        return counted(cond, param, available, 1, count(state, size, state[size + K.TO_MOVE] + 1), 0)
+    if cond == K.LINE:
+        return line_cells(state, mover + 1, param, exact != 0, P.lines, P.line_len, P.line_cyclic)
+    if cond == K.REACH_FAR_ROW:
+        far = P.regions[mover]
+        for i in range(size):
+            if far[i] != 0 and state[i] == mover + 1:
+                return K.HOLDS
+        return K.HOLDS_NOT
+    if cond == K.CONNECT:
+        return connects_cells(state, mover + 1, P.regions[param + 2 * mover], P.regions[param + 2 * mover + 1],
+                              P.nbr, P.orth, size, stack, seen)
+    return K.UNKNOWN
+
+
+@inline
+def holds_bits(cond, param, exact, sides, empty, mover, player, available, ply, region_bits, orth, axes, bb_shift,
+               bb_mask, opposite):
+    """holds_cells on bitboards: `sides` uint64[2] the players' pieces, `empty` the empty cells,
+    `region_bits` the program's regions as bitboards."""
+    c = counted(cond, param, available, empty != 0, sides[player] != 0, ply)
+    if c != K.UNKNOWN:
+        return c
+    if cond == K.LINE:
+        return line_bits(sides[mover], param, exact != 0, axes, bb_shift, bb_mask, opposite)
+    if cond == K.REACH_FAR_ROW:
+        return (sides[mover] & region_bits[mover]) != 0
+    if cond == K.CONNECT:
+        return connects_bits(sides[mover], region_bits[param + 2 * mover], region_bits[param + 2 * mover + 1], orth,
+                             bb_shift, bb_mask)
+    return K.UNKNOWN
+
+
+@inline
+def holds_placed(cond, param, exact, state, last, e, sets, available, empties, to_move_pieces, ply, P, ring):
+    """holds_cells in a pure placement game whose position changed only by a piece on `last` since
+    the board was last tested whole (-1: not at all, so no board condition holds). `sets` are the
+    connect ends' union-finds (join_placed), `ring` the longest line per axis."""
+    c = counted(cond, param, available, empties, to_move_pieces, ply)
+    if c != K.UNKNOWN:
+        return c
+    size = P.game[K.G_CELLS]
+    mover = state[size + K.MOVER]
+    if cond == K.LINE:
+        return last >= 0 and line_through(state, last, mover + 1, param, exact != 0, P.nbr, P.axes, P.opposite, ring)
+    if cond == K.REACH_FAR_ROW:
+        return last >= 0 and P.regions[mover][last] != 0
+    if cond == K.CONNECT:
+        # No connection at the start and each ply tested: a connection now is new, the mover's,
+        # through `last`, as connects_cells would find it.
+        return last >= 0 and sides_joined(sets[e], mover, size)
+    return K.UNKNOWN
+
+
+# --- results ----------------------------------------------------------------------------------------
+
+
+@inline
+def winner(result, mover, first, second):
+    """Who wins by `result` (0, 1, or K.NONE for a draw) when the mover made the last move and the
+    players have `first` and `second` pieces; K.BAD_CODE for a result this has no branch for."""
+    if result == K.MOVER_WINS:
+        return mover
+    if result == K.MOVER_LOSES:
+        return 1 - mover
+    if result == K.DRAW:
+        return K.NONE
+    if result == K.MOST_PIECES or result == K.FEWEST_PIECES:
+        if first == second:
+            return K.NONE
+        more = 0 if first > second else 1
+        return more if result == K.MOST_PIECES else 1 - more
+    return K.BAD_CODE

@@ -1,0 +1,161 @@
+"""The Othello family, on bitboards: the Arena's stages and every stage whose one move rule is
+`place empty` + `flip custodial DIRS [over-blocked]` + `require capture`, on a board of at most 64
+cells without wrap, with any turn order, pass rule, ends and results.
+
+Each side is a uint64 (bitboards.py). The legal cells of a position are one Kogge-Stone pass per
+direction (effects.custodial_targets), the k-th legal move is the k-th set bit (row-major, the
+generic order), and a move's flips are effects.custodial_taken: so the family plays the generic
+kernels' very games for a seed (tests/test_fast_playouts.py, tests/test_compiled.py). It also
+answers calls from Python (`step`) without unpacking the program.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import codes as K
+from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, sides_of, start_game
+from ..effects import custodial_taken, custodial_targets
+from ..ends import holds_bits, winner
+from ..jit import inline, kernel
+from ..rng import draw
+from ..turns import next_player_bits
+
+NAME = "othello"
+HANDLES = K.coverage(moves={K.PLACE_EMPTY}, targets={K.TARGET_EMPTY}, effects={K.FLIP, K.REQUIRE},
+                     turns=K.TURNS, conditions=K.CONDITIONS, results=K.RESULTS)
+EXCLUDES = K.coverage(moves={K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE},
+                      targets={K.TARGET_ENEMY, K.TARGET_ANY}, effects={K.REMOVE, K.CONVERT})
+
+
+def applies(program) -> tuple | None:
+    """The tables of `playouts` and `step` (the ends, the game row, the flip's directions per
+    player and over-blocked, the bitboard steps, the regions as bitboards, the orthogonal
+    directions, the line axes), or None for a stage of another shape."""
+    rules, effects = program.rules, program.effects
+    if not program.game[K.G_BITBOARD] or rules.shape[0] != 1 or rules[0, K.R_N_EFFECTS] != 2:
+        return None
+    if (rules[0, K.R_KIND], effects[0, 0, K.FX_KIND], effects[0, 1, K.FX_KIND]) != (K.PLACE_EMPTY, K.FLIP, K.REQUIRE):
+        return None
+    return (program.ends, program.game, np.ascontiguousarray(program.effect_dirs[0, 0]),
+            bool(effects[0, 0, K.FX_OVER_BLOCKED]), program.bb_shift, program.bb_mask, program.opposite,
+            region_bits(program.regions), program.orth, program.axes)
+
+
+@inline
+def _status(sides, blocked, all_cells, player, mover, ply, ends, passing, dirs, over, bb_shift, bb_mask, opposite,
+            regions, orth, axes):
+    """(legal cells, moves available, over, winner) of a position; a forced pass counts as the
+    one move available when `legal` is empty."""
+    me, op = sides[player], sides[1 - player]
+    empty = all_cells & ~(me | op | blocked)
+    legal = custodial_targets(me, op, empty, blocked, dirs[player], over, bb_shift, bb_mask, opposite)
+    available = popcount(legal)
+    if available == 0 and passing:
+        if custodial_targets(op, me, empty, blocked, dirs[1 - player], over, bb_shift, bb_mask, opposite) != 0:
+            available = 1
+    for e in range(ends.shape[0]):
+        holds = holds_bits(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], sides, empty, mover,
+                           player, available, ply, regions, orth, axes, bb_shift, bb_mask, opposite)
+        if holds == K.UNKNOWN:
+            return legal, available, True, K.BAD_CODE
+        if holds:
+            return legal, available, True, winner(ends[e, K.E_RESULT], mover, popcount(sides[0]), popcount(sides[1]))
+    return legal, available, available == 0, K.NONE
+
+
+@inline
+def _place(sides, player, at, blocked, turn, dirs, over, bb_shift, bb_mask):
+    """Put the player's piece on `at` and flip what it takes; returns (the flipped pieces, who
+    moves next)."""
+    me, op = sides[player], sides[1 - player]
+    flips = custodial_taken(me, op, blocked, at, dirs[player], over, bb_shift, bb_mask)
+    me |= flips | (ONE << np.uint64(at))
+    op &= ~flips
+    sides[player], sides[1 - player] = me, op
+    return flips, next_player_bits(turn, player, me, op, flips != 0)
+
+
+@kernel
+def _playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, bb_mask, opposite, regions,
+              orth, axes, lengths, winners):
+    size = game[K.G_CELLS]
+    all_cells = full(size)
+    turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
+    sides = np.zeros(2, np.uint64)
+    for g in range(lengths.shape[0]):
+        x, blocked, player, mover, ply = start_game(starts, first_game + g, seed, size, sides)
+        plies = 0
+        while True:
+            legal, available, over_now, won = _status(sides, blocked, all_cells, player, mover, ply, ends, passing,
+                                                      dirs, over, bb_shift, bb_mask, opposite, regions, orth, axes)
+            if over_now:
+                winners[g] = won
+                break
+            if plies >= max_plies:
+                winners[g] = K.CUT
+                break
+            x, k = draw(x, available)
+            if legal == 0:  # a forced pass
+                mover, player = player, 1 - player
+            else:
+                for _ in range(k):
+                    legal &= legal - ONE
+                _, nxt = _place(sides, player, index_of(lowest(legal)), blocked, turn, dirs, over, bb_shift, bb_mask)
+                if nxt == K.BAD_CODE:
+                    winners[g] = K.BAD_CODE
+                    break
+                mover, player = player, nxt
+            ply += 1
+            plies += 1
+        lengths[g] = plies
+
+
+def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
+    _playouts(starts, first_game, seed, max_plies, *tables, lengths, winners)
+
+
+@kernel
+def _step(state, child, at, ends, game, dirs, over, bb_shift, bb_mask, opposite, regions, orth, axes, out):
+    size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
+    sides = np.zeros(2, np.uint64)
+    sides[0], sides[1], blocked = sides_of(state, size)
+    player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
+    taken = 0
+    if at > -2:
+        child[:] = state
+        if at >= 0:
+            flips, nxt = _place(sides, player, at, blocked, game[K.G_TURN], dirs, over, bb_shift, bb_mask)
+            if nxt == K.BAD_CODE:
+                return K.BAD_CODE
+            taken = popcount(flips)
+            child[at] = player + 1
+            while flips != 0:
+                bit = lowest(flips)
+                child[index_of(bit)] = player + 1
+                flips &= flips - ONE
+            mover, player = player, nxt
+        else:
+            mover, player = player, 1 - player
+        ply += 1
+        child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = player, mover, ply
+    legal, available, over_now, won = _status(sides, blocked, full(size), player, mover, ply, ends,
+                                              game[K.G_PASS] != 0, dirs, over, bb_shift, bb_mask, opposite, regions,
+                                              orth, axes)
+    out[0], out[1], out[2] = 0 if over_now else available, over_now, won
+    if not over_now:
+        if legal == 0:
+            out[3], out[3 + m], out[3 + 2 * m] = -1, -1, -1
+        k = 0
+        while legal != 0:
+            bit = lowest(legal)
+            out[3 + k], out[3 + m + k], out[3 + 2 * m + k] = -1, index_of(bit), 0
+            legal &= legal - ONE
+            k += 1
+    return taken
+
+
+def step(tables, state, child, at, out) -> int:
+    """calls.advance_from for the family: `child` becomes the position after a piece placed on `at`
+    (-1: a pass) and `out` receives the child's status. With `at` = -2, `child` is left alone and
+    `out` receives the status of `state` itself. Returns the pieces flipped."""
+    return _step(state, child, at, *tables, out)

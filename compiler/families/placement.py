@@ -1,0 +1,196 @@
+"""Pure placement games: stages whose one move rule is `place empty` or `place gravity` with no
+effects (tic-tac-toe, m,n,k-games, Gomoku, Connect Four, Hex), with any turn order and ends.
+
+A cell only ever goes from empty to a piece, so the ends are read in their placed form (ends.py):
+around the cell just played, connections in a union-find, once the start position has been tested
+whole (if a player already has a line or a connection there, the game is played by the generic
+kernels). The legal moves (row-major, the generic order) are listed once a game, then kept up to
+date as each cell fills, instead of scanning the board again every ply. It plays the generic
+kernels' very games for a seed (tests/test_fast_playouts.py, tests/test_compiled.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import codes as K
+from ..ends import count, holds_cells, holds_placed, join_placed, start_sets, winner
+from ..jit import inline, kernel
+from ..playouts import playouts as generic_playouts
+from ..positions import new_work
+from ..program import pack, unpack
+from ..rng import draw, game_generator
+from ..turns import next_player
+
+NAME = "placement"
+HANDLES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY}, targets={K.TARGET_EMPTY}, turns=K.TURNS,
+                     conditions=K.CONDITIONS, results=K.RESULTS)
+EXCLUDES = K.coverage(moves={K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE},
+                      targets={K.TARGET_ENEMY, K.TARGET_ANY}, effects=K.EFFECTS)
+
+
+def applies(program) -> tuple | None:
+    """The tables of `playouts` (the packed program, the longest line per axis), or None for a
+    stage of another shape."""
+    rules = program.rules
+    if rules.shape[0] != 1 or rules[0, K.R_N_EFFECTS] != 0:
+        return None
+    rings = np.array([_ring(program.nbr, int(d)) for d in program.axes], dtype=np.int32)
+    return pack(program), program.bb_mask, rings
+
+
+def _ring(nbr: np.ndarray, d: int) -> int:
+    """How many cells a line along direction d holds at most (a ring's length on a wrapped board)."""
+    longest = 0
+    n_cells = nbr.shape[1]
+    for i in range(n_cells):
+        j, n = int(nbr[d, i]), 1
+        while j >= 0 and j != i and n <= n_cells:
+            j, n = int(nbr[d, j]), n + 1
+        longest = max(longest, n)
+    return longest
+
+
+@kernel
+def _decided_anywhere(state, flat, bb_mask):
+    """Whether a board condition (line, connect, far row) holds for either player in a start
+    position, read whole by the generic kernels' rules."""
+    P = unpack(flat, bb_mask)
+    work = new_work(P)
+    size = P.game[K.G_CELLS]
+    ends = P.ends
+    probe = state.copy()
+    for mover in range(2):
+        probe[size + K.MOVER] = mover
+        for e in range(ends.shape[0]):
+            cond = ends[e, K.E_CONDITION]
+            if cond == K.LINE or cond == K.CONNECT or cond == K.REACH_FAR_ROW:
+                if holds_cells(probe, cond, ends[e, K.E_PARAM], ends[e, K.E_EXACT], 1, P, work[5], work[6]) != 0:
+                    return True
+    return False
+
+
+@inline
+def _insert(moves, n, i):
+    """Put cell i into the row-major list moves[:n]; returns how many."""
+    b = n
+    while b > 0 and moves[b - 1] > i:
+        moves[b] = moves[b - 1]
+        b -= 1
+    moves[b] = i
+    return n + 1
+
+
+@kernel
+def _legal_moves(state, moves, gravity, rows, cols, size):
+    """The legal moves into `moves`, row-major (the generic kernels' order); returns how many."""
+    n = 0
+    if gravity:  # the lowest empty cell of each column, then in row-major order
+        for c in range(cols):
+            for r in range(rows - 1, -1, -1):
+                if state[r * cols + c] == 0:
+                    n = _insert(moves, n, r * cols + c)
+                    break
+    else:
+        for i in range(size):
+            if state[i] == 0:
+                moves[n] = i
+                n += 1
+    return n
+
+
+@inline
+def _drop(moves, n, k):
+    """The legal moves of `place empty` once moves[k] is played: the others, still row-major (one
+    cell left the empties, nothing else changed). Returns how many."""
+    for b in range(k, n - 1):
+        moves[b] = moves[b + 1]
+    return n - 1
+
+
+@inline
+def _refill(moves, n, k, state, cols):
+    """The legal moves of `place gravity` once moves[k] is played: the column's next empty cell up
+    (past pieces and blocked cells: everything below is filled) takes its place, if there is one."""
+    i = moves[k] - cols
+    while i >= 0 and state[i] != 0:
+        i -= cols
+    n = _drop(moves, n, k)
+    return _insert(moves, n, i) if i >= 0 else n
+
+
+@kernel
+def _play(state, x, max_plies, moves, counts, sets, connect, gravity, P, ring):
+    """One random game from `state` (played on it), drawing from generator x, whose start holds no
+    line nor connection. Returns (plies, winner: 0, 1, K.NONE a draw, K.CUT, K.BAD_CODE). `sets`
+    are the connect ends' union-finds of the start."""
+    game, ends = P.game, P.ends
+    size, rows, cols, turn = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_TURN]
+    counts[0], counts[1] = count(state, size, 1), count(state, size, 2)
+    empties = count(state, size, 0)
+    player, ply = state[size + K.TO_MOVE], state[size + K.PLY]
+    last = -1  # the cell just played (none at the start)
+    plies = 0
+    n = _legal_moves(state, moves, gravity, rows, cols, size)
+    while True:
+        for e in range(ends.shape[0]):  # the first end that holds, in the stage's order
+            holds = holds_placed(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], state, last, e, sets,
+                                 n, empties, counts[player], ply, P, ring)
+            if holds == K.UNKNOWN:
+                return plies, K.BAD_CODE
+            if holds:
+                return plies, winner(ends[e, K.E_RESULT], state[size + K.MOVER], counts[0], counts[1])
+        if n == 0:
+            return plies, K.NONE
+        if plies >= max_plies:
+            return plies, K.CUT
+        x, k = draw(x, n)
+        last = moves[k]
+        state[last] = player + 1
+        if connect:
+            join_placed(sets, state, last, P.nbr, P.orth, ends, P.regions, size)
+        counts[player] += 1
+        empties -= 1
+        state[size + K.MOVER] = player
+        player = next_player(turn, player, counts[player], counts[1 - player], 0)  # a placement takes nothing
+        if player == K.BAD_CODE:
+            return plies, K.BAD_CODE
+        state[size + K.TO_MOVE] = player
+        ply += 1
+        state[size + K.PLY] = ply
+        plies += 1
+        n = _refill(moves, n, k, state, cols) if gravity else _drop(moves, n, k)
+
+
+@kernel
+def _playouts(starts, first_game, seed, max_plies, flat, bb_mask, ring, lengths, winners):
+    P = unpack(flat, bb_mask)
+    ends, size = P.ends, P.game[K.G_CELLS]
+    gravity = P.rules[0, K.R_KIND] == K.PLACE_GRAVITY
+    connect = False
+    for e in range(ends.shape[0]):
+        connect |= ends[e, K.E_CONDITION] == K.CONNECT
+    whole = np.zeros(starts.shape[0], np.bool_)
+    sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
+    for s in range(starts.shape[0]):
+        whole[s] = _decided_anywhere(starts[s], flat, bb_mask)
+        if connect:
+            sets_of[s] = start_sets(starts[s], P.nbr, P.orth, ends, P.regions, size)
+    state = np.empty(starts.shape[1], np.int32)
+    moves = np.empty(size, np.int32)
+    counts = np.zeros(2, np.int64)
+    sets = np.empty(sets_of.shape[1:], np.int32)
+    for g in range(lengths.shape[0]):
+        number = first_game + g
+        start = number % starts.shape[0]
+        if whole[start]:  # a line or a connection at the start: test everything, as generic play does
+            generic_playouts(starts, number, seed, max_plies, flat, bb_mask, lengths[g:g + 1], winners[g:g + 1])
+            continue
+        state[:] = starts[start]
+        if connect:
+            sets[:] = sets_of[start]
+        lengths[g], winners[g] = _play(state, game_generator(seed, number), max_plies, moves, counts, sets, connect,
+                                       gravity, P, ring)
+
+
+def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
+    _playouts(starts, first_game, seed, max_plies, *tables, lengths, winners)

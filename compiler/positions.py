@@ -1,0 +1,81 @@
+"""A position's moves and outcome, and the position after a move, on cells: the generic form of
+the game, which every stage can take and every family is held to (same moves, same games)."""
+import numpy as np
+
+from . import codes as K
+from .effects import play
+from .ends import count, holds_cells, winner
+from .jit import kernel
+from .moves import legal_moves
+from .turns import next_player, uses_counts
+
+
+@kernel
+def new_work(P):
+    """Scratch buffers for one thread: (scratch board, effect buffer, move lists ×3, stack, seen)."""
+    size, moves = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
+    return (np.empty(size + K.STATE_EXTRA, np.int32), np.empty(P.rays.shape[0] * P.rays.shape[2] + 8, np.int32),
+            np.empty(moves, np.int32), np.empty(moves, np.int32), np.empty(moves, np.int32),
+            np.empty(size + 1, np.int32), np.empty(size + 1, np.int32))
+
+
+@kernel
+def status(state, P, work):
+    """Moves and outcome of a position: returns (n_moves, over, winner) and leaves the legal moves
+    in work's move lists (a forced pass is the single move (-1, -1, rule -1)); winner is 0, 1, -1
+    (a draw, or a game still going) or K.BAD_CODE (the game is then over: a code without a branch)."""
+    scratch, buf, msrc, mdst, mrule, stack, seen = work
+    game, ends = P.game, P.ends
+    size = game[K.G_CELLS]
+    player = state[size + K.TO_MOVE]
+    n = legal_moves(state, player, P, scratch, buf, msrc, mdst, mrule)
+    if n == 0 and game[K.G_PASS] != 0:
+        other = legal_moves(state, np.int32(1 - player), P, scratch, buf, msrc, mdst, mrule)
+        if other > 0:
+            msrc[0], mdst[0], mrule[0] = -1, -1, -1
+            n = 1
+        elif other == K.BAD_CODE:
+            n = K.BAD_CODE
+    if n == K.BAD_CODE:
+        return 0, True, K.BAD_CODE
+    for e in range(ends.shape[0]):
+        holds = holds_cells(state, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, P, stack, seen)
+        if holds == K.UNKNOWN:
+            return 0, True, K.BAD_CODE
+        if holds:
+            return 0, True, winner(ends[e, K.E_RESULT], state[size + K.MOVER], count(state, size, 1),
+                                   count(state, size, 2))
+    if n == 0:  # nobody decided, and the side to move cannot move: a draw
+        return 0, True, K.NONE
+    return n, False, K.NONE
+
+
+@kernel
+def advance(state, out, copy, r, src, dst, P, buf):
+    """`out` becomes the position after rule r's move src→dst (r = -1: a pass) by the side to
+    move of `state`; with copy False, out is state itself and changes in place. Returns the
+    pieces taken, K.REFUSED if the move was refused, K.BAD_CODE for a code without a branch."""
+    game = P.game
+    size = game[K.G_CELLS]
+    player = state[size + K.TO_MOVE]
+    ply = state[size + K.PLY]
+    if copy:
+        out[:size] = state[:size]
+    if r < 0:
+        taken = 0
+        nxt = 1 - player
+    else:
+        taken = play(out, player, r, src, dst, P.nbr, P.rays, P.ray_len, P.rules, P.effects, P.effect_dirs, buf)
+        if taken < 0:
+            return taken
+        turn = game[K.G_TURN]
+        mine = theirs = 0
+        if uses_counts(turn):
+            mine, theirs = count(out, size, player + 1), count(out, size, 2 - player)
+        nxt = next_player(turn, player, mine, theirs, taken)
+        if nxt == K.BAD_CODE:
+            return K.BAD_CODE
+    out[size + K.TO_MOVE] = nxt
+    out[size + K.MOVER] = player
+    out[size + K.PLY] = ply + 1
+    return taken

@@ -1,0 +1,30 @@
+"""The random draws of every playout kernel: one generator per game, seeded from (seed, game
+number), and one way to draw a move. Every family draws through these, so all of them play the
+same games for a seed, whatever the number of threads."""
+import numpy as np
+
+from .jit import inline, kernel
+
+
+@kernel
+def _splitmix(x):
+    x = (x + np.uint64(0x9E3779B97F4A7C15))
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@inline
+def game_generator(seed, number):
+    """The random generator of game `number` of a playout batch (the same on every thread)."""
+    return _splitmix(np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(number))
+
+
+@inline
+def draw(x, n):
+    """Advance the xorshift generator x and draw an index below n: returns (x, index)."""
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    return x, np.int64(((x * np.uint64(2685821657736338717)) >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
