@@ -1,14 +1,66 @@
-"""The two ways the compiler hands a function to numba.
+"""The two ways the compiler hands a function to numba, and a cache that knows what it depends on.
 
 `kernel`: compiled once, cached on disk (a second process starts without compiling), releases the
 GIL (playouts run on several threads) and skips bounds checks (the program's tables are built to
 fit). `inline`: the same, and inlined into every caller at numba's IR level: a small helper that
 runs once per cell, candidate or ply and takes arrays would otherwise cost a reference count per
 array argument per call, which in a playout loop costs more than the helper's work.
+
+numba keys a function's cached machine code on its own source file only, yet a kernel's machine
+code holds the code of every kernel it calls, inlined or not: change ends.py and the cached
+playouts of playouts.py would go on playing the old ends. So for the compiler's files the cache is
+keyed on a digest of every source file of the compiler instead: any change to any of them
+recompiles every kernel (once), and an unchanged compiler loads everything from the cache.
 """
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
 from numba import njit
+from numba.core import caching
 
 _OPTIONS = dict(cache=True, nogil=True, boundscheck=False)
 
 kernel = njit(**_OPTIONS)
 inline = njit(**_OPTIONS, inline="always")
+
+_ROOT = Path(__file__).resolve().parent
+
+
+def _digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(_ROOT.rglob("*.py")):
+        h.update(path.relative_to(_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+_STAMP = _digest()
+
+
+class _WholeCompilerStamp:
+    """A numba cache locator for the compiler's files, stamped with the digest of all of them."""
+
+    def get_source_stamp(self):
+        return _STAMP
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(_ROOT):
+            return None  # not ours: numba's own locators take it
+        return super().from_function(py_func, py_file)
+
+
+def _install() -> None:
+    # numba ≥ 0.60 names these CacheImpl, InTreeCacheLocator...; 0.59 has them with a leading _.
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    locators = impl._locator_classes
+    for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"):
+        base = getattr(caching, name, None) or getattr(caching, "_" + name)
+        if any(issubclass(k, _WholeCompilerStamp) and issubclass(k, base) for k in locators):
+            continue  # installed already (a module reloaded)
+        ours = type("WholeCompiler" + name, (_WholeCompilerStamp, base), {})
+        locators.insert(locators.index(base), ours)
+
+
+_install()
