@@ -1,5 +1,6 @@
-"""Calls from Python on the generic form: one kernel call per question, two arrays for the
-program (program.pack), a work buffer owned by the caller, so that a call allocates nothing."""
+"""Calls from Python on the generic form: one kernel call per move (the move and the status of the
+position it leads to), two arrays for the program (program.pack), a work buffer owned by the
+caller, so that a call allocates nothing. A family's `step` has the same contract."""
 import numpy as np
 
 from . import codes as K
@@ -10,7 +11,7 @@ from .program import unpack
 
 @kernel
 def work_size(flat, bb_mask):
-    """How many int32 the work buffer of moves_of/advance_from needs."""
+    """How many int32 the work buffer of `step` needs."""
     P = unpack(flat, bb_mask)
     return 4 * (P.game[K.G_CELLS] + K.STATE_EXTRA) + P.rays.shape[0] * P.rays.shape[2] + 8
 
@@ -29,19 +30,17 @@ def _status_into(state, P, wbuf, out):
 
 
 @kernel
-def moves_of(state, flat, bb_mask, wbuf, out):
-    """status() for Python: out[0] = moves, out[1] = over, out[2] = winner, then the moves'
-    origins, destinations and rules, max_moves each. `wbuf` (work_size int32) is scratch space
-    owned by the caller."""
-    _status_into(state, unpack(flat, bb_mask), wbuf, out)
-
-
-@kernel
-def advance_from(state, child, r, src, dst, flat, bb_mask, wbuf, out):
-    """advance() then moves_of() for Python, in one call: `child` (a new array) becomes the
-    position after the move, and `out` receives its status. Returns the pieces taken (K.BAD_CODE
-    for a code without a branch; `out` is then left alone)."""
+def step(state, child, r, src, dst, out, flat, bb_mask, wbuf):
+    """A call from Python: `child` becomes the position after rule r's move src→dst (r = -1: a
+    pass) and `out` receives the child's status: out[0] = moves, out[1] = over, out[2] = winner,
+    then the moves' origins, destinations and rules, max_moves each. With r = K.STATUS_ONLY,
+    `child` is left alone and `out` receives the status of `state` itself. Returns the pieces taken
+    (K.BAD_CODE for a code without a branch; `out` is then left alone). `wbuf` (work_size int32)
+    is scratch space owned by the caller, so that a call allocates nothing."""
     P = unpack(flat, bb_mask)
+    if r == K.STATUS_ONLY:
+        _status_into(state, P, wbuf, out)
+        return 0
     b = P.game[K.G_CELLS] + K.STATE_EXTRA
     cells = wbuf[3 * b: 3 * b + state.shape[0]]  # a copy: states from Python are read-only
     cells[:] = state

@@ -62,6 +62,7 @@ CUT = -2  # a playout stopped at max_plies
 # A kernel met a code it has no branch for: a compiler bug (a concept added to program.py and
 # forgotten in a kernel). Reported as the winner of the game, and raised as an error in Python.
 BAD_CODE = -3
+STATUS_ONLY = -2  # the rule of a step that plays nothing: the status of the state itself (calls from Python)
 REFUSED = -1  # what playing a move answers when `require capture` refuses it
 # What a condition dispatcher answers: it holds, it does not, or the code is unknown.
 HOLDS, HOLDS_NOT, UNKNOWN = 1, 0, -1

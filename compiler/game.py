@@ -51,13 +51,20 @@ class CompiledGame:
         self._flat, self._masks = pack(self.program), self.program.bb_mask
         self._max_moves = int(game[K.G_MAX_MOVES])
         self._out = np.zeros(3 + 3 * self._max_moves, dtype=np.int32)
-        self._work = np.zeros(calls.work_size(self._flat, self._masks), dtype=np.int32)
-        self._seen: np.ndarray | None = None  # the last position looked at (kept alive, so `is` is safe)
-        self._listed: tuple[list, list, list, list] | None = None  # its moves, listed once asked for
+        self._state_size = initial.shape[0]
+        self._unused_child = np.empty(self._state_size, np.int32)  # what a status-only step leaves alone
         # The family that plays this stage as straight code, if one does (compiler/families).
         self._family, self._tables = families.select(self.program)
         self.fast_playouts: str | None = self._family.NAME if self._family is not None else None
-        self._step = getattr(self._family, "step", None)
+        # Calls from Python: one kernel call per move, a family's step if it has one.
+        if self._family is not None and hasattr(self._family, "step"):
+            self._step, self._step_tables = self._family.step, self._tables
+        else:
+            work = np.zeros(calls.work_size(self._flat, self._masks), dtype=np.int32)
+            self._step, self._step_tables = calls.step, (self._flat, self._masks, work)
+        self._seen: np.ndarray | None = None  # the last position looked at (kept alive, so `is` is safe)
+        self._known: tuple[int, bool, int] = (0, False, K.NONE)  # its status (moves, over, winner)
+        self._listed: tuple[list, list, list, list] | None = None  # its moves, listed once asked for
         # Moves as values, made once: placements by cell, piece moves on first use.
         # (the pass last, so that destination -1 finds it)
         self._placements = [Move(None, divmod(i, self.cols)) for i in range(self.n_cells)] + [PASS]
@@ -80,25 +87,25 @@ class CompiledGame:
 
     def _status(self, state: np.ndarray) -> tuple[int, bool, int]:
         """(moves, over, winner) of a position; its moves are left in self._out. The states this
-        game makes are read-only values, so for them the last answer is kept for the `apply` that
-        follows."""
+        game makes are read-only values, so for them the last answer is kept: the kernel call of
+        an `apply` leaves the status of the position it made."""
         # Only a read-only array is a value: one the caller may refill is read again every time.
-        if self._seen is not state or state.flags.writeable:
-            if self._step is not None:
-                self._step(self._tables, state, self._work, -2, self._out)  # work: an unused child
-            else:
-                calls.moves_of(state, self._flat, self._masks, self._work, self._out)
-            self._seen = state
-            self._listed = None
-        out = self._out
-        if out[2] == K.BAD_CODE:
+        if state is not self._seen or state.flags.writeable:
+            self._step(state, self._unused_child, K.STATUS_ONLY, -1, -1, self._out, *self._step_tables)
+            self._read(state)
+        return self._known
+
+    def _read(self, state: np.ndarray) -> None:
+        """Take the status the kernel left in self._out as that of `state`."""
+        n, over, won = self._out[:3].tolist()
+        if won == K.BAD_CODE:
             self._seen = None
             raise _bad_code(self.stage)
-        return int(out[0]), bool(out[1]), int(out[2])
+        self._seen, self._known, self._listed = state, (n, bool(over), won), None
 
     def _listing(self, state: np.ndarray) -> tuple[list[Move], list[int], list[int], list[int]]:
         """The legal moves of a position, with their rules, origins and destinations."""
-        n, _, _ = self._status(state)
+        n = self._status(state)[0]
         if self._listed is None:
             m, out = self._max_moves, self._out
             srcs, dsts = out[3: 3 + n].tolist(), out[3 + m: 3 + m + n].tolist()
@@ -112,7 +119,8 @@ class CompiledGame:
 
     def _find(self, state: np.ndarray, move: Move) -> tuple[int, int, int]:
         moves, rules, srcs, dsts = self._listing(state)
-        # Moves are usually the very objects legal_moves handed out: look for those first.
+        # Moves are usually the very objects legal_moves handed out: look for those first (list.index
+        # would call Move.__eq__ on every move before the one it finds).
         for k, legal in enumerate(moves):
             if legal is move:
                 return rules[k], srcs[k], dsts[k]
@@ -125,17 +133,14 @@ class CompiledGame:
 
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         rule, src, dst = self._find(state, move)
-        out = np.empty_like(state)
-        if self._step is not None:
-            taken = self._step(self._tables, state, out, dst, self._out)
-        else:
-            taken = calls.advance_from(state, out, rule, src, dst, self._flat, self._masks, self._work, self._out)
-        if taken == K.BAD_CODE or self._out[2] == K.BAD_CODE:
+        child = np.empty(self._state_size, np.int32)
+        taken = self._step(state, child, rule, src, dst, self._out, *self._step_tables)
+        if taken == K.BAD_CODE:
             self._seen = None
             raise _bad_code(self.stage)
-        out.flags.writeable = False
-        self._seen, self._listed = out, None  # the kernel left the new position's status
-        return out, taken
+        child.flags.writeable = False
+        self._read(child)  # the kernel left the child's status
+        return child, taken
 
     def apply(self, state: np.ndarray, move: Move) -> np.ndarray:
         return self.apply_counted(state, move)[0]

@@ -265,46 +265,53 @@ def _bitboard_steps(topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def pack(program: Program) -> np.ndarray:
-    """The program's int32 tables in one flat array (a header of offset and 4 sides per table, in
-    the order of FIELDS, then the tables), so that a call from Python hands the kernels two arrays
-    (this one and bb_mask) instead of twenty: each array argument costs the call its unboxing."""
-    tables = [getattr(program, name) for name, _ in _PACKED]
+    """The program's int32 tables in one flat array (pack_tables, in the order of FIELDS), so that a
+    call from Python hands the kernels two arrays (this one and bb_mask) instead of twenty: each
+    array argument costs the call its unboxing."""
+    for name, ndim in _PACKED:
+        t = getattr(program, name)
+        assert t.dtype == np.int32 and t.ndim == ndim, (name, t.dtype, t.ndim)
+    return pack_tables([getattr(program, name) for name, _ in _PACKED])
+
+
+def pack_tables(tables: list[np.ndarray]) -> np.ndarray:
+    """int32 tables of 1 to 4 dimensions in one flat int32 array: a header of (offset, 4 sides)
+    per table, then the tables; table k reads back with table1..table4(flat, k)."""
     header = np.zeros(5 * len(tables), dtype=np.int32)
     offset = len(header)
-    for k, ((name, ndim), t) in enumerate(zip(_PACKED, tables)):
-        assert t.dtype == np.int32 and t.ndim == ndim, (name, t.dtype, t.ndim)
+    for k, t in enumerate(tables):
         header[5 * k: 5 * k + 5] = [offset, *t.shape, *[1] * (4 - t.ndim)]
         offset += t.size
-    return np.concatenate([header] + [t.ravel() for t in tables]).astype(np.int32)
+    return np.concatenate([header] + [np.asarray(t, dtype=np.int32).ravel() for t in tables]).astype(np.int32)
 
 
 @inline
 def _table(flat, k):
-    """Table k of a packed program, flat, and its four sides."""
+    """Table k of a packed array, flat, and its four sides."""
     o = 5 * k
     start = flat[o]
     return flat[start: start + flat[o + 1] * flat[o + 2] * flat[o + 3] * flat[o + 4]], flat[o + 1: o + 5]
 
 
 @inline
-def _t1(flat, k):
+def table1(flat, k):
     return _table(flat, k)[0]
 
 
 @inline
-def _t2(flat, k):
+def table2(flat, k):
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1]))
 
 
 @inline
-def _t3(flat, k):
+def table3(flat, k):
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1], s[2]))
 
 
 @inline
-def _t4(flat, k):
+def table4(flat, k):
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1], s[2], s[3]))
 
@@ -312,13 +319,13 @@ def _t4(flat, k):
 @kernel
 def unpack(flat, bb_mask):
     """The Program of pack's flat array (views, no copies). The table numbers follow FIELDS, whose
-    number of dimensions chooses _t1.._t4 (tests/test_program.py checks every field)."""
+    number of dimensions chooses table1..table4 (tests/test_program.py checks every field)."""
     return Program(
-        nbr=_t2(flat, 0), rays=_t3(flat, 1), ray_len=_t2(flat, 2), lines=_t2(flat, 3), line_len=_t1(flat, 4),
-        line_cyclic=_t1(flat, 5), rules=_t2(flat, 6), rule_dirs=_t3(flat, 7), effects=_t3(flat, 8),
-        effect_dirs=_t4(flat, 9), dist=_t3(flat, 10), dist_n=_t2(flat, 11), ends=_t2(flat, 12), game=_t1(flat, 13),
-        regions=_t2(flat, 14), orth=_t1(flat, 15), axes=_t1(flat, 16), opposite=_t1(flat, 17),
-        bb_shift=_t1(flat, 18), bb_mask=bb_mask,
+        nbr=table2(flat, 0), rays=table3(flat, 1), ray_len=table2(flat, 2), lines=table2(flat, 3),
+        line_len=table1(flat, 4), line_cyclic=table1(flat, 5), rules=table2(flat, 6), rule_dirs=table3(flat, 7),
+        effects=table3(flat, 8), effect_dirs=table4(flat, 9), dist=table3(flat, 10), dist_n=table2(flat, 11),
+        ends=table2(flat, 12), game=table1(flat, 13), regions=table2(flat, 14), orth=table1(flat, 15),
+        axes=table1(flat, 16), opposite=table1(flat, 17), bb_shift=table1(flat, 18), bb_mask=bb_mask,
     )
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from ludica import compiler, gdl, stages
 from ludica.compiler import codes as K
-from ludica.compiler import families
+from ludica.compiler import calls, families
 from ludica.compiler.program import FIELDS, Program, build, pack, unpack
 from ludica.gdl import InternalError
 
@@ -35,7 +35,10 @@ def _poked(text: str, poke) -> compiler.CompiledGame:
     game = compiler.compile(gdl.loads(text))
     poke(game.program)
     game._flat = pack(game.program)
-    game._step = None  # calls from Python on the generic kernels (the family keeps its playouts)
+    # calls from Python on the generic kernels (the family keeps its playouts)
+    game._step, game._step_tables = calls.step, (game._flat, game._masks, game._step_tables[-1]
+                                                 if game._step is calls.step else
+                                                 np.zeros(calls.work_size(game._flat, game._masks), np.int32))
     return game
 
 

@@ -17,6 +17,7 @@ from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, side
 from ..effects import custodial_taken, custodial_targets
 from ..ends import holds_bits, winner
 from ..jit import inline, kernel
+from ..program import pack_tables, table1, table2
 from ..rng import draw
 from ..turns import next_player_bits
 
@@ -28,17 +29,27 @@ EXCLUDES = K.coverage(moves={K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.STEP, K.SLIDE,
 
 
 def applies(program) -> tuple | None:
-    """The tables of `playouts` and `step` (the ends, the game row, the flip's directions per
-    player and over-blocked, the bitboard steps, the regions as bitboards, the orthogonal
-    directions, the line axes), or None for a stage of another shape."""
+    """The tables of `playouts` and `step`, packed in two arrays (see _unpack), or None for a
+    stage of another shape."""
     rules, effects = program.rules, program.effects
     if not program.game[K.G_BITBOARD] or rules.shape[0] != 1 or rules[0, K.R_N_EFFECTS] != 2:
         return None
     if (rules[0, K.R_KIND], effects[0, 0, K.FX_KIND], effects[0, 1, K.FX_KIND]) != (K.PLACE_EMPTY, K.FLIP, K.REQUIRE):
         return None
-    return (program.ends, program.game, np.ascontiguousarray(program.effect_dirs[0, 0]),
-            bool(effects[0, 0, K.FX_OVER_BLOCKED]), program.bb_shift, program.bb_mask, program.opposite,
-            region_bits(program.regions), program.orth, program.axes)
+    ints = pack_tables([program.ends, program.game, program.effect_dirs[0, 0], np.array([effects[0, 0, K.FX_OVER_BLOCKED]]),
+                        program.bb_shift, program.opposite, program.orth, program.axes])
+    return ints, np.concatenate([program.bb_mask, region_bits(program.regions)])
+
+
+@inline
+def _unpack(ints, bits):
+    """(ends, game row, the flip's directions per player, over-blocked, bit shifts, opposite
+    directions, orthogonal directions, line axes, bit masks, regions as bitboards): few arrays
+    cross the call from Python, each table is a view of them."""
+    bb_shift = table1(ints, 4)
+    n_dirs = bb_shift.shape[0]
+    return (table2(ints, 0), table1(ints, 1), table2(ints, 2), table1(ints, 3)[0] != 0, bb_shift, table1(ints, 5),
+            table1(ints, 6), table1(ints, 7), bits[:n_dirs], bits[n_dirs:])
 
 
 @inline
@@ -76,8 +87,8 @@ def _place(sides, player, at, blocked, turn, dirs, over, bb_shift, bb_mask):
 
 
 @kernel
-def _playouts(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, bb_mask, opposite, regions,
-              orth, axes, lengths, winners):
+def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    ends, game, dirs, over, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
     size = game[K.G_CELLS]
     all_cells = full(size)
     turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
@@ -115,20 +126,24 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 
 
 @kernel
-def _step(state, child, at, ends, game, dirs, over, bb_shift, bb_mask, opposite, regions, orth, axes, out):
+def step(state, child, r, src, dst, out, ints, bits):
+    """calls.advance_from for the family: `child` becomes the position after a piece placed on `dst`
+    (r = -1: a pass) and `out` receives the child's status; with r = K.STATUS_ONLY, `child` is left
+    alone and `out` receives the status of `state` itself. Returns the pieces flipped."""
+    ends, game, dirs, over, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
     sides = np.zeros(2, np.uint64)
     sides[0], sides[1], blocked = sides_of(state, size)
     player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
     taken = 0
-    if at > -2:
+    if r != K.STATUS_ONLY:
         child[:] = state
-        if at >= 0:
-            flips, nxt = _place(sides, player, at, blocked, game[K.G_TURN], dirs, over, bb_shift, bb_mask)
+        if r >= 0:
+            flips, nxt = _place(sides, player, dst, blocked, game[K.G_TURN], dirs, over, bb_shift, bb_mask)
             if nxt == K.BAD_CODE:
                 return K.BAD_CODE
             taken = popcount(flips)
-            child[at] = player + 1
+            child[dst] = player + 1
             while flips != 0:
                 bit = lowest(flips)
                 child[index_of(bit)] = player + 1
@@ -152,10 +167,3 @@ def _step(state, child, at, ends, game, dirs, over, bb_shift, bb_mask, opposite,
             legal &= legal - ONE
             k += 1
     return taken
-
-
-def step(tables, state, child, at, out) -> int:
-    """calls.advance_from for the family: `child` becomes the position after a piece placed on `at`
-    (-1: a pass) and `out` receives the child's status. With `at` = -2, `child` is left alone and
-    `out` receives the status of `state` itself. Returns the pieces flipped."""
-    return _step(state, child, at, *tables, out)
