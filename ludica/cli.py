@@ -170,9 +170,12 @@ def cmd_tournament(args) -> int:
             progress.update(task["id"], advance=1,
                             description=f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}")
 
+        def on_wait(message: str) -> None:
+            progress.update(task["id"], description=message)
+
         try:
             boards = tournament.run(paths, entrants, out, _options(args), resume=args.resume, on_game=on_game,
-                                    on_stage=on_stage)
+                                    on_stage=on_stage, on_wait=on_wait)
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; "
                           f"run the same command with --resume to go on[/]")
@@ -197,8 +200,14 @@ def cmd_play(args) -> int:
     from ludica.runtime import referee, tournament
     from ludica.runtime.records import ResultsStore
 
+    from ludica.runtime.api import RulesApi
+    from ludica.runtime.worker import warm
+
     stage = gdl.load(_stage_path(args.stage))
-    game = compile_stage(stage)
+    say = (lambda message: print(message, file=sys.stderr, flush=True))
+    with tournament.notice_if_slow(say, tournament.COMPILING + " ..."):
+        game = compile_stage(stage)
+        warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before both agents' workers read it
     black, white = _agents([args.black], False)[0], _agents([args.white], False)[0]
     if black.name == white.name:  # an agent against itself: tell the two seats apart
         black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -131,7 +133,8 @@ class Entrant:
 
 
 def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Options, resume: bool = False,
-        on_game: Callable[[dict], None] | None = None, on_stage: Callable[[str, int], None] | None = None
+        on_game: Callable[[dict], None] | None = None, on_stage: Callable[[str, int], None] | None = None,
+        on_wait: Callable[[str], None] | None = None
         ) -> dict[str, list[leaderboard.Standing]]:
     """Play the round robins; returns the leaderboard of each stage (by stage name)."""
     names = [a.name for a in agents]
@@ -148,7 +151,7 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         _check_run(store, stages, agents, options, resume)
         hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
         for stage in stages:
-            _play_stage(stage, agents, out, options, store, hide, on_game, on_stage)
+            _play_stage(stage, agents, out, options, store, hide, on_game, on_stage, on_wait)
         boards = {}
         for stage in stages:
             boards[_title(stage, stages)] = leaderboard.standings(store.games(stage_hash(stage)), names)
@@ -185,7 +188,27 @@ def _title(stage, stages) -> str:
     return stage.name if len(twins) < 2 else f"{stage.name} ({stage_hash(stage)[:8]})"
 
 
-def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage) -> None:
+COMPILING = "compiling the engine's kernels (first run only: later runs load them from numba's cache)"
+NOTICE_AFTER_S = 2.0
+
+
+@contextmanager
+def notice_if_slow(say: Callable[[str], None] | None, message: str, after: float = NOTICE_AFTER_S):
+    """Call `say(message)` if the block is still running after `after` seconds: a first run spends
+    up to a minute compiling kernels, and a wait that long should say what it is."""
+    if say is None:
+        yield
+        return
+    timer = threading.Timer(after, say, (message,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage, on_wait=None) -> None:
     h = stage_hash(stage)
     names = [a.name for a in agents]
     plan = schedule(names, options.games)
@@ -195,8 +218,9 @@ def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage) -> 
         on_stage(stage.name, len(todo))
     if not todo:
         return
-    game = compile_stage(stage)
-    warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
+    with notice_if_slow(on_wait, f"{stage.name}: {COMPILING}"):
+        game = compile_stage(stage)
+        warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
     text = format_stage(stage)
     entrants = {a.name: Entrant(a, game, text, options, hide, store, stage) for a in agents}
     folder = out / "logs" / logs.slug(_title(stage, [stage]) + "-" + h[:8])

@@ -336,3 +336,15 @@ def test_resume_refuses_a_changed_agent_file_and_twin_stage_names_stay_apart(tmp
     with pytest.raises(tournament.RunMismatch, match="agent files"):
         tournament.run(paths, [agents.resolve("random"), agents.resolve(str(mine))], tmp_path / "out", options,
                        resume=True)
+
+
+def test_a_slow_wait_says_what_it_is_and_a_quick_one_says_nothing():
+    from ludica.runtime.tournament import notice_if_slow
+
+    said = []
+    with notice_if_slow(said.append, "compiling", after=0.05):
+        time.sleep(0.3)
+    with notice_if_slow(said.append, "quick", after=0.5):
+        pass
+    time.sleep(0.6)  # the quick block's notice would have fired by now had it not been cancelled
+    assert said == ["compiling"]
