@@ -5,7 +5,7 @@ numba compiles every kernel) and warm (a second subprocess with that cache fille
 make a new variant ready in-process once the structure is compiled, random playouts per second
 and moves per second on one core, the speed-up with two threads, and the cost per move of
 `legal_moves` + `apply` called from Python. For standard Othello the hand-written bitboard kernel
-(../shared/reference/othello_bitboard.py) is measured in the same run, interleaved with ludica,
+(benchmarks/othello_bitboard_reference.py) is measured in the same run, interleaved with ludica,
 and the ratio printed. The machine is shared and noisy: every rate is the best of several short
 repeats, and series that are compared are run round-robin, so the ratios of one run mean
 something even when the absolute figures drift.
@@ -36,7 +36,7 @@ from rich.console import Console
 from rich.table import Table
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_REFERENCE = REPO.parent / "shared" / "reference" / "othello_bitboard.py"
+DEFAULT_REFERENCE = REPO / "benchmarks" / "othello_bitboard_reference.py"
 OTHELLO = "standard-8x8"
 
 # Targets of the compiler issue ("Speed"), each checked on one run's figures.

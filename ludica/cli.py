@@ -302,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=3.0, help="time per measured series (default 3)")
     p.add_argument("--threads", type=int, default=2, help="threads for the scaling figure (default 2)")
     p.add_argument("--reference", metavar="PATH", help="the hand-written bitboard kernel "
-                   "(default ../shared/reference/othello_bitboard.py beside the repository)")
+                   "(default benchmarks/othello_bitboard_reference.py)")
     p.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     p.add_argument("--no-cold", action="store_true", help="skip the cold/warm compile subprocesses")
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
