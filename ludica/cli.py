@@ -28,7 +28,8 @@ from ludica import gdl
 from ludica import stages as bundled
 
 
-def _stage_path(arg: str) -> Path:
+def stage_path(arg: str) -> Path:
+    """The stage file a STAGE argument names: a path to a .gdl file, or a bundled stage's name."""
     path = Path(arg)
     if path.exists():
         return path
@@ -45,7 +46,7 @@ def _display(path: Path) -> str:
 
 
 def cmd_check(args) -> int:
-    paths = [_stage_path(a) for a in args.files] if args.files else bundled.bundled()
+    paths = [stage_path(a) for a in args.files] if args.files else bundled.bundled()
     failed = 0
     for path in paths:
         text = path.read_text(encoding="utf-8")
@@ -74,7 +75,7 @@ def _describe(stage: gdl.Stage) -> str:
 
 
 def cmd_show(args) -> int:
-    stage = gdl.load(_stage_path(args.stage))
+    stage = gdl.load(stage_path(args.stage))
     game = gdl.reference(stage)
     state = game.initial_state()
     print(_describe(stage))
@@ -156,7 +157,7 @@ def cmd_tournament(args) -> int:
 
     console = Console()
     entrants = _agents(args.agent, args.builtins)
-    paths = [_stage_path(s) for s in args.stages]
+    paths = [stage_path(s) for s in args.stages]
     out = Path(args.out)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
@@ -197,7 +198,7 @@ def cmd_play(args) -> int:
     from ludica.runtime import referee, tournament
     from ludica.runtime.records import ResultsStore
 
-    stage = gdl.load(_stage_path(args.stage))
+    stage = gdl.load(stage_path(args.stage))
     game = compile_stage(stage)
     black, white = _agents([args.black], False)[0], _agents([args.white], False)[0]
     if black.name == white.name:  # an agent against itself: tell the two seats apart
@@ -238,7 +239,7 @@ def cmd_play(args) -> int:
 
 def cmd_bench(args) -> int:
     from ludica import bench  # imports numba: only for this command
-    return bench.main(args, [_stage_path(a) for a in args.stages] if args.stages else bundled.bundled())
+    return bench.main(args, [stage_path(a) for a in args.stages] if args.stages else bundled.bundled())
 
 
 def build_parser() -> argparse.ArgumentParser:
