@@ -10,7 +10,8 @@
                                       round robins of sandboxed agents, results in DIR
     ludica demo [--out DIR]           check every bundled stage, then a small tournament of the
                                       built-in agents on bundled stages (results in ./ludica-demo)
-    ludica bench [STAGE...]           speed of the compiled engine (see ludica/bench.py)
+    ludica bench [STAGE...]           speed of the compiled engine: runs benchmarks/bench.py of the
+                                      source checkout ludica is installed from (pip install -e .)
 
 A STAGE is a path to a .gdl file or the name of a bundled stage (`ludica check` lists them).
 An AGENT is the name of a built-in (random, greedy, corners, positional, mcts, adaptive) or a path
@@ -19,6 +20,7 @@ to an agent file (README: "Writing an agent").
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
 import sys
@@ -237,9 +239,24 @@ def cmd_play(args) -> int:
     return 0
 
 
+# The bench is a development tool kept out of the installed package, in the repository's
+# benchmarks/. An editable install runs this package from its checkout, whose root is the parent
+# of the `ludica` folder; an installation without a checkout has no bench to run.
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
 def cmd_bench(args) -> int:
-    from ludica import bench  # imports numba: only for this command
-    return bench.main(args, [stage_path(a) for a in args.stages] if args.stages else bundled.bundled())
+    script = _CHECKOUT / "benchmarks" / "bench.py"
+    if not (script.is_file() and (_CHECKOUT / "pyproject.toml").is_file()):
+        print("error: the benchmarks live in ludica's source repository (benchmarks/bench.py), and this "
+              "installation was not made from a checkout of it. In a checkout, run: python benchmarks/bench.py "
+              "[STAGE...] (or, after pip install -e . there, ludica bench [STAGE...])", file=sys.stderr)
+        return 2
+    spec = importlib.util.spec_from_file_location("bench", script)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # numba's cache finds a cached kernel's module by its name
+    spec.loader.exec_module(bench)  # imports numba: only for this command
+    return bench.main(args.bench_args, prog="ludica bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -298,21 +315,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_demo)
 
-    p = sub.add_parser("bench", help="compile times, playouts/s, threads, Python-call cost (all bundled stages if none given)")
-    p.add_argument("stages", nargs="*", metavar="STAGE")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per measured series (default 3)")
-    p.add_argument("--threads", type=int, default=2, help="threads for the scaling figure (default 2)")
-    p.add_argument("--reference", metavar="PATH", help="the hand-written bitboard kernel "
-                   "(default benchmarks/othello_bitboard_reference.py)")
-    p.add_argument("--json", metavar="FILE", help="write every figure to FILE")
-    p.add_argument("--no-cold", action="store_true", help="skip the cold/warm compile subprocesses")
-    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    # Every argument after `bench`, --help included, is handed to benchmarks/bench.py unparsed.
+    p = sub.add_parser("bench", add_help=False, help="compile times, playouts/s, threads, Python-call cost "
+                       "(benchmarks/bench.py of the source checkout; `ludica bench --help`)")
     p.set_defaults(run=cmd_bench)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "bench":  # its arguments are the bench script's to parse
+        args.bench_args = rest
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         return args.run(args)
     except gdl.StageError as err:
