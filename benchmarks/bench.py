@@ -11,9 +11,9 @@ numba compiles every kernel) and warm (a second subprocess with that cache fille
 make a new variant ready in-process once the structure is compiled, random playouts per second
 and moves per second on one core, the speed-up with two threads, and the cost per move of
 `legal_moves` + `apply` called from Python. For standard Othello the hand-written bitboard kernel
-(othello_bitboard_reference.py, beside this file) is measured in the same run, interleaved with ludica,
-and the ratio printed. The machine is shared and noisy: every rate is the best of several short
-repeats, and series that are compared are run round-robin, so the ratios of one run mean
+(othello_bitboard_reference.py, beside this file) is measured in the same run, interleaved with
+ludica, and the ratio printed. The machine is shared and noisy: every rate is the best of several
+short repeats, and series that are compared are run round-robin, so the ratios of one run mean
 something even when the absolute figures drift.
 
 The timing helpers (`calibrate`, `interleave`, `python_games`) are also used by
