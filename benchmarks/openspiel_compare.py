@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from ludica import bench
+    import bench  # bench.py beside this file (a script's folder is first on sys.path)
 
     chosen = [g for g in GAMES if not args.games or g[0] in args.games]
     unknown = set(args.games or ()) - {g[0] for g in GAMES}

@@ -10,7 +10,8 @@
                                       round robins of sandboxed agents, results in DIR
     ludica demo [--out DIR]           check every bundled stage, then a small tournament of the
                                       built-in agents on bundled stages (results in ./ludica-demo)
-    ludica bench [STAGE...]           speed of the compiled engine (see ludica/bench.py)
+    ludica bench [STAGE...]           speed of the compiled engine: runs benchmarks/bench.py of the
+                                      source checkout ludica is installed from (pip install -e .)
 
 A STAGE is a path to a .gdl file or the name of a bundled stage (`ludica check` lists them).
 An AGENT is the name of a built-in (random, greedy, corners, positional, mcts, adaptive) or a path
@@ -19,6 +20,7 @@ to an agent file (README: "Writing an agent").
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
 import sys
@@ -28,7 +30,8 @@ from ludica import gdl
 from ludica import stages as bundled
 
 
-def _stage_path(arg: str) -> Path:
+def stage_path(arg: str) -> Path:
+    """The stage file a STAGE argument names: a path to a .gdl file, or a bundled stage's name."""
     path = Path(arg)
     if path.exists():
         return path
@@ -45,7 +48,7 @@ def _display(path: Path) -> str:
 
 
 def cmd_check(args) -> int:
-    paths = [_stage_path(a) for a in args.files] if args.files else bundled.bundled()
+    paths = [stage_path(a) for a in args.files] if args.files else bundled.bundled()
     failed = 0
     for path in paths:
         text = path.read_text(encoding="utf-8")
@@ -74,7 +77,7 @@ def _describe(stage: gdl.Stage) -> str:
 
 
 def cmd_show(args) -> int:
-    stage = gdl.load(_stage_path(args.stage))
+    stage = gdl.load(stage_path(args.stage))
     game = gdl.reference(stage)
     state = game.initial_state()
     print(_describe(stage))
@@ -156,7 +159,7 @@ def cmd_tournament(args) -> int:
 
     console = Console()
     entrants = _agents(args.agent, args.builtins)
-    paths = [_stage_path(s) for s in args.stages]
+    paths = [stage_path(s) for s in args.stages]
     out = Path(args.out)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
@@ -203,7 +206,7 @@ def cmd_play(args) -> int:
     from ludica.runtime.api import RulesApi
     from ludica.runtime.worker import warm
 
-    stage = gdl.load(_stage_path(args.stage))
+    stage = gdl.load(stage_path(args.stage))
     say = (lambda message: print(message, file=sys.stderr, flush=True))
     with tournament.notice_if_slow(say, tournament.COMPILING + " ..."):
         game = compile_stage(stage)
@@ -245,9 +248,24 @@ def cmd_play(args) -> int:
     return 0
 
 
+# The bench is a development tool kept out of the installed package, in the repository's
+# benchmarks/. An editable install runs this package from its checkout, whose root is the parent
+# of the `ludica` folder; an installation without a checkout has no bench to run.
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
 def cmd_bench(args) -> int:
-    from ludica import bench  # imports numba: only for this command
-    return bench.main(args, [_stage_path(a) for a in args.stages] if args.stages else bundled.bundled())
+    script = _CHECKOUT / "benchmarks" / "bench.py"
+    if not (script.is_file() and (_CHECKOUT / "pyproject.toml").is_file()):
+        print("error: the benchmarks live in ludica's source repository (benchmarks/bench.py), and this "
+              "installation was not made from a checkout of it. In a checkout, run: python benchmarks/bench.py "
+              "[STAGE...] (or, after pip install -e . there, ludica bench [STAGE...])", file=sys.stderr)
+        return 2
+    spec = importlib.util.spec_from_file_location("bench", script)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # numba's cache finds a cached kernel's module by its name
+    spec.loader.exec_module(bench)  # imports numba: only for this command
+    return bench.main(args.bench_args, prog="ludica bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -306,21 +324,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_demo)
 
-    p = sub.add_parser("bench", help="compile times, playouts/s, threads, Python-call cost (all bundled stages if none given)")
-    p.add_argument("stages", nargs="*", metavar="STAGE")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per measured series (default 3)")
-    p.add_argument("--threads", type=int, default=2, help="threads for the scaling figure (default 2)")
-    p.add_argument("--reference", metavar="PATH", help="the hand-written bitboard kernel "
-                   "(default ../shared/reference/othello_bitboard.py beside the repository)")
-    p.add_argument("--json", metavar="FILE", help="write every figure to FILE")
-    p.add_argument("--no-cold", action="store_true", help="skip the cold/warm compile subprocesses")
-    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    # Every argument after `bench`, --help included, is handed to benchmarks/bench.py unparsed.
+    p = sub.add_parser("bench", add_help=False, help="compile times, playouts/s, threads, Python-call cost "
+                       "(benchmarks/bench.py of the source checkout; `ludica bench --help`)")
     p.set_defaults(run=cmd_bench)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "bench":  # its arguments are the bench script's to parse
+        args.bench_args = rest
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         return args.run(args)
     except gdl.StageError as err:

@@ -1,14 +1,26 @@
-"""The benchmarks run and name every figure (their speed is never asserted: benchmarks, not timed tests)."""
+"""The benchmarks run and name every figure (their speed is never asserted: benchmarks, not timed tests).
+
+They live in the repository's benchmarks/, outside the installed package; `ludica bench` runs
+benchmarks/bench.py of the checkout."""
+import importlib
 import importlib.util
 import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from ludica import cli
 from ludica.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def benchmarks(monkeypatch):
+    """benchmarks/ importable as the scripts in it see it (a script's folder is first on sys.path)."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
 
 
 def test_bench_names_every_figure(tmp_path, capsys):
@@ -30,9 +42,33 @@ def test_bench_names_every_figure(tmp_path, capsys):
     assert "ratio" not in stage  # the bitboard reference is for standard Othello only
 
 
-def test_bench_variants_are_valid_stages():
+def test_bench_passes_every_argument_on(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench", "--help"])
+    assert stopped.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: ludica bench") and "--no-cold" in out and "STAGE" in out
+
+
+def test_bench_without_a_checkout_says_where_it_is(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(cli, "_CHECKOUT", tmp_path)  # as in site-packages: no benchmarks/ beside ludica
+    assert main(["bench", "tic-tac-toe"]) == 2
+    err = capsys.readouterr().err
+    assert "source repository" in err and "python benchmarks/bench.py" in err
+    assert importlib.util.find_spec("ludica.bench") is None  # no bench code in the package
+
+
+def test_bench_reference_kernel_is_in_the_repository(benchmarks):
+    bench = importlib.import_module("bench")
+    assert bench.DEFAULT_REFERENCE.parent == ROOT / "benchmarks"
+    reference = bench.load_reference(bench.DEFAULT_REFERENCE)
+    start = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    assert reference.perft(*start, 4, False) == 244  # standard Othello, as gdl.perft counts it
+
+
+def test_bench_variants_are_valid_stages(benchmarks):
     from ludica import compiler, gdl, stages
-    from ludica.bench import variants
+    from bench import variants
 
     for name in ("standard-8x8", "connect-four", "hex-11", "breakthrough"):
         stage = gdl.load(stages.path(name))
@@ -50,13 +86,13 @@ def _openspiel_compare():
     return module
 
 
-def test_openspiel_compare_skips_cleanly_without_pyspiel(monkeypatch, capsys):
+def test_openspiel_compare_skips_cleanly_without_pyspiel(benchmarks, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` now raises ImportError
     assert _openspiel_compare().main(["--seconds", "0.1"]) == 0
     assert "skipped: pyspiel (OpenSpiel) is not installed" in capsys.readouterr().out
 
 
-def test_openspiel_compare_runs(tmp_path, capsys):
+def test_openspiel_compare_runs(benchmarks, tmp_path, capsys):
     pytest.importorskip("pyspiel")
     out_json = tmp_path / "os.json"
     assert _openspiel_compare().main(["--seconds", "0.1", "--games", "tic_tac_toe", "--json", str(out_json)]) == 0

@@ -1,20 +1,27 @@
-"""`ludica bench`: how fast the compiled engine is, stage by stage, in figures and ratios.
+"""How fast the compiled engine is, stage by stage, in figures and ratios.
+
+    python benchmarks/bench.py [STAGE...] [--seconds S] [--threads N] [--no-cold] [--json FILE]
+    ludica bench [STAGE...] ...     # the same, where ludica is installed from this checkout
+
+A STAGE is a path to a .gdl file or the name of a bundled stage; every bundled stage if none is
+given. The bench is a development tool: it lives in the repository, not in the installed package.
 
 For each stage: compile time cold (a subprocess with an empty, temporary NUMBA_CACHE_DIR, so
 numba compiles every kernel) and warm (a second subprocess with that cache filled), the time to
 make a new variant ready in-process once the structure is compiled, random playouts per second
 and moves per second on one core, the speed-up with two threads, and the cost per move of
 `legal_moves` + `apply` called from Python. For standard Othello the hand-written bitboard kernel
-(../shared/reference/othello_bitboard.py) is measured in the same run, interleaved with ludica,
-and the ratio printed. The machine is shared and noisy: every rate is the best of several short
-repeats, and series that are compared are run round-robin, so the ratios of one run mean
+(othello_bitboard_reference.py, beside this file) is measured in the same run, interleaved with
+ludica, and the ratio printed. The machine is shared and noisy: every rate is the best of several
+short repeats, and series that are compared are run round-robin, so the ratios of one run mean
 something even when the absolute figures drift.
 
 The timing helpers (`calibrate`, `interleave`, `python_games`) are also used by
-benchmarks/openspiel_compare.py.
+openspiel_compare.py, beside this file.
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import importlib.util
 import json
@@ -35,8 +42,8 @@ from numba import njit
 from rich.console import Console
 from rich.table import Table
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_REFERENCE = REPO.parent / "shared" / "reference" / "othello_bitboard.py"
+HERE = Path(__file__).resolve().parent
+DEFAULT_REFERENCE = HERE / "othello_bitboard_reference.py"
 OTHELLO = "standard-8x8"
 
 # Targets of the compiler issue ("Speed"), each checked on one run's figures.
@@ -205,8 +212,9 @@ _PROBE = """
 import json, sys
 from time import perf_counter
 t0 = perf_counter()
+sys.path.insert(0, sys.argv[2])  # this file's folder
 from ludica import compiler, gdl
-from ludica.bench import first_use
+from bench import first_use
 t1 = perf_counter()
 stage = gdl.load(sys.argv[1])
 t2 = perf_counter()
@@ -224,7 +232,7 @@ def compile_probe(path: Path, cache_dir: str) -> dict:
     and the first use of every other kernel a player needs (legal moves, apply, terminal test,
     playouts). `total_s` = compile + first use: the game is ready to play."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    proc = subprocess.run([sys.executable, "-c", _PROBE, str(path)], env=env, capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", _PROBE, str(path), str(HERE)], env=env, capture_output=True,
                           text=True, timeout=900)
     if proc.returncode != 0:
         raise RuntimeError(f"compile probe failed: {proc.stderr.strip().splitlines()[-1:]}")
@@ -481,8 +489,36 @@ def load_reference(path: Path):
     return module
 
 
-def main(args, paths: list[Path]) -> int:
-    """Run the benchmark on stage files `paths` with the parsed `ludica bench` arguments."""
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Compile times, playouts/s, threads, Python-call cost "
+                                     "(every bundled stage if none is given).")
+    parser.add_argument("stages", nargs="*", metavar="STAGE", help="a .gdl file or the name of a bundled stage")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measured series (default 3)")
+    parser.add_argument("--threads", type=int, default=2, help="threads for the scaling figure (default 2)")
+    parser.add_argument("--reference", metavar="PATH", help="the hand-written bitboard kernel "
+                        "(default benchmarks/othello_bitboard_reference.py)")
+    parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold/warm compile subprocesses")
+    parser.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    return parser
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """Parse the command line `argv` (`prog` names the command in messages) and run the bench."""
+    from ludica import stages
+    from ludica.cli import stage_path
+
+    args = build_parser(prog).parse_args(argv)
+    try:
+        paths = [stage_path(a) for a in args.stages] if args.stages else stages.bundled()
+    except FileNotFoundError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return run(args, paths)
+
+
+def run(args: argparse.Namespace, paths: list[Path]) -> int:
+    """Run the benchmark on stage files `paths` with the parsed arguments."""
     out = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
     err = Console(stderr=True, highlight=False)
     log = (lambda msg: None) if args.quiet else (lambda msg: err.print(f"[dim]{msg}[/dim]"))
@@ -527,3 +563,7 @@ def main(args, paths: list[Path]) -> int:
         Path(args.json).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
         print(f"figures written to {args.json}")
     return 1 if any("error" in r for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
