@@ -91,17 +91,17 @@ class CompiledGame:
         an `apply` leaves the status of the position it made."""
         # Only a read-only array is a value: one the caller may refill is read again every time.
         if state is not self._seen or state.flags.writeable:
-            self._step(state, self._unused_child, K.STATUS_ONLY, -1, -1, self._out, *self._step_tables)
-            self._read(state)
+            _, n, over, won = self._step(state, self._unused_child, K.STATUS_ONLY, -1, -1, self._out,
+                                         *self._step_tables)
+            self._took(state, n, over, won)
         return self._known
 
-    def _read(self, state: np.ndarray) -> None:
-        """Take the status the kernel left in self._out as that of `state`."""
-        n, over, won = self._out[:3].tolist()
+    def _took(self, state: np.ndarray, n: int, over: bool, won: int) -> None:
+        """Keep what the kernel said of `state` (its moves are in self._out)."""
         if won == K.BAD_CODE:
             self._seen = None
             raise _bad_code(self.stage)
-        self._seen, self._known, self._listed = state, (n, bool(over), won), None
+        self._seen, self._known, self._listed = state, (n, over, won), None
 
     def _listing(self, state: np.ndarray) -> tuple[list[Move], list[int], list[int], list[int]]:
         """The legal moves of a position, with their rules, origins and destinations."""
@@ -134,12 +134,9 @@ class CompiledGame:
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         rule, src, dst = self._find(state, move)
         child = np.empty(self._state_size, np.int32)
-        taken = self._step(state, child, rule, src, dst, self._out, *self._step_tables)
-        if taken == K.BAD_CODE:
-            self._seen = None
-            raise _bad_code(self.stage)
+        taken, n, over, won = self._step(state, child, rule, src, dst, self._out, *self._step_tables)
         child.flags.writeable = False
-        self._read(child)  # the kernel left the child's status
+        self._took(child, n, over, won)  # the kernel left the child's status
         return child, taken
 
     def apply(self, state: np.ndarray, move: Move) -> np.ndarray:

@@ -129,7 +129,8 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 def step(state, child, r, src, dst, out, ints, bits):
     """calls.advance_from for the family: `child` becomes the position after a piece placed on `dst`
     (r = -1: a pass) and `out` receives the child's status; with r = K.STATUS_ONLY, `child` is left
-    alone and `out` receives the status of `state` itself. Returns the pieces flipped."""
+    alone and `out` receives the status of `state` itself. Returns (pieces flipped, moves, over,
+    winner)."""
     ends, game, dirs, over, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
     sides = np.zeros(2, np.uint64)
@@ -141,7 +142,7 @@ def step(state, child, r, src, dst, out, ints, bits):
         if r >= 0:
             flips, nxt = _place(sides, player, dst, blocked, game[K.G_TURN], dirs, over, bb_shift, bb_mask)
             if nxt == K.BAD_CODE:
-                return K.BAD_CODE
+                return K.BAD_CODE, 0, True, K.BAD_CODE
             taken = popcount(flips)
             child[dst] = player + 1
             while flips != 0:
@@ -156,7 +157,8 @@ def step(state, child, r, src, dst, out, ints, bits):
     legal, available, over_now, won = _status(sides, blocked, full(size), player, mover, ply, ends,
                                               game[K.G_PASS] != 0, dirs, over, bb_shift, bb_mask, opposite, regions,
                                               orth, axes)
-    out[0], out[1], out[2] = 0 if over_now else available, over_now, won
+    n = 0 if over_now else available
+    out[0], out[1], out[2] = n, over_now, won
     if not over_now:
         if legal == 0:
             out[3], out[3 + m], out[3 + 2 * m] = -1, -1, -1
@@ -166,4 +168,4 @@ def step(state, child, r, src, dst, out, ints, bits):
             out[3 + k], out[3 + m + k], out[3 + 2 * m + k] = -1, index_of(bit), 0
             legal &= legal - ONE
             k += 1
-    return taken
+    return taken, n, over_now, won
