@@ -2,9 +2,12 @@
 
 One rule concept ("ludeme") = one grammar rule = one node class. Every node carries the source
 span it was parsed from (`span`, excluded from equality and hashing, so a stage built in code
-equals the same stage parsed from text). Nodes that stand for a keyword declare it as the class
-variable `keyword`; the printer, the description length and the interpreters dispatch on the
-node's class through tables, never through one giant visitor.
+equals the same stage parsed from text). A concept node (a kind of board, move, effect, turn
+order, end condition or result, and the pass rule: `CONCEPTS`) declares its keyword and the
+grammar rule it is written with as the class variables `keyword` and `rule`; the parser builds it
+from that rule, and the printer, the description length and the interpreters dispatch on the
+node's class through tables, never through one giant visitor (tests/test_concepts.py checks that
+every concept is in every table).
 
 Coordinates: a cell is (row, col), 0-based, row 0 at the top. Its name is the column letter and
 the 1-based row number: Cell(row=2, col=3) is `d3` (the Othello AI Arena's notation).
@@ -88,6 +91,7 @@ class SquareBoard(Node):
     """`board square N`: N×N cells, 8 directions (n ne e se s sw w nw)."""
 
     keyword: ClassVar[str] = "square"
+    rule: ClassVar[str] = "board_square"
     size: int
     wrap: bool = False
 
@@ -105,6 +109,7 @@ class RectBoard(Node):
     """`board rect ROWS COLS`: a rectangle, 8 directions like the square board."""
 
     keyword: ClassVar[str] = "rect"
+    rule: ClassVar[str] = "board_rect"
     n_rows: int
     n_cols: int
     wrap: bool = False
@@ -127,6 +132,7 @@ class HexBoard(Node):
     """
 
     keyword: ClassVar[str] = "hex"
+    rule: ClassVar[str] = "board_hex"
     size: int
     wrap: bool = False
 
@@ -173,6 +179,7 @@ class PlaceEmpty(Node):
     """`place empty`: put a new piece on any empty cell."""
 
     keyword: ClassVar[str] = "place empty"
+    rule: ClassVar[str] = "place_empty"
 
 
 @dataclass(frozen=True)
@@ -180,6 +187,7 @@ class PlaceGravity(Node):
     """`place gravity`: put a new piece on the lowest empty cell of a column (Connect Four)."""
 
     keyword: ClassVar[str] = "place gravity"
+    rule: ClassVar[str] = "place_gravity"
 
 
 @dataclass(frozen=True)
@@ -187,6 +195,7 @@ class PlaceAdjacent(Node):
     """`place adjacent`: put a new piece on an empty cell next to one of the mover's pieces."""
 
     keyword: ClassVar[str] = "place adjacent"
+    rule: ClassVar[str] = "place_adjacent"
 
 
 @dataclass(frozen=True)
@@ -194,6 +203,7 @@ class Step(Node):
     """`step DIRS to TARGET`: move a piece one cell in one of the directions."""
 
     keyword: ClassVar[str] = "step"
+    rule: ClassVar[str] = "piece_step"
     directions: Directions = ALL_DIRECTIONS
     target: str = "empty"
 
@@ -203,6 +213,7 @@ class Slide(Node):
     """`slide DIRS to TARGET`: move a piece over empty cells, any distance, in one direction."""
 
     keyword: ClassVar[str] = "slide"
+    rule: ClassVar[str] = "piece_slide"
     directions: Directions = ALL_DIRECTIONS
     target: str = "empty"
 
@@ -212,6 +223,7 @@ class Jump(Node):
     """`jump N to TARGET`: move a piece to a cell at distance exactly N, over anything."""
 
     keyword: ClassVar[str] = "jump"
+    rule: ClassVar[str] = "piece_jump"
     distance: int = 2
     target: str = "empty"
 
@@ -221,6 +233,7 @@ class Clone(Node):
     """`clone N to TARGET`: like jump, but the origin keeps its piece (a new piece appears)."""
 
     keyword: ClassVar[str] = "clone"
+    rule: ClassVar[str] = "piece_clone"
     distance: int = 1
     target: str = "empty"
 
@@ -238,6 +251,7 @@ class FlipCustodial(Node):
     """`flip custodial DIRS [over-blocked]`: enemy runs closed by the mover's piece change side."""
 
     keyword: ClassVar[str] = "flip custodial"
+    rule: ClassVar[str] = "effect_flip"
     directions: Directions = ALL_DIRECTIONS
     over_blocked: bool = False
 
@@ -247,6 +261,7 @@ class RemoveCustodial(Node):
     """`remove custodial DIRS [over-blocked]`: enemy runs closed by the mover's piece are removed."""
 
     keyword: ClassVar[str] = "remove custodial"
+    rule: ClassVar[str] = "effect_remove"
     directions: Directions = ALL_DIRECTIONS
     over_blocked: bool = False
 
@@ -256,6 +271,7 @@ class ConvertAdjacent(Node):
     """`convert adjacent DIRS`: enemy pieces next to the arrival cell change side (Ataxx)."""
 
     keyword: ClassVar[str] = "convert adjacent"
+    rule: ClassVar[str] = "effect_convert"
     directions: Directions = ALL_DIRECTIONS
 
 
@@ -265,6 +281,7 @@ class RequireCapture(Node):
     capture on arrival, took at least one piece (captured, flipped, removed or converted)."""
 
     keyword: ClassVar[str] = "require capture"
+    rule: ClassVar[str] = "effect_require"
 
 
 Effect = Union[FlipCustodial, RemoveCustodial, ConvertAdjacent, RequireCapture]
@@ -287,6 +304,7 @@ class Alternate(Node):
     """`turn alternate` (the default): the players take turns."""
 
     keyword: ClassVar[str] = "alternate"
+    rule: ClassVar[str] = "turn_alternate"
 
 
 @dataclass(frozen=True)
@@ -295,6 +313,7 @@ class FewerPieces(Node):
     equal counts alternate (the Arena's fewerPiecesContinue)."""
 
     keyword: ClassVar[str] = "fewer-pieces"
+    rule: ClassVar[str] = "turn_fewer_pieces"
 
 
 @dataclass(frozen=True)
@@ -302,6 +321,7 @@ class AgainAfterCapture(Node):
     """`turn again-after-capture`: a move that took at least one piece is followed by another."""
 
     keyword: ClassVar[str] = "again-after-capture"
+    rule: ClassVar[str] = "turn_again_after_capture"
 
 
 TurnOrder = Union[Alternate, FewerPieces, AgainAfterCapture]
@@ -313,6 +333,7 @@ class PassForced(Node):
     """`pass forced`: a side with no move passes while the opponent has one."""
 
     keyword: ClassVar[str] = "forced"
+    rule: ClassVar[str] = "pass_rule"
 
 
 # --- ends ----------------------------------------------------------------------------------------
@@ -323,6 +344,7 @@ class NoMoves(Node):
     """`no-moves`: the side to move has no legal move (a forced pass counts as a move)."""
 
     keyword: ClassVar[str] = "no-moves"
+    rule: ClassVar[str] = "cond_no_moves"
 
 
 @dataclass(frozen=True)
@@ -330,6 +352,7 @@ class BoardFull(Node):
     """`board-full`: no empty cell is left."""
 
     keyword: ClassVar[str] = "board-full"
+    rule: ClassVar[str] = "cond_board_full"
 
 
 @dataclass(frozen=True)
@@ -337,6 +360,7 @@ class Line(Node):
     """`line K [exact]`: the mover has K pieces in a row (exactly K, not more, with `exact`)."""
 
     keyword: ClassVar[str] = "line"
+    rule: ClassVar[str] = "cond_line"
     length: int = 3
     exact: bool = False
 
@@ -346,6 +370,7 @@ class ReachFarRow(Node):
     """`reach far-row`: a piece of the mover stands on the last row in its forward direction."""
 
     keyword: ClassVar[str] = "reach far-row"
+    rule: ClassVar[str] = "cond_reach_far_row"
 
 
 SIDE_PAIRS: tuple[str, ...] = ("top-bottom", "left-right")
@@ -356,6 +381,7 @@ class Connect(Node):
     """`connect SIDES SIDES`: the mover's pieces join its two sides (first pair: first player)."""
 
     keyword: ClassVar[str] = "connect"
+    rule: ClassVar[str] = "cond_connect"
     sides: tuple[str, ...] = ("top-bottom", "left-right")
 
 
@@ -364,6 +390,7 @@ class NoPieces(Node):
     """`no-pieces`: the side to move has no piece on the board."""
 
     keyword: ClassVar[str] = "no-pieces"
+    rule: ClassVar[str] = "cond_no_pieces"
 
 
 @dataclass(frozen=True)
@@ -371,6 +398,7 @@ class AfterPlies(Node):
     """`after N plies`: N plies (moves and passes) have been played."""
 
     keyword: ClassVar[str] = "after"
+    rule: ClassVar[str] = "cond_after_plies"
     plies: int = 100
 
 
@@ -381,26 +409,31 @@ CONDITIONS: tuple[type, ...] = (NoMoves, BoardFull, Line, ReachFarRow, Connect, 
 @dataclass(frozen=True)
 class MoverWins(Node):
     keyword: ClassVar[str] = "mover wins"
+    rule: ClassVar[str] = "result_mover_wins"
 
 
 @dataclass(frozen=True)
 class MoverLoses(Node):
     keyword: ClassVar[str] = "mover loses"
+    rule: ClassVar[str] = "result_mover_loses"
 
 
 @dataclass(frozen=True)
 class MostPieces(Node):
     keyword: ClassVar[str] = "most-pieces"
+    rule: ClassVar[str] = "result_most_pieces"
 
 
 @dataclass(frozen=True)
 class FewestPieces(Node):
     keyword: ClassVar[str] = "fewest-pieces"
+    rule: ClassVar[str] = "result_fewest_pieces"
 
 
 @dataclass(frozen=True)
 class Draw(Node):
     keyword: ClassVar[str] = "draw"
+    rule: ClassVar[str] = "result_draw"
 
 
 Result = Union[MoverWins, MoverLoses, MostPieces, FewestPieces, Draw]
@@ -414,6 +447,12 @@ class End(Node):
 
     condition: Condition
     result: Result
+
+
+# Every concept node, category by category in the order of the statements that hold them.
+CONCEPTS: tuple[type, ...] = (
+    *BOARD_KINDS, *MOVE_KINDS, *EFFECT_KINDS, *TURN_ORDERS, PassForced, *CONDITIONS, *RESULTS,
+)
 
 
 # --- statements that name things -----------------------------------------------------------------

@@ -313,8 +313,7 @@ _LANGUAGE_WORDS = frozenset(
     for words in (
         STATEMENT_KEYWORDS, A.DIRECTION_WORDS, A.TARGETS, A.HEADINGS, A.SIDE_PAIRS,
         ("to", "wrap", "exact", "over-blocked", "plies", "far-row", "custodial", "capture"),
-        *((cls.keyword,) for cls in (*A.BOARD_KINDS, *A.MOVE_KINDS, *A.EFFECT_KINDS, *A.TURN_ORDERS,
-                                     *A.CONDITIONS, *A.RESULTS, A.PassForced)),
+        *((cls.keyword,) for cls in A.CONCEPTS),
     )
     for phrase in words
     for word in phrase.split()

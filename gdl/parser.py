@@ -1,4 +1,4 @@
-"""Text → AST: the Lark grammar (grammar.lark), one builder per grammar rule, and diagnostics.
+"""Text → AST: the Lark grammar (grammar.lark), the builders of its rules, and diagnostics.
 
 A file is read as blocks, one per statement: the statement's line and the indented lines under it.
 Each block is parsed on its own, so one bad line does not hide the errors of the others; then the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -235,7 +235,7 @@ def _syntax_error_of(err: UnexpectedInput, block: _Block) -> Diagnostic:
     raise InternalError(f"unexpected parser error {err!r}")
 
 
-# --- builders: one per grammar rule --------------------------------------------------------------
+# --- builders: a table for the concept nodes, a small builder for each other rule ----------------
 
 Builder = Callable[[list, A.Span | None], Any]
 _BUILDERS: dict[str, Builder] = {}
@@ -262,13 +262,6 @@ def _has(children: list, terminal: str) -> bool:
     return any(isinstance(c, Token) and c.type == terminal for c in children)
 
 
-def _pick(children: list, kind: type, default: Any) -> Any:
-    for c in children:
-        if isinstance(c, kind) and not isinstance(c, Token):
-            return c
-    return default
-
-
 def _int(children: list) -> list[int]:
     return [int(c) for c in children if isinstance(c, Token) and c.type == "INT"]
 
@@ -279,6 +272,70 @@ def _token_span(tok: Token) -> A.Span:
 
 def _cell(tok: Token) -> A.Cell:
     return A.Cell(int(tok[1:]) - 1, A.COLUMN_LETTERS.index(tok[0]), span=_token_span(tok))
+
+
+# A concept node (a board kind, move kind, effect, turn order, end condition, result, the pass
+# rule: A.CONCEPTS) is built the same way whatever it is, so it has no builder of its own: the
+# grammar rule it declares on its class (`rule`, beside its `keyword`) maps to the class, and each
+# field of the class is read from the rule's children by the reader of the field's name. The AST
+# class is the one declaration of a concept here: a new concept without parameters needs nothing
+# in this file, one with a new kind of parameter needs a reader. This is lark.ast_utils' rule ->
+# class table, with readers by name instead of positional arguments because optional children
+# (`step directions? target?`) leave gaps.
+
+Reader = Callable[[list], Any]  # a field's value from the rule's children; None: absent, keep the default
+
+
+def _number(k: int) -> Reader:
+    """The rule's k-th number (`board rect ROWS COLS`: rows are number 0, columns number 1)."""
+    return lambda c: next(iter(_int(c)[k:]), None)
+
+
+def _word(terminal: str) -> Reader:
+    return lambda c: next((str(t) for t in c if isinstance(t, Token) and t.type == terminal), None)
+
+
+def _words(terminal: str) -> Reader:
+    return lambda c: tuple(str(t) for t in c if isinstance(t, Token) and t.type == terminal) or None
+
+
+def _flag(terminal: str) -> Reader:
+    return lambda c: True if _has(c, terminal) else None
+
+
+def _child(kind: type) -> Reader:
+    return lambda c: next((t for t in c if isinstance(t, kind)), None)
+
+
+_FIELD_READERS: dict[str, Reader] = {
+    "size": _number(0), "n_rows": _number(0), "n_cols": _number(1),
+    "distance": _number(0), "length": _number(0), "plies": _number(0),
+    "directions": _child(A.Directions),
+    "target": _word("TARGET"),
+    "sides": _words("SIDES"),
+    "exact": _flag("EXACT"),
+    "over_blocked": _flag("OVER_BLOCKED"),
+    "wrap": lambda c: None,  # written after the board kind: the `board` statement reads it
+}
+
+
+def _concept(kind: type) -> Builder:
+    """The builder of a concept node: its fields read from the rule's children."""
+    names = [f.name for f in fields(kind) if f.name != "span"]
+    unread = [name for name in names if name not in _FIELD_READERS]
+    if unread:
+        raise InternalError(f"no reader for the field {unread[0]!r} of {kind.__name__}: add one to _FIELD_READERS")
+
+    def build(c: list, span: A.Span | None) -> Any:
+        values = {name: _FIELD_READERS[name](c) for name in names}
+        return kind(**{name: v for name, v in values.items() if v is not None}, span=span)
+
+    return build
+
+
+# The table: grammar rule -> concept node class.
+_CONCEPT_RULES: dict[str, type] = {kind.rule: kind for kind in A.CONCEPTS}
+_BUILDERS.update((rule, _concept(kind)) for rule, kind in _CONCEPT_RULES.items())
 
 
 @builds("block")
@@ -294,21 +351,6 @@ def _game(c, span):
 @builds("board")
 def _board(c, span):
     return replace(c[0], wrap=_has(c, "WRAP"), span=span)
-
-
-@builds("board_square")
-def _board_square(c, span):
-    return A.SquareBoard(*_int(c), span=span)
-
-
-@builds("board_rect")
-def _board_rect(c, span):
-    return A.RectBoard(*_int(c), span=span)
-
-
-@builds("board_hex")
-def _board_hex(c, span):
-    return A.HexBoard(*_int(c), span=span)
 
 
 @builds("blocked")
@@ -356,48 +398,9 @@ def _move(c, span):
     return A.MoveRule(c[0], tuple(c[1:]), span=span)
 
 
-@builds("place_empty")
-def _place_empty(c, span):
-    return A.PlaceEmpty(span=span)
-
-
-@builds("place_gravity")
-def _place_gravity(c, span):
-    return A.PlaceGravity(span=span)
-
-
-@builds("place_adjacent")
-def _place_adjacent(c, span):
-    return A.PlaceAdjacent(span=span)
-
-
-def _target(c) -> str:
-    return next((str(t) for t in c if isinstance(t, Token) and t.type == "TARGET"), "empty")
-
-
-@builds("piece_step")
-def _piece_step(c, span):
-    return A.Step(_pick(c, A.Directions, A.ALL_DIRECTIONS), _target(c), span=span)
-
-
-@builds("piece_slide")
-def _piece_slide(c, span):
-    return A.Slide(_pick(c, A.Directions, A.ALL_DIRECTIONS), _target(c), span=span)
-
-
-@builds("piece_jump")
-def _piece_jump(c, span):
-    return A.Jump(_int(c)[0], _target(c), span=span)
-
-
-@builds("piece_clone")
-def _piece_clone(c, span):
-    return A.Clone(_int(c)[0], _target(c), span=span)
-
-
 @builds("target")
 def _target_rule(c, span):
-    return c[0]  # the TARGET token, read by the move kind's builder
+    return c[0]  # the TARGET token, read by the move kind's `target` reader
 
 
 @builds("directions")
@@ -405,114 +408,14 @@ def _directions(c, span):
     return A.Directions(tuple(str(t) for t in c), span=span)
 
 
-@builds("effect_flip")
-def _effect_flip(c, span):
-    return A.FlipCustodial(_pick(c, A.Directions, A.ALL_DIRECTIONS), _has(c, "OVER_BLOCKED"), span=span)
-
-
-@builds("effect_remove")
-def _effect_remove(c, span):
-    return A.RemoveCustodial(_pick(c, A.Directions, A.ALL_DIRECTIONS), _has(c, "OVER_BLOCKED"), span=span)
-
-
-@builds("effect_convert")
-def _effect_convert(c, span):
-    return A.ConvertAdjacent(_pick(c, A.Directions, A.ALL_DIRECTIONS), span=span)
-
-
-@builds("effect_require")
-def _effect_require(c, span):
-    return A.RequireCapture(span=span)
-
-
 @builds("turn")
 def _turn(c, span):
     return replace(c[0], span=span)
 
 
-@builds("turn_alternate")
-def _turn_alternate(c, span):
-    return A.Alternate(span=span)
-
-
-@builds("turn_fewer_pieces")
-def _turn_fewer_pieces(c, span):
-    return A.FewerPieces(span=span)
-
-
-@builds("turn_again_after_capture")
-def _turn_again_after_capture(c, span):
-    return A.AgainAfterCapture(span=span)
-
-
-@builds("pass_rule")
-def _pass_rule(c, span):
-    return A.PassForced(span=span)
-
-
 @builds("end")
 def _end(c, span):
     return A.End(c[0], c[1], span=span)
-
-
-@builds("cond_no_moves")
-def _cond_no_moves(c, span):
-    return A.NoMoves(span=span)
-
-
-@builds("cond_board_full")
-def _cond_board_full(c, span):
-    return A.BoardFull(span=span)
-
-
-@builds("cond_line")
-def _cond_line(c, span):
-    return A.Line(_int(c)[0], _has(c, "EXACT"), span=span)
-
-
-@builds("cond_reach_far_row")
-def _cond_reach_far_row(c, span):
-    return A.ReachFarRow(span=span)
-
-
-@builds("cond_connect")
-def _cond_connect(c, span):
-    return A.Connect(tuple(str(t) for t in c), span=span)
-
-
-@builds("cond_no_pieces")
-def _cond_no_pieces(c, span):
-    return A.NoPieces(span=span)
-
-
-@builds("cond_after_plies")
-def _cond_after_plies(c, span):
-    return A.AfterPlies(_int(c)[0], span=span)
-
-
-@builds("result_mover_wins")
-def _result_mover_wins(c, span):
-    return A.MoverWins(span=span)
-
-
-@builds("result_mover_loses")
-def _result_mover_loses(c, span):
-    return A.MoverLoses(span=span)
-
-
-@builds("result_most_pieces")
-def _result_most_pieces(c, span):
-    return A.MostPieces(span=span)
-
-
-@builds("result_fewest_pieces")
-def _result_fewest_pieces(c, span):
-    return A.FewestPieces(span=span)
-
-
-@builds("result_draw")
-def _result_draw(c, span):
-    return A.Draw(span=span)
 
 
 def _build(tree: Tree) -> Any:

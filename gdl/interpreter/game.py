@@ -19,7 +19,7 @@ from . import ends
 from .effects import apply_effects
 from .moves import EMPTY, arrive, candidates, piece
 from .topology import Topology
-from .turns import next_to_move
+from .turns import next_to_move, passes
 
 # Positions remembered per game (their moves and outcome). Transpositions make perft and
 # searches much faster; the bound keeps memory at tens of MB on a 10x10 board.
@@ -120,7 +120,7 @@ class ReferenceGame:
         plays = self._plays(state.cells, state.to_move)
         if plays or self.stage.pass_rule is None:
             return plays
-        if self._plays(state.cells, 1 - state.to_move):
+        if passes(self.stage.pass_rule, bool(self._plays(state.cells, 1 - state.to_move))):
             return MappingProxyType({PASS: (state.cells, 0)})
         return MappingProxyType({})
 

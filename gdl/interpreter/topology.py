@@ -11,7 +11,15 @@ from collections import deque
 from functools import lru_cache
 
 from .. import geometry
-from ..ast import Directions, HexBoard, Stage
+from ..ast import Directions, HexBoard, RectBoard, SquareBoard, Stage
+
+# Each board kind's cells: hexagons (6 directions, the Hex rhombus) or squares (8 directions).
+_HEXAGONAL: dict[type, bool] = {
+    SquareBoard: False,
+    RectBoard: False,
+    HexBoard: True,
+}
+
 
 class Topology:
     """The geometry of one stage's board.
@@ -28,7 +36,10 @@ class Topology:
         self.rows: int = board.rows
         self.cols: int = board.cols
         self.size: int = self.rows * self.cols
-        self.is_hex: bool = isinstance(board, HexBoard)
+        try:
+            self.is_hex: bool = _HEXAGONAL[type(board)]
+        except KeyError:
+            raise ValueError(f"unknown board kind {type(board).__name__}") from None
         self.wrap: bool = board.wrap
         steps = geometry.steps(self.is_hex)
         self.names: tuple[str, ...] = tuple(steps)

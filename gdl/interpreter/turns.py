@@ -1,9 +1,10 @@
-"""Turn order: who moves after a move (not a pass; a pass always hands the turn over)."""
+"""Turn order: who moves after a move (a pass always hands the turn over), and when a side with
+no move passes."""
 from __future__ import annotations
 
 from typing import Callable
 
-from ..ast import AgainAfterCapture, Alternate, FewerPieces, TurnOrder
+from ..ast import AgainAfterCapture, Alternate, FewerPieces, PassForced, TurnOrder
 from .moves import piece
 
 
@@ -35,3 +36,26 @@ def next_to_move(rule: TurnOrder, cells: tuple[int, ...], mover: int, captured: 
     except KeyError:
         raise ValueError(f"unknown turn order {type(rule).__name__}") from None
     return decide(rule, cells, mover, captured)
+
+
+# --- passing ------------------------------------------------------------------------------------
+
+
+def _pass_forced(rule: PassForced, opponent_can_move: bool) -> bool:
+    # While the opponent can move; when neither side can, nobody passes and the game ends.
+    return opponent_can_move
+
+
+_PASS: dict[type, Callable[..., bool]] = {
+    PassForced: _pass_forced,
+}
+
+
+def passes(rule: PassForced, opponent_can_move: bool) -> bool:
+    """Whether a side with no move passes, under the stage's pass rule (a stage without one has
+    no pass: the side is stuck)."""
+    try:
+        decide = _PASS[type(rule)]
+    except KeyError:
+        raise ValueError(f"unknown pass rule {type(rule).__name__}") from None
+    return decide(rule, opponent_can_move)

@@ -1,0 +1,370 @@
+"""Every concept of the language is in every layer of gdl/: one semantics per concept.
+
+A concept is a node class of the AST (`A.CONCEPTS`: the board kinds, move kinds, effects, turn
+orders, the pass rule, end conditions and results) or a word of a closed vocabulary (direction
+words, move targets, headings, side pairs). Each layer that gives concepts a meaning has a check
+in `LAYERS`; a concept that one layer knows and another forgot fails
+`test_concept_in_layer[<Concept>-<layer>]` with a message naming both. The throwaway concepts at
+the end make sure that each check really fails for a concept its layer lacks, and the last tests
+look the other way: a grammar rule or word that the AST does not declare.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Mapping
+
+import pytest
+from lark import Lark, Tree
+
+from ludica.gdl import ast as A
+from ludica.gdl import bits as B
+from ludica.gdl import parser, printer
+from ludica.gdl.diagnostics import InternalError, StageError
+from ludica.gdl.interpreter import effects, ends, moves, reference, topology, turns
+from ludica.gdl.parser import parse
+from ludica.gdl.printer import format as fmt
+
+# --- the concepts, by category ------------------------------------------------------------------
+
+BASE = A.Stage(
+    name="concepts",
+    board=A.SquareBoard(3),
+    players=A.Players(("a", "b")),
+    moves=(A.MoveRule(A.PlaceEmpty()),),
+    ends=(A.End(A.BoardFull(), A.Draw()),),
+)
+
+
+@dataclass(frozen=True)
+class Category:
+    """The concepts of one kind, where a stage holds them, and the interpreter's tables for them."""
+
+    name: str
+    kinds: tuple[type, ...]  # the alternatives, in the order the description length numbers them
+    put: Callable[[Any], A.Stage]  # a small stage holding a node of the category
+    interpreter: tuple[tuple[str, Mapping[type, Any]], ...]  # (where, table) of the reference interpreter
+
+    def __str__(self) -> str:
+        return self.name
+
+
+CATEGORIES: tuple[Category, ...] = (
+    Category("board kind", A.BOARD_KINDS, lambda n: replace(BASE, board=n),
+             (("interpreter/topology.py _HEXAGONAL", topology._HEXAGONAL),)),
+    Category("move kind", A.MOVE_KINDS, lambda n: replace(BASE, moves=(A.MoveRule(n),)),
+             (("interpreter/moves.py _GENERATORS", moves._GENERATORS),
+              ("interpreter/moves.py _VACATES_ORIGIN", moves._VACATES_ORIGIN))),
+    Category("effect", A.EFFECT_KINDS, lambda n: replace(BASE, moves=(A.MoveRule(A.PlaceEmpty(), (n,)),)),
+             (("interpreter/effects.py _EFFECTS", effects._EFFECTS),)),
+    Category("turn order", A.TURN_ORDERS, lambda n: replace(BASE, turn=n),
+             (("interpreter/turns.py _TURN", turns._TURN),)),
+    Category("pass rule", (A.PassForced,), lambda n: replace(BASE, pass_rule=n),
+             (("interpreter/turns.py _PASS", turns._PASS),)),
+    Category("end condition", A.CONDITIONS, lambda n: replace(BASE, ends=(A.End(n, A.Draw()),)),
+             (("interpreter/ends.py _CONDITIONS", ends._CONDITIONS),)),
+    Category("result", A.RESULTS, lambda n: replace(BASE, ends=(A.End(A.BoardFull(), n),)),
+             (("interpreter/ends.py _RESULTS", ends._RESULTS),)),
+)
+CONCEPTS = [pytest.param(kind, cat, id=kind.__name__) for cat in CATEGORIES for kind in cat.kinds]
+
+# Values for the fields a concept node cannot do without; the other fields keep their defaults.
+REQUIRED_FIELDS = {"size": 3, "n_rows": 3, "n_cols": 4}
+
+
+def sample(kind: type) -> Any:
+    """A node of the concept, as small as its class allows."""
+    required = [f.name for f in dataclasses.fields(kind) if f.name != "span"
+                and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    unknown = [name for name in required if name not in REQUIRED_FIELDS]
+    if unknown:
+        pytest.fail(f"{kind.__name__} needs its field {unknown[0]!r}: give it a value in REQUIRED_FIELDS")
+    return kind(**{name: REQUIRED_FIELDS[name] for name in required})
+
+
+def _spells(text: str, keyword: str) -> bool:
+    """Whether the keyword's words stand together in the text's words."""
+    words, kw = text.split(), keyword.split()
+    return any(words[i:i + len(kw)] == kw for i in range(len(words) - len(kw) + 1))
+
+
+# --- the grammar, as Lark reads it ---------------------------------------------------------------
+
+GRAMMAR_TEXT = Path(parser.__file__).with_name("grammar.lark").read_text()
+_LARK = Lark(GRAMMAR_TEXT, start="block", parser="lalr")  # plain: keywords stay string terminals
+_KEYWORD_OF = {t.name: t.pattern.value for t in _LARK.terminals if t.pattern.type == "str"}
+GRAMMAR_RULES: dict[str, list[list[Any]]] = {}
+for _rule in _LARK.rules:
+    GRAMMAR_RULES.setdefault(str(_rule.origin.name), []).append(_rule.expansion)
+INLINED = {str(r.origin.name) for r in _LARK.rules if r.options.expand1}  # `?condition` and the like
+
+
+def _reachable(start: str = "block") -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for expansion in GRAMMAR_RULES[todo.pop()]:
+            for sym in expansion:
+                if not sym.is_term and sym.name not in seen:
+                    seen.add(sym.name)
+                    todo.append(sym.name)
+    return seen
+
+
+REACHABLE = _reachable()
+
+
+def _leading_keywords(expansion: list[Any]) -> list[str]:
+    """The keywords an expansion of a rule starts with (`"reach" "far-row"` -> reach far-row)."""
+    words = []
+    for sym in expansion:
+        if not (sym.is_term and sym.filter_out and sym.name in _KEYWORD_OF):
+            break
+        words.append(_KEYWORD_OF[sym.name])
+    return words
+
+
+def terminal_words(terminal: str) -> set[str]:
+    """The words a terminal of the grammar lists: `TARGET.2: "empty" | "enemy" | "any"`."""
+    found = re.search(rf"^{terminal}(?:\.\d+)?:(.*(?:\n[ \t]+\|.*)*)", GRAMMAR_TEXT, re.M)
+    return set(re.findall(r'"([^"]*)"', found.group(1))) if found else set()
+
+
+# --- the layers: each check returns what the layer lacks for a concept, or None -----------------
+
+
+def _grammar_rule(kind: type, cat: Category) -> str | None:
+    rule, keyword = vars(kind).get("rule"), vars(kind).get("keyword")
+    if rule is None or keyword is None:
+        return f"{kind.__name__} does not declare its own `keyword` and `rule` in gdl/ast.py"
+    if rule not in GRAMMAR_RULES:
+        return f"gdl/grammar.lark has no rule `{rule}`"
+    if rule not in REACHABLE:
+        return f"the rule `{rule}` of gdl/grammar.lark is not an alternative of any statement"
+    for expansion in GRAMMAR_RULES[rule]:
+        words = _leading_keywords(expansion)
+        if words[len(words) - len(keyword.split()):] != keyword.split():
+            return f"the rule `{rule}` is written `{' '.join(words)} ...`, not with the keyword `{keyword}`"
+    return None
+
+
+def _parser_entry(kind: type, cat: Category) -> str | None:
+    rule = getattr(kind, "rule", None)
+    built = parser._CONCEPT_RULES.get(rule)
+    if built is not kind:
+        also = f" (its rule `{rule}` builds {built.__name__})" if built is not None else ""
+        return f"gdl/parser.py's rule table has no entry for {kind.__name__}{also}"
+    return None
+
+
+def _printer_entry(kind: type, cat: Category) -> str | None:
+    if kind not in printer._FORMATTERS:
+        return f"gdl/printer.py _FORMATTERS has no entry for {kind.__name__}"
+    line = printer.text(sample(kind))
+    if not _spells(line, kind.keyword):
+        return f"gdl/printer.py prints {kind.__name__} as `{line}`, without its keyword `{kind.keyword}`"
+    return None
+
+
+def _bits_cost(kind: type, cat: Category) -> str | None:
+    if kind not in B._COSTS:
+        return f"gdl/bits.py _COSTS has no entry for {kind.__name__}"
+    if kind not in cat.kinds:
+        return f"{kind.__name__} has no position among the alternatives of a {cat} ({cat.kinds})"
+    try:
+        B.description_length(cat.put(sample(kind)))
+    except B.NotCodable as err:
+        return f"gdl/bits.py cannot code a stage with {kind.__name__}: {err}"
+    return None
+
+
+def _interpreter_function(kind: type, cat: Category) -> str | None:
+    missing = [where for where, table in cat.interpreter if kind not in table]
+    if missing:
+        return f"gdl/{' and gdl/'.join(missing)} has no entry for {kind.__name__}"
+    return None
+
+
+# --- the words of the closed vocabularies ---------------------------------------------------------
+
+WORD_BASE = replace(
+    BASE,
+    forward=(A.Heading("a", "down"), A.Heading("b", "up")),  # the forward-relative words need them
+    setup=(A.Setup("a", (A.Cell(0, 1),)), A.Setup("b", (A.Cell(2, 1),))),
+)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A closed set of words of the AST, the grammar terminal for them, and a stage using one."""
+
+    name: str
+    words: tuple[str, ...]  # in the order the description length numbers them
+    terminal: str
+    stage: Callable[[str], A.Stage]  # a small stage whose play needs the word's meaning
+
+    def __str__(self) -> str:
+        return self.name
+
+
+VOCABULARIES: tuple[Vocabulary, ...] = (
+    Vocabulary("direction word", A.DIRECTION_WORDS, "DIRECTION",
+               lambda w: replace(WORD_BASE, moves=(A.MoveRule(A.Step(A.Directions((w,)))),))),
+    Vocabulary("target", A.TARGETS, "TARGET",
+               lambda w: replace(WORD_BASE, moves=(A.MoveRule(A.Step(target=w)),))),
+    Vocabulary("heading", A.HEADINGS, "HEADING",
+               lambda w: replace(WORD_BASE, forward=(A.Heading("a", w), A.Heading("b", w)),
+                                 moves=(A.MoveRule(A.Step(A.Directions(("forward",)))),),
+                                 ends=(A.End(A.ReachFarRow(), A.MoverWins()),))),
+    Vocabulary("side pair", A.SIDE_PAIRS, "SIDES",
+               lambda w: replace(WORD_BASE, ends=(A.End(A.Connect((w, w)), A.MoverWins()),))),
+)
+WORDS = [pytest.param(w, v, id=f"{v.terminal}:{w}") for v in VOCABULARIES for w in v.words]
+
+
+def _grammar_word(word: str, voc: Vocabulary) -> str | None:
+    if word not in terminal_words(voc.terminal):
+        return f"the terminal {voc.terminal} of gdl/grammar.lark does not list `{word}`"
+    return None
+
+
+def _parser_word(word: str, voc: Vocabulary) -> str | None:
+    if word not in parser._WORD_TERMINALS.get(voc.terminal, ()):
+        return f"gdl/parser.py _WORD_TERMINALS[{voc.terminal!r}] (its suggestions) lacks `{word}`"
+    stage = voc.stage(word)
+    try:
+        parsed = parse(fmt(stage))
+    except StageError as err:
+        return f"gdl/parser.py does not read `{word}`: {err}"
+    if parsed != stage:
+        return f"gdl/parser.py reads `{word}` as something else"
+    return None
+
+
+def _bits_word(word: str, voc: Vocabulary) -> str | None:
+    try:
+        B.description_length(voc.stage(word))
+    except B.NotCodable as err:
+        return f"gdl/bits.py cannot code `{word}`: {err}"
+    return None
+
+
+def _interpreter_word(word: str, voc: Vocabulary) -> str | None:
+    try:
+        game = reference(voc.stage(word))
+        game.legal_moves(game.initial_state())
+    except (ValueError, KeyError) as err:
+        return f"the reference interpreter cannot play `{word}`: {type(err).__name__}: {err}"
+    return None
+
+
+# --- the table of layers ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A layer of the pipeline that must know every concept."""
+
+    name: str
+    concept: Callable[[type, Category], str | None]  # what it lacks for a node class, or None
+    word: Callable[[str, Vocabulary], str | None] | None  # for a word; None: words need nothing here
+
+    def __str__(self) -> str:
+        return self.name
+
+
+LAYERS: tuple[Layer, ...] = (
+    Layer("grammar", _grammar_rule, _grammar_word),
+    Layer("parser", _parser_entry, _parser_word),
+    Layer("printer", _printer_entry, None),  # words are printed as they are written
+    Layer("bits", _bits_cost, _bits_word),
+    Layer("interpreter", _interpreter_function, _interpreter_word),
+    # The compiler's layers come here, one Layer each (program code, kernel branch, family
+    # whitelist), with checks of the same shape: what the layer lacks for the concept, or None.
+)
+WORD_LAYERS = tuple(layer for layer in LAYERS if layer.word is not None)
+
+
+@pytest.mark.parametrize("layer", LAYERS, ids=str)
+@pytest.mark.parametrize("kind, cat", CONCEPTS)
+def test_concept_in_layer(kind, cat, layer):
+    problem = layer.concept(kind, cat)
+    assert problem is None, f"{kind.__name__} (a {cat}) is missing from the {layer}: {problem}"
+
+
+@pytest.mark.parametrize("layer", WORD_LAYERS, ids=str)
+@pytest.mark.parametrize("word, voc", WORDS)
+def test_word_in_layer(word, voc, layer):
+    problem = layer.word(word, voc)
+    assert problem is None, f"the {voc} `{word}` is missing from the {layer}: {problem}"
+
+
+@pytest.mark.parametrize("kind, cat", CONCEPTS)
+def test_concept_round_trips(kind, cat):
+    stage = cat.put(sample(kind))
+    assert parse(fmt(stage)) == stage
+
+
+# --- each check fails for a concept its layer lacks -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fancy(A.Node):
+    """A concept no layer has heard of: `end fancy: draw`."""
+
+    keyword: ClassVar[str] = "fancy"
+    rule: ClassVar[str] = "cond_fancy"
+
+
+@dataclass(frozen=True)
+class LongLine(A.Line):
+    """A concept that inherits everything from `line` and declares nothing of its own."""
+
+
+END_CONDITION = next(cat for cat in CATEGORIES if cat.kinds is A.CONDITIONS)
+
+
+@pytest.mark.parametrize("layer", LAYERS, ids=str)
+@pytest.mark.parametrize("kind", [Fancy, LongLine], ids=lambda k: k.__name__)
+def test_each_layer_reports_a_concept_it_lacks(kind, layer):
+    problem = layer.concept(kind, END_CONDITION)
+    assert problem is not None, f"the {layer} check does not notice that the {layer} lacks {kind.__name__}"
+
+
+@pytest.mark.parametrize("layer", WORD_LAYERS, ids=str)
+@pytest.mark.parametrize("voc", VOCABULARIES, ids=str)
+def test_each_layer_reports_a_word_it_lacks(voc, layer):
+    problem = layer.word("fancy", voc)
+    assert problem is not None, f"the {layer} check does not notice that the {layer} lacks the {voc} `fancy`"
+
+
+# --- the other way round: the AST declares every concept that the grammar has -----------------------
+
+
+def test_every_concept_class_is_in_a_category():
+    declared = [c for c in vars(A).values()
+                if isinstance(c, type) and issubclass(c, A.Node) and "keyword" in vars(c)]
+    in_categories = tuple(kind for cat in CATEGORIES for kind in cat.kinds)
+    assert sorted(c.__name__ for c in declared) == sorted(kind.__name__ for kind in in_categories)
+    assert A.CONCEPTS == in_categories, "A.CONCEPTS is not the categories, in order"
+    for attr in ("keyword", "rule"):
+        values = [getattr(kind, attr) for kind in in_categories]
+        assert len(set(values)) == len(values), f"two concepts declare the same {attr}"
+
+
+def test_every_grammar_rule_has_a_builder():
+    rules = {name for name in GRAMMAR_RULES if not name.startswith("_") and name not in INLINED}
+    assert rules - set(parser._BUILDERS) == set(), "grammar rules that the parser cannot build"
+    assert rules - REACHABLE == set(), "grammar rules that no statement reaches"
+
+
+def test_an_unknown_grammar_rule_is_an_internal_error():
+    with pytest.raises(InternalError, match="no builder for grammar rule 'cond_fancy'"):
+        parser._build(Tree("cond_fancy", []))
+
+
+@pytest.mark.parametrize("voc", VOCABULARIES, ids=str)
+def test_the_grammar_has_no_word_the_ast_lacks(voc):
+    assert len(set(voc.words)) == len(voc.words), f"a {voc} is listed twice"
+    assert terminal_words(voc.terminal) == set(voc.words)
