@@ -18,7 +18,7 @@ import networkx as nx
 import numpy as np
 
 from ..gdl import geometry
-from ..gdl.ast import HexBoard, Stage
+from ..gdl.ast import Stage
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,7 +82,7 @@ def board_graph(rows: int, cols: int, is_hex: bool, wrap: bool, blocked: frozens
 def lower(stage: Stage) -> Topology:
     board = stage.board
     rows, cols = board.rows, board.cols
-    is_hex = isinstance(board, HexBoard)
+    is_hex = geometry.hexagonal(board)
     names = tuple(geometry.steps(is_hex))
     g = board_graph(rows, cols, is_hex, board.wrap, stage.blocked_cells)
     n = rows * cols

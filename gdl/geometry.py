@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .ast import HexBoard, RectBoard, SquareBoard
+
 # Compass directions as (row step, column step); `n` is up, towards row 1.
 SQUARE_STEPS: dict[str, tuple[int, int]] = {
     "n": (-1, 0), "ne": (-1, 1), "e": (0, 1), "se": (1, 1),
@@ -43,6 +45,22 @@ _RELATIVE = {
 
 # One direction per line axis: e–w, n–s, ne–sw, nw–se (square); e–w, n–s, ne–sw (hex).
 _AXES = {False: ("e", "s", "ne", "se"), True: ("e", "s", "ne")}
+
+
+# Each board kind's cells: hexagons (6 directions, the Hex rhombus) or squares (8 directions).
+HEXAGONAL: dict[type, bool] = {
+    SquareBoard: False,
+    RectBoard: False,
+    HexBoard: True,
+}
+
+
+def hexagonal(board) -> bool:
+    """Whether a board's cells are hexagons; ValueError for a board kind this does not know."""
+    try:
+        return HEXAGONAL[type(board)]
+    except KeyError:
+        raise ValueError(f"unknown board kind {type(board).__name__}") from None
 
 
 def steps(is_hex: bool) -> dict[str, tuple[int, int]]:

@@ -19,11 +19,14 @@ from typing import Any, Callable, ClassVar, Mapping
 import pytest
 from lark import Lark, Tree
 
+from ludica import compiler
+from ludica.compiler import codes, families, program
 from ludica.gdl import ast as A
 from ludica.gdl import bits as B
 from ludica.gdl import parser, printer
 from ludica.gdl.diagnostics import InternalError, StageError
-from ludica.gdl.interpreter import effects, ends, moves, reference, topology, turns
+from ludica.gdl import geometry
+from ludica.gdl.interpreter import effects, ends, moves, reference, turns
 from ludica.gdl.parser import parse
 from ludica.gdl.printer import format as fmt
 
@@ -53,7 +56,7 @@ class Category:
 
 CATEGORIES: tuple[Category, ...] = (
     Category("board kind", A.BOARD_KINDS, lambda n: replace(BASE, board=n),
-             (("interpreter/topology.py _HEXAGONAL", topology._HEXAGONAL),)),
+             (("geometry.py HEXAGONAL", geometry.HEXAGONAL),)),
     Category("move kind", A.MOVE_KINDS, lambda n: replace(BASE, moves=(A.MoveRule(n),)),
              (("interpreter/moves.py _GENERATORS", moves._GENERATORS),
               ("interpreter/moves.py _VACATES_ORIGIN", moves._VACATES_ORIGIN))),
@@ -171,7 +174,7 @@ def _bits_cost(kind: type, cat: Category) -> str | None:
     if kind not in B._COSTS:
         return f"gdl/bits.py _COSTS has no entry for {kind.__name__}"
     if kind not in cat.kinds:
-        return f"{kind.__name__} has no position among the alternatives of a {cat} ({cat.kinds})"
+        return f"{kind.__name__} has no position among the alternatives of the {cat} category ({cat.kinds})"
     try:
         B.description_length(cat.put(sample(kind)))
     except B.NotCodable as err:
@@ -259,6 +262,137 @@ def _interpreter_word(word: str, voc: Vocabulary) -> str | None:
     return None
 
 
+# --- the compiler's layers -------------------------------------------------------------------------
+# Every concept is lowered to a code (compiler/program.py), every kernel dispatcher has a branch for
+# that code in every form a family plays (a dispatcher without one stops the game with an
+# InternalError), and every family says whether it plays the code (compiler/families/).
+
+# Stages of each family's shape, which a concept is put into: the Othello family's, a pure
+# placement game, stepping pieces, and the generic kernels' (clones that convert).
+_SHAPES = {
+    "othello": replace(BASE, board=A.SquareBoard(4), moves=(A.MoveRule(A.PlaceEmpty(), (A.FlipCustodial(),
+                                                                                    A.RequireCapture())),),
+                       setup=(A.Setup("a", (A.Cell(1, 2), A.Cell(2, 1))), A.Setup("b", (A.Cell(1, 1), A.Cell(2, 2)))),
+                       pass_rule=A.PassForced(), ends=(A.End(A.NoMoves(), A.MostPieces()),)),
+    "placement": replace(BASE, board=A.SquareBoard(4), setup=(A.Setup("a", (A.Cell(0, 0),)),
+                                                              A.Setup("b", (A.Cell(3, 3),))),
+                         ends=(A.End(A.BoardFull(), A.Draw()),)),
+    "pieces": replace(BASE, board=A.SquareBoard(4), moves=(A.MoveRule(A.Step(A.Directions(("forward",
+                                                                                          "forward-diagonal")),
+                                                                              "any")),),
+                      setup=(A.Setup("a", (A.CellRange(A.Cell(0, 0), A.Cell(0, 3)),)),
+                             A.Setup("b", (A.CellRange(A.Cell(3, 0), A.Cell(3, 3)),))),
+                      ends=(A.End(A.NoMoves(), A.Draw()),)),
+    "generic": replace(BASE, board=A.SquareBoard(4), moves=(A.MoveRule(A.Clone(1), (A.ConvertAdjacent(),)),),
+                       setup=(A.Setup("a", (A.Cell(0, 0),)), A.Setup("b", (A.Cell(3, 3),))),
+                       ends=(A.End(A.NoMoves(), A.MostPieces()),), pass_rule=A.PassForced()),
+}
+_HEADINGS = (A.Heading("a", "down"), A.Heading("b", "up"))  # far rows and forward words need them
+
+
+def _put(kind: type, cat: Category, shape: A.Stage) -> A.Stage:
+    """A stage of the shape holding a node of the concept where the kernels read it."""
+    shape = replace(shape, forward=_HEADINGS)
+    if cat.name == "board kind":  # as large as the shape's setup needs
+        return replace(shape, board=replace(sample(kind), **{f.name: 4 for f in dataclasses.fields(kind)
+                                                             if f.name in ("size", "n_rows")}))
+    node = sample(kind)
+    if cat.name == "move kind":
+        return replace(shape, moves=(A.MoveRule(node),))
+    if cat.name == "effect":  # `require capture` needs an effect before it that takes pieces
+        effects = (A.FlipCustodial(), node) if isinstance(node, A.RequireCapture) else (node,)
+        return replace(shape, moves=(A.MoveRule(A.PlaceEmpty(), effects),))
+    if cat.name == "turn order":
+        return replace(shape, turn=node)
+    if cat.name == "pass rule":
+        return replace(shape, pass_rule=node)
+    if cat.name == "end condition":  # first, so it is read before the shape's own end
+        return replace(shape, ends=(A.End(node, A.MoverWins()),) + shape.ends)
+    return replace(shape, ends=(A.End(A.BoardFull(), node),) + shape.ends)  # a result
+
+
+# Where the lowered program holds each category's code, and the lowering table it comes from.
+_CODES: dict[str, tuple[str, dict, Callable[[Any], int]]] = {
+    "move kind": ("moves", program._MOVE_CODES, lambda p: p.rules[0, codes.R_KIND]),
+    "effect": ("effects", program._EFFECT_CODES, lambda p: p.effects[0, p.rules[0, codes.R_N_EFFECTS] - 1,
+                                                                        codes.FX_KIND]),
+    "turn order": ("turns", program._TURNS, lambda p: p.game[codes.G_TURN]),
+    "end condition": ("conditions", program._CONDITIONS, lambda p: p.ends[0, codes.E_CONDITION]),
+    "result": ("results", program._RESULTS, lambda p: p.ends[0, codes.E_RESULT]),
+}
+
+
+def _compiled(kind: type, cat: Category, shape: str = "generic"):
+    """The concept's stage of a shape, compiled: (game, None), or (None, what went wrong)."""
+    try:
+        return compiler.compile(_put(kind, cat, _SHAPES[shape])), None
+    except (StageError, KeyError, ValueError, TypeError) as err:
+        return None, f"{type(err).__name__}: {str(err).splitlines()[0]}"
+
+
+def _code(kind: type, cat: Category) -> tuple[int | None, str | None]:
+    """The concept's code (None for a category without codes) or what is missing."""
+    if cat.name not in _CODES:
+        return None, None
+    category, table, read = _CODES[cat.name]
+    if kind not in table:
+        return None, f"compiler/program.py has no lowering for {kind.__name__}"
+    game, problem = _compiled(kind, cat)
+    if game is None:
+        return None, f"compiler/program.py cannot lower a stage with {kind.__name__}: {problem}"
+    code = int(read(game.program))
+    if code not in codes.CATEGORIES[category]:
+        return None, f"{kind.__name__} lowers to {code}, not a code of compiler/codes.py {category}"
+    return code, None
+
+
+def _program_code(kind: type, cat: Category) -> str | None:
+    code, problem = _code(kind, cat)
+    if problem is None and code is not None:
+        others = [k.__name__ for k in cat.kinds if k is not kind and _code(k, cat)[0] == code]
+        if others:
+            return f"{kind.__name__} lowers to code {code}, as {others} do"
+    if problem is None and cat.name not in _CODES:  # board kinds and the pass rule: tables, not codes
+        game, problem = _compiled(kind, cat)
+    return problem
+
+
+def _kernel_branch(kind: type, cat: Category) -> str | None:
+    """Random games of the concept in every family's shape, on the generic kernels, on the family
+    that takes the stage and from Python: a dispatcher without a branch stops with InternalError."""
+    for shape in _SHAPES:
+        game, problem = _compiled(kind, cat, shape)
+        if game is None:
+            if shape == "generic":
+                return f"the compiler cannot take a stage with {kind.__name__}: {problem}"
+            continue  # the concept does not fit this shape (a move kind in the Othello family's, ...)
+        try:
+            game.playouts(20, seed=1, generic=True, max_plies=200)
+            game.playouts(20, seed=1, max_plies=200)
+            state = game.initial_state()
+            for _ in range(60):
+                if game.is_terminal(state):
+                    break
+                state = game.apply(state, game.legal_moves(state)[-1])
+        except InternalError as err:
+            return f"a kernel of the {game.fast_playouts or 'generic'} path has no branch for it ({shape} shape): {err}"
+    return None
+
+
+def _family_decision(kind: type, cat: Category) -> str | None:
+    if cat.name not in _CODES:
+        return None  # families take or leave boards and the pass rule by the program's shape
+    code, problem = _code(kind, cat)
+    if problem is not None:
+        return problem
+    category = _CODES[cat.name][0]
+    undecided = [f.NAME for f in families.FAMILIES
+                 if (code in f.HANDLES[category]) == (code in f.EXCLUDES[category])]
+    if undecided:
+        return f"compiler/families/ {undecided} neither handle nor exclude {kind.__name__} (code {code}), or do both"
+    return None
+
+
 # --- the table of layers ---------------------------------------------------------------------------
 
 
@@ -280,8 +414,9 @@ LAYERS: tuple[Layer, ...] = (
     Layer("printer", _printer_entry, None),  # words are printed as they are written
     Layer("bits", _bits_cost, _bits_word),
     Layer("interpreter", _interpreter_function, _interpreter_word),
-    # The compiler's layers come here, one Layer each (program code, kernel branch, family
-    # whitelist), with checks of the same shape: what the layer lacks for the concept, or None.
+    Layer("program", _program_code, None),
+    Layer("kernels", _kernel_branch, None),
+    Layer("families", _family_decision, None),
 )
 WORD_LAYERS = tuple(layer for layer in LAYERS if layer.word is not None)
 
@@ -290,7 +425,7 @@ WORD_LAYERS = tuple(layer for layer in LAYERS if layer.word is not None)
 @pytest.mark.parametrize("kind, cat", CONCEPTS)
 def test_concept_in_layer(kind, cat, layer):
     problem = layer.concept(kind, cat)
-    assert problem is None, f"{kind.__name__} (a {cat}) is missing from the {layer}: {problem}"
+    assert problem is None, f"{kind.__name__} ({cat}) is missing from the {layer}: {problem}"
 
 
 @pytest.mark.parametrize("layer", WORD_LAYERS, ids=str)

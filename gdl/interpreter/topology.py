@@ -11,14 +11,8 @@ from collections import deque
 from functools import lru_cache
 
 from .. import geometry
-from ..ast import Directions, HexBoard, RectBoard, SquareBoard, Stage
+from ..ast import Directions, Stage
 
-# Each board kind's cells: hexagons (6 directions, the Hex rhombus) or squares (8 directions).
-_HEXAGONAL: dict[type, bool] = {
-    SquareBoard: False,
-    RectBoard: False,
-    HexBoard: True,
-}
 
 
 class Topology:
@@ -36,10 +30,7 @@ class Topology:
         self.rows: int = board.rows
         self.cols: int = board.cols
         self.size: int = self.rows * self.cols
-        try:
-            self.is_hex: bool = _HEXAGONAL[type(board)]
-        except KeyError:
-            raise ValueError(f"unknown board kind {type(board).__name__}") from None
+        self.is_hex: bool = geometry.hexagonal(board)
         self.wrap: bool = board.wrap
         steps = geometry.steps(self.is_hex)
         self.names: tuple[str, ...] = tuple(steps)
