@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes as K
-from ..bitboards import ONE, full, lowest, popcount, region_bits, shift, start_game
+from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game
 from ..ends import holds_bits, winner
 from ..jit import inline, kernel
+from ..program import pack_tables, table1, table2
 from ..rng import draw
 from ..turns import next_player_bits
 
@@ -31,9 +32,8 @@ _EMPTY, _ENEMY = 1, 2  # target bits of a direction: where a piece may step that
 
 
 def applies(program) -> tuple | None:
-    """The tables of `playouts` (the ends, the game row, per player the step directions sorted by
-    shift with their target bits and how many, the bitboard steps, the regions as bitboards, the
-    orthogonal directions, the line axes), or None for a stage of another shape."""
+    """The tables of `playouts` and `step`, packed in two arrays (see _unpack), or None for a stage
+    of another shape."""
     rules, rule_dirs, bb_shift = program.rules, program.rule_dirs, program.bb_shift
     if not program.game[K.G_BITBOARD] or (rules[:, K.R_N_EFFECTS] != 0).any():
         return None
@@ -50,8 +50,20 @@ def applies(program) -> tuple | None:
         sn[p] = len(chosen)
         sdir[p, : len(chosen)] = chosen
         stgt[p, : len(chosen)] = target[chosen]
-    return (program.ends, program.game, sdir, stgt, sn, bb_shift, program.bb_mask, program.opposite,
-            region_bits(program.regions), program.orth, program.axes)
+    ints = pack_tables([program.ends, program.game, sdir, stgt, sn, bb_shift, program.opposite, program.orth,
+                        program.axes])
+    return ints, np.concatenate([program.bb_mask, region_bits(program.regions)])
+
+
+@inline
+def _unpack(ints, bits):
+    """(ends, game row, step directions per player sorted by shift, their target bits, how many,
+    bit shifts, opposite directions, orthogonal directions, line axes, bit masks, regions as
+    bitboards): two arrays cross a call from Python, each table is a view of them."""
+    bb_shift = table1(ints, 5)
+    n_dirs = bb_shift.shape[0]
+    return (table2(ints, 0), table1(ints, 1), table2(ints, 2), table2(ints, 3), table1(ints, 4), bb_shift,
+            table1(ints, 6), table1(ints, 7), table1(ints, 8), bits[:n_dirs], bits[n_dirs:])
 
 
 @inline
@@ -79,9 +91,23 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
     return False
 
 
+@inline
+def _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask, opposite):
+    """(over, winner) by the first end that holds, in the stage's order (n: the moves of the side to
+    move, a forced pass counting as one)."""
+    for e in range(ends.shape[0]):
+        holds = holds_bits(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], sides, empty, mover,
+                           player, n, ply, regions, orth, axes, bb_shift, bb_mask, opposite)
+        if holds == K.UNKNOWN:
+            return True, K.BAD_CODE
+        if holds:
+            return True, winner(ends[e, K.E_RESULT], mover, popcount(sides[0]), popcount(sides[1]))
+    return False, K.NONE
+
+
 @kernel
-def _playouts(starts, first_game, seed, max_plies, ends, game, sdir, stgt, sn, bb_shift, bb_mask, opposite, regions,
-              orth, axes, lengths, winners):
+def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
     size = game[K.G_CELLS]
     all_cells = full(size)
     turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
@@ -99,17 +125,8 @@ def _playouts(starts, first_game, seed, max_plies, ends, game, sdir, stgt, sn, b
             if n == 0 and passing:
                 if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
                     n, pass_now = 1, True
-            won = K.NONE
-            over = False
-            for e in range(ends.shape[0]):  # the first end that holds, in the stage's order
-                holds = holds_bits(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], sides, empty, mover,
-                                   player, n, ply, regions, orth, axes, bb_shift, bb_mask, opposite)
-                if holds == K.UNKNOWN:
-                    won, over = K.BAD_CODE, True
-                    break
-                if holds:
-                    won, over = winner(ends[e, K.E_RESULT], mover, popcount(sides[0]), popcount(sides[1])), True
-                    break
+            over, won = _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask,
+                                   opposite)
             if over or n == 0:
                 winners[g] = won
                 break
@@ -158,3 +175,67 @@ def _playouts(starts, first_game, seed, max_plies, ends, game, sdir, stgt, sn, b
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
     _playouts(starts, first_game, seed, max_plies, *tables, lengths, winners)
+
+
+@kernel
+def step(state, child, r, src, dst, out, ints, bits):
+    """calls.step for the family: `child` becomes the position after the step src→dst (r = -1: a
+    pass) and `out` receives its status; with r = K.STATUS_ONLY, `child` becomes a copy of `state`
+    and `out` its status. Returns (pieces taken, moves, over, winner). Every step rule plays a move
+    the same way, so the rule itself is not read."""
+    ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
+    size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
+    sides = np.zeros(2, np.uint64)
+    sides[0], sides[1], blocked = sides_of(state, size)
+    player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
+    child[:] = state
+    taken = 0
+    if r != K.STATUS_ONLY:
+        if r >= 0:
+            me, op = sides[player], sides[1 - player]
+            origin, dest = ONE << np.uint64(src), ONE << np.uint64(dst)
+            taken = 1 if op & dest else 0
+            me ^= origin | dest
+            op &= ~dest
+            sides[player], sides[1 - player] = me, op
+            child[src], child[dst] = 0, player + 1
+            nxt = next_player_bits(game[K.G_TURN], player, me, op, taken)
+            if nxt == K.BAD_CODE:
+                return K.BAD_CODE, 0, True, K.BAD_CODE
+            mover, player = player, nxt
+        else:
+            mover, player = player, 1 - player
+        ply += 1
+        child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = player, mover, ply
+    me, op = sides[player], sides[1 - player]
+    empty = full(size) & ~(me | op | blocked)
+    nd = sn[player]
+    movers = np.empty(sdir.shape[1], np.uint64)
+    n = _movers(me, op, empty, player, sdir, stgt, nd, bb_shift, bb_mask, opposite, movers)
+    pass_now = False
+    if n == 0 and game[K.G_PASS] != 0:
+        if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
+            n, pass_now = 1, True
+    over, won = _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask,
+                           opposite)
+    if over or n == 0:
+        out[0], out[1], out[2] = 0, True, won
+        return taken, 0, True, won
+    out[0], out[1], out[2] = n, False, K.NONE
+    if pass_now:
+        out[3], out[3 + m], out[3 + 2 * m] = -1, -1, -1
+        return taken, n, False, K.NONE
+    # by origin, then destination: for one origin the directions come sorted by shift
+    origins = np.uint64(0)
+    for j in range(nd):
+        origins |= movers[j]
+    k = 0
+    while origins != 0:
+        bit = lowest(origins)
+        for j in range(nd):
+            if movers[j] & bit:
+                out[3 + k], out[3 + m + k] = index_of(bit), index_of(shift(bit, sdir[player, j], bb_shift, bb_mask))
+                out[3 + 2 * m + k] = 0
+                k += 1
+        origins ^= bit
+    return taken, n, False, K.NONE

@@ -16,10 +16,9 @@ from .. import codes as K
 from ..ends import count, holds_cells, holds_placed, join_placed, start_sets, winner
 from ..jit import inline, kernel
 from ..playouts import playouts as generic_playouts
-from ..positions import new_work
 from ..program import pack, unpack
 from ..rng import draw, game_generator
-from ..turns import next_player
+from ..turns import next_player, uses_counts
 
 NAME = "placement"
 HANDLES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY}, targets={K.TARGET_EMPTY}, turns=K.TURNS,
@@ -29,13 +28,14 @@ EXCLUDES = K.coverage(moves={K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE}
 
 
 def applies(program) -> tuple | None:
-    """The tables of `playouts` (the packed program, the longest line per axis), or None for a
-    stage of another shape."""
+    """The tables of `playouts` and `step` (the packed program, the longest line per axis, scratch
+    space), or None for a stage of another shape."""
     rules = program.rules
     if rules.shape[0] != 1 or rules[0, K.R_N_EFFECTS] != 0:
         return None
     rings = np.array([_ring(program.nbr, int(d)) for d in program.axes], dtype=np.int32)
-    return pack(program), program.bb_mask, rings
+    scratch = np.empty(2 * (program.nbr.shape[1] + 1), np.int32)  # a connection's search, in `step`
+    return pack(program), program.bb_mask, rings, scratch
 
 
 def _ring(nbr: np.ndarray, d: int) -> int:
@@ -55,8 +55,8 @@ def _decided_anywhere(state, flat, bb_mask):
     """Whether a board condition (line, connect, far row) holds for either player in a start
     position, read whole by the generic kernels' rules."""
     P = unpack(flat, bb_mask)
-    work = new_work(P)
     size = P.game[K.G_CELLS]
+    stack, seen = np.empty(size + 1, np.int32), np.empty(size + 1, np.int32)
     ends = P.ends
     probe = state.copy()
     for mover in range(2):
@@ -64,7 +64,7 @@ def _decided_anywhere(state, flat, bb_mask):
         for e in range(ends.shape[0]):
             cond = ends[e, K.E_CONDITION]
             if cond == K.LINE or cond == K.CONNECT or cond == K.REACH_FAR_ROW:
-                if holds_cells(probe, cond, ends[e, K.E_PARAM], ends[e, K.E_EXACT], 1, P, work[5], work[6]) != 0:
+                if holds_cells(probe, cond, ends[e, K.E_PARAM], ends[e, K.E_EXACT], 1, P, stack, seen) != 0:
                     return True
     return False
 
@@ -162,18 +162,26 @@ def _play(state, x, max_plies, moves, counts, sets, connect, gravity, P, ring):
 
 
 @kernel
-def _playouts(starts, first_game, seed, max_plies, flat, bb_mask, ring, lengths, winners):
+def _decided(starts, flat, bb_mask):
+    """bool[len(starts)]: whether each start already holds a board condition (_decided_anywhere)."""
+    whole = np.zeros(starts.shape[0], np.bool_)
+    for s in range(starts.shape[0]):
+        whole[s] = _decided_anywhere(starts[s], flat, bb_mask)
+    return whole
+
+
+@kernel
+def _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, lengths, winners):
+    """The games of the batch whose start is not `whole` (the others are left to the caller)."""
     P = unpack(flat, bb_mask)
     ends, size = P.ends, P.game[K.G_CELLS]
     gravity = P.rules[0, K.R_KIND] == K.PLACE_GRAVITY
     connect = False
     for e in range(ends.shape[0]):
         connect |= ends[e, K.E_CONDITION] == K.CONNECT
-    whole = np.zeros(starts.shape[0], np.bool_)
     sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
     for s in range(starts.shape[0]):
-        whole[s] = _decided_anywhere(starts[s], flat, bb_mask)
-        if connect:
+        if connect and not whole[s]:
             sets_of[s] = start_sets(starts[s], P.nbr, P.orth, ends, P.regions, size)
     state = np.empty(starts.shape[1], np.int32)
     moves = np.empty(size, np.int32)
@@ -182,8 +190,7 @@ def _playouts(starts, first_game, seed, max_plies, flat, bb_mask, ring, lengths,
     for g in range(lengths.shape[0]):
         number = first_game + g
         start = number % starts.shape[0]
-        if whole[start]:  # a line or a connection at the start: test everything, as generic play does
-            generic_playouts(starts, number, seed, max_plies, flat, bb_mask, lengths[g:g + 1], winners[g:g + 1])
+        if whole[start]:
             continue
         state[:] = starts[start]
         if connect:
@@ -193,4 +200,54 @@ def _playouts(starts, first_game, seed, max_plies, flat, bb_mask, ring, lengths,
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
-    _playouts(starts, first_game, seed, max_plies, *tables, lengths, winners)
+    flat, bb_mask, ring, _ = tables
+    whole = _decided(starts, flat, bb_mask)
+    if whole.any():  # a line or a connection at a start: its games test everything, as generic play does
+        # (only a start built so, never a reachable one: the generic kernels compile only then)
+        if whole.all():
+            generic_playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners)
+            return
+        for g in np.flatnonzero(whole[(first_game + np.arange(lengths.shape[0])) % starts.shape[0]]):
+            generic_playouts(starts, first_game + g, seed, max_plies, flat, bb_mask, lengths[g:g + 1],
+                             winners[g:g + 1])
+    _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, lengths, winners)
+
+
+@kernel
+def step(state, child, r, src, dst, out, flat, bb_mask, ring, scratch):
+    """calls.step for the family: `child` becomes the position after a piece placed on `dst` (r =
+    -1: a pass) and `out` receives its status; with r = K.STATUS_ONLY, `child` becomes a copy of
+    `state` and `out` its status. Returns (pieces taken, moves, over, winner). A position from
+    Python has no history, so its ends are read on the whole board (the cells form)."""
+    P = unpack(flat, bb_mask)
+    game, ends = P.game, P.ends
+    size, rows, cols, m = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_MAX_MOVES]
+    child[:] = state
+    if r != K.STATUS_ONLY:
+        player = state[size + K.TO_MOVE]
+        nxt = 1 - player  # a pass
+        if r >= 0:
+            child[dst] = player + 1
+            turn = game[K.G_TURN]
+            mine = theirs = 0
+            if uses_counts(turn):
+                mine, theirs = count(child, size, player + 1), count(child, size, 2 - player)
+            nxt = next_player(turn, player, mine, theirs, 0)  # a placement takes nothing
+            if nxt == K.BAD_CODE:
+                return K.BAD_CODE, 0, True, K.BAD_CODE
+        child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, state[size + K.PLY] + 1
+    # the legal moves (the other side has the same ones: no forced pass ever applies)
+    n = _legal_moves(child, out[3 + m: 3 + 2 * m], P.rules[0, K.R_KIND] == K.PLACE_GRAVITY, rows, cols, size)
+    out[3: 3 + n] = -1
+    out[3 + 2 * m: 3 + 2 * m + n] = 0
+    stack, seen = scratch[: size + 1], scratch[size + 1:]
+    for e in range(ends.shape[0]):
+        holds = holds_cells(child, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, P, stack, seen)
+        if holds == K.UNKNOWN:
+            return K.BAD_CODE, 0, True, K.BAD_CODE
+        if holds:
+            won = winner(ends[e, K.E_RESULT], child[size + K.MOVER], count(child, size, 1), count(child, size, 2))
+            out[0], out[1], out[2] = 0, True, won
+            return 0, 0, True, won
+    out[0], out[1], out[2] = n, n == 0, K.NONE
+    return 0, n, n == 0, K.NONE
