@@ -91,7 +91,7 @@ class CompiledGame:
         an `apply` leaves the status of the position it made."""
         # Only a read-only array is a value: one the caller may refill is read again every time.
         if state is not self._seen or state.flags.writeable:
-            _, n, over, won = self._step(state, self._unused_child, K.STATUS_ONLY, -1, -1, self._out,
+            _, n, over, won = self._step(_frozen(state), self._unused_child, K.STATUS_ONLY, -1, -1, self._out,
                                          *self._step_tables)
             self._took(state, n, over, won)
         return self._known
@@ -134,7 +134,7 @@ class CompiledGame:
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         rule, src, dst = self._find(state, move)
         child = np.empty(self._state_size, np.int32)
-        taken, n, over, won = self._step(state, child, rule, src, dst, self._out, *self._step_tables)
+        taken, n, over, won = self._step(_frozen(state), child, rule, src, dst, self._out, *self._step_tables)
         child.flags.writeable = False
         self._took(child, n, over, won)  # the kernel left the child's status
         return child, taken
@@ -185,7 +185,8 @@ class CompiledGame:
 
     def perft(self, depth: int, state: np.ndarray | None = None) -> int:
         """Leaves of the move tree at `depth`, counted inside the kernel."""
-        leaves = int(cell_kernels.perft(self._initial if state is None else state, depth, self._flat, self._masks))
+        start = self._initial if state is None else _frozen(np.ascontiguousarray(state, dtype=np.int32))
+        leaves = int(cell_kernels.perft(start, depth, self._flat, self._masks))
         if leaves == K.BAD_CODE:
             raise _bad_code(self.stage)
         return leaves
@@ -196,7 +197,7 @@ class CompiledGame:
         The same seed gives the same games, whatever the number of threads. `generic` forces the
         generic kernels where straight bitboard code would play (to compare the two)."""
         start = (self._initial if state is None else state)[None, :]
-        return self._run(np.ascontiguousarray(start), n, seed, threads, max_plies, generic)
+        return self._run(np.ascontiguousarray(start, dtype=np.int32), n, seed, threads, max_plies, generic)
 
     def playouts_from(self, states: np.ndarray, n_per_state: int, seed: int = 0, threads: int = 1,
                       max_plies: int = 100_000) -> Playouts:
@@ -217,6 +218,7 @@ class CompiledGame:
 
     def _run(self, starts: np.ndarray, n: int, seed: int, threads: int, max_plies: int,
              generic: bool = False) -> Playouts:
+        starts = _frozen(starts)
         lengths = np.zeros(n, dtype=np.int32)
         winners = np.zeros(n, dtype=np.int32)
         if threads <= 1 or n < 2 * threads:
@@ -233,6 +235,16 @@ class CompiledGame:
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
         return Playouts(lengths, returns, int((winners == K.CUT).sum()))
+
+
+def _frozen(state: np.ndarray) -> np.ndarray:
+    """A read-only view of an array the kernels only read: numba compiles a kernel once per kind of
+    array it is given, and states are read-only values, so a writeable one would compile every
+    kernel a second time (a cold start spent half its time so)."""
+    if state.flags.writeable:
+        state = state.view()
+        state.flags.writeable = False
+    return state
 
 
 def _bad_code(stage: Stage) -> InternalError:

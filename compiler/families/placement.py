@@ -128,7 +128,7 @@ def _play(state, x, max_plies, moves, counts, sets, connect, gravity, P, ring):
     counts[0], counts[1] = count(state, size, 1), count(state, size, 2)
     empties = count(state, size, 0)
     player, ply = state[size + K.TO_MOVE], state[size + K.PLY]
-    last = -1  # the cell just played (none at the start)
+    last = np.int64(-1)  # the cell just played (none at the start; not a literal: see _any_connect)
     plies = 0
     n = _legal_moves(state, moves, gravity, rows, cols, size)
     while True:
@@ -162,6 +162,16 @@ def _play(state, x, max_plies, moves, counts, sets, connect, gravity, P, ring):
 
 
 @kernel
+def _any_connect(ends):
+    """Whether some end is a connection. (A function, not a flag set in a loop: numba would type a
+    flag that starts as `False` as the literal False, and compile what it is passed to twice.)"""
+    for e in range(ends.shape[0]):
+        if ends[e, K.E_CONDITION] == K.CONNECT:
+            return True
+    return False
+
+
+@kernel
 def _decided(starts, flat, bb_mask):
     """bool[len(starts)]: whether each start already holds a board condition (_decided_anywhere)."""
     whole = np.zeros(starts.shape[0], np.bool_)
@@ -176,14 +186,13 @@ def _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, l
     P = unpack(flat, bb_mask)
     ends, size = P.ends, P.game[K.G_CELLS]
     gravity = P.rules[0, K.R_KIND] == K.PLACE_GRAVITY
-    connect = False
-    for e in range(ends.shape[0]):
-        connect |= ends[e, K.E_CONDITION] == K.CONNECT
+    connect = _any_connect(ends)
     sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
+    state = np.empty(starts.shape[1], np.int32)
     for s in range(starts.shape[0]):
         if connect and not whole[s]:
-            sets_of[s] = start_sets(starts[s], P.nbr, P.orth, ends, P.regions, size)
-    state = np.empty(starts.shape[1], np.int32)
+            state[:] = starts[s]  # a writeable copy, as in play: the union-find code compiles once
+            sets_of[s] = start_sets(state, P.nbr, P.orth, ends, P.regions, size)
     moves = np.empty(size, np.int32)
     counts = np.zeros(2, np.int64)
     sets = np.empty(sets_of.shape[1:], np.int32)
