@@ -66,3 +66,4 @@ STATUS_ONLY = -2  # the rule of a step that plays nothing: the status of the sta
 REFUSED = -1  # what playing a move answers when `require capture` refuses it
 # What a condition dispatcher answers: it holds, it does not, or the code is unknown.
 HOLDS, HOLDS_NOT, UNKNOWN = 1, 0, -1
+NEEDS_BOARD = -2  # the bitboard form's answer for a condition read with the board's tables (board_bits)

@@ -280,41 +280,53 @@ def holds_cells(state, cond, param, exact, available, P, stack, seen):
 
 
 @inline
-def holds_bits(cond, param, exact, sides, empty, mover, player, available, ply, region_bits, orth, axes, bb_shift,
-               bb_mask, opposite):
-    """holds_cells on bitboards: `sides` uint64[2] the players' pieces, `empty` the empty cells,
-    `region_bits` the program's regions as bitboards."""
-    c = counted(cond, param, available, empty != 0, sides[player] != 0, ply)
+def holds_bits(cond, param, available, empty, to_move_pieces, mover_pieces, mover_far_row, ply):
+    """holds_cells on bitboards, for the conditions read from scalars (bitboards of the empty
+    cells, the side to move's pieces, the mover's pieces and far row): K.HOLDS, K.HOLDS_NOT,
+    K.NEEDS_BOARD for a line or a connection (then call board_bits), K.UNKNOWN for another code.
+
+    Scalars only, on purpose: an inlined helper that takes arrays and calls a kernel inside costs
+    every ply a reference count per array, read or not (a stepping-piece playout ran 5x slower)."""
+    c = counted(cond, param, available, empty != 0, to_move_pieces != 0, ply)  # counted reads `== 0`
     if c != K.UNKNOWN:
         return c
-    if cond == K.LINE:
-        return line_bits(sides[mover], param, exact != 0, axes, bb_shift, bb_mask, opposite)
     if cond == K.REACH_FAR_ROW:
-        return (sides[mover] & region_bits[mover]) != 0
+        return (mover_pieces & mover_far_row) != 0
+    if cond == K.LINE or cond == K.CONNECT:
+        return K.NEEDS_BOARD
+    return K.UNKNOWN
+
+
+@kernel
+def board_bits(cond, param, exact, mine, mover, region_bits, orth, axes, bb_shift, bb_mask, opposite):
+    """The conditions of the bitboard form read with the board's tables (`mine`: the mover's
+    pieces): a line, a connection; K.UNKNOWN for another code."""
+    if cond == K.LINE:
+        return line_bits(mine, param, exact != 0, axes, bb_shift, bb_mask, opposite)
     if cond == K.CONNECT:
-        return connects_bits(sides[mover], region_bits[param + 2 * mover], region_bits[param + 2 * mover + 1], orth,
+        return connects_bits(mine, region_bits[param + 2 * mover], region_bits[param + 2 * mover + 1], orth,
                              bb_shift, bb_mask)
     return K.UNKNOWN
 
 
 @inline
-def holds_placed(cond, param, exact, state, last, e, sets, available, empties, to_move_pieces, ply, P, ring):
-    """holds_cells in a pure placement game whose position changed only by a piece on `last` since
-    the board was last tested whole (-1: not at all, so no board condition holds). `sets` are the
-    connect ends' union-finds (join_placed), `ring` the longest line per axis."""
+def holds_placed(cond, param, available, empties, to_move_pieces, ply, last, last_on_far_row, sets, e, mover, size):
+    """holds_cells in a pure placement game whose position changed only by the mover's piece on
+    `last` since the board was last tested whole (-1: not at all, so no board condition holds):
+    K.HOLDS, K.HOLDS_NOT, K.NEEDS_BOARD for a line (then line_through, around `last`), K.UNKNOWN
+    for another code. `sets[e]` is end e's union-find (join_placed). It calls no kernel, so that
+    the tables it is handed cost the ply loop nothing (see holds_bits)."""
     c = counted(cond, param, available, empties, to_move_pieces, ply)
     if c != K.UNKNOWN:
         return c
-    size = P.game[K.G_CELLS]
-    mover = state[size + K.MOVER]
-    if cond == K.LINE:
-        return last >= 0 and line_through(state, last, mover + 1, param, exact != 0, P.nbr, P.axes, P.opposite, ring)
     if cond == K.REACH_FAR_ROW:
-        return last >= 0 and P.regions[mover][last] != 0
+        return last >= 0 and last_on_far_row
     if cond == K.CONNECT:
         # No connection at the start and each ply tested: a connection now is new, the mover's,
         # through `last`, as connects_cells would find it.
         return last >= 0 and sides_joined(sets[e], mover, size)
+    if cond == K.LINE:
+        return K.NEEDS_BOARD if last >= 0 else K.HOLDS_NOT
     return K.UNKNOWN
 
 

@@ -51,6 +51,9 @@ class CompiledGame:
         self._flat, self._masks = pack(self.program), self.program.bb_mask
         self._max_moves = int(game[K.G_MAX_MOVES])
         self._out = np.zeros(3 + 3 * self._max_moves, dtype=np.int32)
+        self._out_moves = self._out[3:].reshape(3, self._max_moves)  # origins, destinations, rules
+        self._only_placements = bool(np.isin(self.program.rules[:, K.R_KIND],
+                                             (K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.CLONE)).all())
         self._state_size = initial.shape[0]
         self._unused_child = np.empty(self._state_size, np.int32)  # what a status-only step leaves alone
         # The family that plays this stage as straight code, if one does (compiler/families).
@@ -107,11 +110,13 @@ class CompiledGame:
         """The legal moves of a position, with their rules, origins and destinations."""
         n = self._status(state)[0]
         if self._listed is None:
-            m, out = self._max_moves, self._out
-            srcs, dsts = out[3: 3 + n].tolist(), out[3 + m: 3 + m + n].tolist()
-            placed = self._placements
-            moves = [placed[d] if s < 0 else self._move(s, d) for s, d in zip(srcs, dsts)]
-            self._listed = (moves, out[3 + 2 * m: 3 + 2 * m + n].tolist(), srcs, dsts)
+            srcs, dsts, rules = self._out_moves[:, :n].tolist()
+            if self._only_placements:  # every move is named by its cell (a pass by -1)
+                moves = list(map(self._placements.__getitem__, dsts))
+            else:
+                placed = self._placements
+                moves = [placed[d] if s < 0 else self._move(s, d) for s, d in zip(srcs, dsts)]
+            self._listed = (moves, rules, srcs, dsts)
         return self._listed
 
     def legal_moves(self, state: np.ndarray) -> list[Move]:

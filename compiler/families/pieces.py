@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import codes as K
 from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game
-from ..ends import holds_bits, winner
+from ..ends import board_bits, holds_bits, winner
 from ..jit import inline, kernel
 from ..program import pack_tables, table1, table2
 from ..rng import draw
@@ -91,13 +91,16 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
     return False
 
 
-@inline
+@kernel
 def _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask, opposite):
     """(over, winner) by the first end that holds, in the stage's order (n: the moves of the side to
     move, a forced pass counting as one)."""
     for e in range(ends.shape[0]):
-        holds = holds_bits(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], sides, empty, mover,
-                           player, n, ply, regions, orth, axes, bb_shift, bb_mask, opposite)
+        cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
+        holds = holds_bits(cond, param, n, empty, sides[player], sides[mover], regions[mover], ply)
+        if holds == K.NEEDS_BOARD:
+            holds = board_bits(cond, param, ends[e, K.E_EXACT], sides[mover], mover, regions, orth, axes, bb_shift,
+                               bb_mask, opposite)
         if holds == K.UNKNOWN:
             return True, K.BAD_CODE
         if holds:
@@ -108,6 +111,15 @@ def _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, b
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
     ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
+    _play(starts, first_game, seed, max_plies, ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask,
+          regions, lengths, winners)
+
+
+@kernel
+def _play(starts, first_game, seed, max_plies, ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask,
+          regions, lengths, winners):
+    """The games of _playouts. (The tables arrive as arguments: read in the ply loop as views made
+    in the same function, they made it several times slower, measured.)"""
     size = game[K.G_CELLS]
     all_cells = full(size)
     turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
@@ -125,8 +137,21 @@ def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners)
             if n == 0 and passing:
                 if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
                     n, pass_now = 1, True
-            over, won = _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask,
-                                   opposite)
+            # the first end that holds, in the stage's order (written out here, as _first_end: an inlined
+            # helper taking the tables would cost every ply a reference count per table)
+            over, won = False, K.NONE
+            for e in range(ends.shape[0]):
+                cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
+                holds = holds_bits(cond, param, n, empty, me, sides[mover], regions[mover], ply)
+                if holds == K.NEEDS_BOARD:
+                    holds = board_bits(cond, param, ends[e, K.E_EXACT], sides[mover], mover, regions, orth, axes,
+                                       bb_shift, bb_mask, opposite)
+                if holds == K.UNKNOWN:
+                    over, won = True, K.BAD_CODE
+                    break
+                if holds:
+                    over, won = True, winner(ends[e, K.E_RESULT], mover, popcount(sides[0]), popcount(sides[1]))
+                    break
             if over or n == 0:
                 winners[g] = won
                 break

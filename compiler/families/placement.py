@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes as K
-from ..ends import count, holds_cells, holds_placed, join_placed, start_sets, winner
+from ..ends import count, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
 from ..jit import inline, kernel
 from ..playouts import playouts as generic_playouts
 from ..program import pack, unpack
@@ -119,11 +119,12 @@ def _refill(moves, n, k, state, cols):
 
 
 @kernel
-def _play(state, x, max_plies, moves, counts, sets, connect, gravity, P, ring):
+def _play(state, x, max_plies, moves, counts, sets, connect, gravity, game, ends, nbr, axes, opposite, regions, orth,
+          ring):
     """One random game from `state` (played on it), drawing from generator x, whose start holds no
     line nor connection. Returns (plies, winner: 0, 1, K.NONE a draw, K.CUT, K.BAD_CODE). `sets`
-    are the connect ends' union-finds of the start."""
-    game, ends = P.game, P.ends
+    are the connect ends' union-finds of the start. (The tables come one by one rather than as the
+    Program: a call hands over only the arrays it reads.)"""
     size, rows, cols, turn = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_TURN]
     counts[0], counts[1] = count(state, size, 1), count(state, size, 2)
     empties = count(state, size, 0)
@@ -132,13 +133,17 @@ def _play(state, x, max_plies, moves, counts, sets, connect, gravity, P, ring):
     plies = 0
     n = _legal_moves(state, moves, gravity, rows, cols, size)
     while True:
+        mover = state[size + K.MOVER]
+        on_far_row = last >= 0 and regions[mover, last] != 0
         for e in range(ends.shape[0]):  # the first end that holds, in the stage's order
-            holds = holds_placed(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], state, last, e, sets,
-                                 n, empties, counts[player], ply, P, ring)
+            cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
+            holds = holds_placed(cond, param, n, empties, counts[player], ply, last, on_far_row, sets, e, mover, size)
+            if holds == K.NEEDS_BOARD:  # a line: the kernel call stays out of the inlined helper
+                holds = line_through(state, last, mover + 1, param, ends[e, K.E_EXACT] != 0, nbr, axes, opposite, ring)
             if holds == K.UNKNOWN:
                 return plies, K.BAD_CODE
             if holds:
-                return plies, winner(ends[e, K.E_RESULT], state[size + K.MOVER], counts[0], counts[1])
+                return plies, winner(ends[e, K.E_RESULT], mover, counts[0], counts[1])
         if n == 0:
             return plies, K.NONE
         if plies >= max_plies:
@@ -147,13 +152,14 @@ def _play(state, x, max_plies, moves, counts, sets, connect, gravity, P, ring):
         last = moves[k]
         state[last] = player + 1
         if connect:
-            join_placed(sets, state, last, P.nbr, P.orth, ends, P.regions, size)
+            join_placed(sets, state, last, nbr, orth, ends, regions, size)
         counts[player] += 1
         empties -= 1
         state[size + K.MOVER] = player
-        player = next_player(turn, player, counts[player], counts[1 - player], 0)  # a placement takes nothing
-        if player == K.BAD_CODE:
+        nxt = next_player(turn, player, counts[player], counts[1 - player], 0)  # a placement takes nothing
+        if nxt == K.BAD_CODE:
             return plies, K.BAD_CODE
+        player = np.int32(nxt)
         state[size + K.TO_MOVE] = player
         ply += 1
         state[size + K.PLY] = ply
@@ -205,7 +211,7 @@ def _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, l
         if connect:
             sets[:] = sets_of[start]
         lengths[g], winners[g] = _play(state, game_generator(seed, number), max_plies, moves, counts, sets, connect,
-                                       gravity, P, ring)
+                                       gravity, P.game, ends, P.nbr, P.axes, P.opposite, P.regions, P.orth, ring)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
