@@ -25,10 +25,14 @@ CATEGORIES: dict[str, tuple[int, ...]] = {
 
 
 def coverage(**categories) -> dict[str, frozenset[int]]:
-    """A family's HANDLES or EXCLUDES: category name → codes (a category not named: none)."""
+    """A family's HANDLES or EXCLUDES: category name → codes (a category not named: none). Codes are
+    named one by one: a whole category would take a concept added later without anyone deciding."""
     unknown = set(categories) - set(CATEGORIES)
     if unknown:
         raise ValueError(f"no concept category {sorted(unknown)}: categories are {sorted(CATEGORIES)}")
+    for category, codes in categories.items():
+        if codes is CATEGORIES[category]:
+            raise ValueError(f"name the {category} codes one by one, not the whole category")
     return {category: frozenset(categories.get(category, ())) for category in CATEGORIES}
 
 

@@ -93,3 +93,11 @@ def test_a_family_takes_only_the_codes_it_declares():
         for category, codes in K.CATEGORIES.items():
             assert family.HANDLES[category] | family.EXCLUDES[category] == set(codes), (family.NAME, category)
             assert not family.HANDLES[category] & family.EXCLUDES[category], (family.NAME, category)
+
+
+def test_a_family_names_its_codes_one_by_one():
+    # a whole category would take every concept added later, with nobody deciding
+    with pytest.raises(ValueError, match="one by one"):
+        K.coverage(conditions=K.CONDITIONS)
+    with pytest.raises(ValueError, match="no concept category"):
+        K.coverage(endings={K.LINE})

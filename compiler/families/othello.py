@@ -22,9 +22,11 @@ from ..rng import draw
 from ..turns import next_player_bits
 
 NAME = "othello"
-HANDLES = K.coverage(moves={K.PLACE_EMPTY}, targets={K.TARGET_EMPTY}, effects={K.FLIP, K.REQUIRE},
-                     turns=K.TURNS, conditions={K.NO_MOVES, K.BOARD_FULL, K.NO_PIECES, K.AFTER_PLIES, K.REACH_FAR_ROW},
-                     results=K.RESULTS)
+HANDLES = K.coverage(
+    moves={K.PLACE_EMPTY}, targets={K.TARGET_EMPTY}, effects={K.FLIP, K.REQUIRE},
+    turns={K.ALTERNATE, K.FEWER_PIECES, K.AGAIN_AFTER_CAPTURE},
+    conditions={K.NO_MOVES, K.BOARD_FULL, K.NO_PIECES, K.AFTER_PLIES, K.REACH_FAR_ROW},
+    results={K.MOVER_WINS, K.MOVER_LOSES, K.MOST_PIECES, K.FEWEST_PIECES, K.DRAW})
 # A line or a connection needs the board's tables in the ply loop: handing them to _status slowed
 # standard Othello's playouts from about 40,000 to 37,000 a second where never read (measured on
 # this machine), so such stages go to the generic kernels.

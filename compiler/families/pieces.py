@@ -25,9 +25,13 @@ from ..rng import draw
 from ..turns import next_player_bits
 
 NAME = "pieces"
-HANDLES = K.coverage(moves={K.STEP}, targets=K.TARGETS, turns=K.TURNS, conditions=K.CONDITIONS, results=K.RESULTS)
+HANDLES = K.coverage(
+    moves={K.STEP}, targets={K.TARGET_EMPTY, K.TARGET_ENEMY, K.TARGET_ANY},
+    turns={K.ALTERNATE, K.FEWER_PIECES, K.AGAIN_AFTER_CAPTURE},
+    conditions={K.NO_MOVES, K.BOARD_FULL, K.LINE, K.REACH_FAR_ROW, K.CONNECT, K.NO_PIECES, K.AFTER_PLIES},
+    results={K.MOVER_WINS, K.MOVER_LOSES, K.MOST_PIECES, K.FEWEST_PIECES, K.DRAW})
 EXCLUDES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.SLIDE, K.JUMP, K.CLONE},
-                      effects=K.EFFECTS)
+                      effects={K.FLIP, K.REMOVE, K.CONVERT, K.REQUIRE})
 _EMPTY, _ENEMY = 1, 2  # target bits of a direction: where a piece may step that way
 
 

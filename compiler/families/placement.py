@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes as K
-from ..ends import count, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
+from ..ends import count, counted, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
 from ..jit import inline, kernel
 from ..playouts import playouts as generic_playouts
 from ..program import pack, unpack
@@ -21,10 +21,13 @@ from ..rng import draw, game_generator
 from ..turns import next_player, uses_counts
 
 NAME = "placement"
-HANDLES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY}, targets={K.TARGET_EMPTY}, turns=K.TURNS,
-                     conditions=K.CONDITIONS, results=K.RESULTS)
+HANDLES = K.coverage(
+    moves={K.PLACE_EMPTY, K.PLACE_GRAVITY}, targets={K.TARGET_EMPTY},
+    turns={K.ALTERNATE, K.FEWER_PIECES, K.AGAIN_AFTER_CAPTURE},
+    conditions={K.NO_MOVES, K.BOARD_FULL, K.LINE, K.REACH_FAR_ROW, K.CONNECT, K.NO_PIECES, K.AFTER_PLIES},
+    results={K.MOVER_WINS, K.MOVER_LOSES, K.MOST_PIECES, K.FEWEST_PIECES, K.DRAW})
 EXCLUDES = K.coverage(moves={K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE},
-                      targets={K.TARGET_ENEMY, K.TARGET_ANY}, effects=K.EFFECTS)
+                      targets={K.TARGET_ENEMY, K.TARGET_ANY}, effects={K.FLIP, K.REMOVE, K.CONVERT, K.REQUIRE})
 
 
 def applies(program) -> tuple | None:
@@ -52,8 +55,8 @@ def _ring(nbr: np.ndarray, d: int) -> int:
 
 @kernel
 def _decided_anywhere(state, flat, bb_mask):
-    """Whether a board condition (line, connect, far row) holds for either player in a start
-    position, read whole by the generic kernels' rules."""
+    """Whether a board condition (line, connect, far row: any that counts do not decide) holds for
+    either player in a start position, read whole by the generic kernels' rules."""
     P = unpack(flat, bb_mask)
     size = P.game[K.G_CELLS]
     stack, seen = np.empty(size + 1, np.int32), np.empty(size + 1, np.int32)
@@ -63,7 +66,9 @@ def _decided_anywhere(state, flat, bb_mask):
         probe[size + K.MOVER] = mover
         for e in range(ends.shape[0]):
             cond = ends[e, K.E_CONDITION]
-            if cond == K.LINE or cond == K.CONNECT or cond == K.REACH_FAR_ROW:
+            # the board conditions: those that counts alone do not decide (holds_placed reads the
+            # others from counts, exactly, and these around the last cell only)
+            if counted(cond, ends[e, K.E_PARAM], 1, 1, 1, 0) == K.UNKNOWN:
                 if holds_cells(probe, cond, ends[e, K.E_PARAM], ends[e, K.E_EXACT], 1, P, stack, seen) != 0:
                     return True
     return False
