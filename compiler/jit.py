@@ -6,6 +6,12 @@ fit). `inline`: the same, and inlined into every caller at numba's IR level: a s
 runs once per cell, candidate or ply and takes arrays would otherwise cost a reference count per
 array argument per call, which in a playout loop costs more than the helper's work.
 
+Two measured traps of the hot loops. An `inline` helper that takes arrays *and calls a kernel
+inside* costs a reference count per array on every call, taken branch or not (a stepping-piece
+playout ran 5x slower): such helpers take scalars, and the loop calls the kernel itself (see
+ends.holds_bits and board_bits). And tables read in a ply loop should be arguments of the kernel
+that loops, not views made in it (a thin kernel unpacks, then calls the loop).
+
 numba keys a function's cached machine code on its own source file only, yet a kernel's machine
 code holds the code of every kernel it calls, inlined or not: change ends.py and the cached
 playouts of playouts.py would go on playing the old ends. So for the compiler's files the cache is
