@@ -43,20 +43,21 @@ def applies(program) -> tuple | None:
         return None
     if (rules[0, K.R_KIND], effects[0, 0, K.FX_KIND], effects[0, 1, K.FX_KIND]) != (K.PLACE_EMPTY, K.FLIP, K.REQUIRE):
         return None
-    ints = pack_tables([program.ends, program.game, program.effect_dirs[0, 0], np.array([effects[0, 0, K.FX_OVER_BLOCKED]]),
-                        program.bb_shift, program.opposite, program.orth, program.axes])
+    ints = pack_tables([program.ends, program.game, program.effect_dirs[0, 0],
+                        np.array([effects[0, 0, K.FX_OVER_BLOCKED]]), program.bb_shift, program.opposite])
     return ints, np.concatenate([program.bb_mask, region_bits(program.regions)])
 
 
 @inline
 def _unpack(ints, bits):
     """(ends, game row, the flip's directions per player, over-blocked, bit shifts, opposite
-    directions, orthogonal directions, line axes, bit masks, regions as bitboards): few arrays
-    cross the call from Python, each table is a view of them."""
+    directions, bit masks, regions as bitboards): few arrays cross the call from Python, each table
+    is a view of them. (No orthogonal directions nor line axes: line and connect ends are not the
+    family's.)"""
     bb_shift = table1(ints, 4)
     n_dirs = bb_shift.shape[0]
     return (table2(ints, 0), table1(ints, 1), table2(ints, 2), table1(ints, 3)[0] != 0, bb_shift, table1(ints, 5),
-            table1(ints, 6), table1(ints, 7), bits[:n_dirs], bits[n_dirs:])
+            bits[:n_dirs], bits[n_dirs:])
 
 
 @kernel
@@ -94,14 +95,14 @@ def _place(sides, player, at, flips, turn):
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
-    ends, game, dirs, over, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
-    _play(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, opposite, orth, axes, bb_mask,
-          regions, lengths, winners)
+    ends, game, dirs, over, bb_shift, opposite, bb_mask, regions = _unpack(ints, bits)
+    _play(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, opposite, bb_mask, regions, lengths,
+          winners)
 
 
 @kernel
-def _play(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, opposite, orth, axes, bb_mask,
-          regions, lengths, winners):
+def _play(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, opposite, bb_mask, regions, lengths,
+          winners):
     size = game[K.G_CELLS]
     all_cells = full(size)
     turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
@@ -147,7 +148,7 @@ def step(state, child, r, src, dst, out, ints, bits):
     (r = -1: a pass) and `out` receives the child's status; with r = K.STATUS_ONLY, `child` is left
     alone and `out` receives the status of `state` itself. Returns (pieces flipped, moves, over,
     winner)."""
-    ends, game, dirs, over, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
+    ends, game, dirs, over, bb_shift, opposite, bb_mask, regions = _unpack(ints, bits)
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
     sides = np.zeros(2, np.uint64)
     sides[0], sides[1], blocked = sides_of(state, size)
