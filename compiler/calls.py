@@ -1,52 +1,138 @@
-"""Calls from Python on the generic form: one kernel call per move (the move and the status of the
-position it leads to), two arrays for the program (program.pack), a work buffer owned by the
-caller, so that a call allocates nothing. A family's `step` has the same contract."""
+"""Calls from Python: one kernel call per move. `step` plays a move given by its code (codes.py)
+and leaves the status and the moves of the position it leads to; the caller owns every buffer
+(a slab the child is written into, the `out` listing, scratch space), so a call allocates nothing.
+
+The contract, shared by the generic form below and every family's `step`:
+
+    step(state, slab, row, code, known, ints, bits) -> (taken, moves, over, winner)
+
+`state` is a read-only position. `ints` (int32) and `bits` (uint64) hold the tables, scratch space
+and, in the last 2 * max_moves int32 of `ints`, the listing `out`: the moves as codes
+(out[:max_moves]), then their rules (out[max_moves:]). Every array argument is unboxed at every
+call (about 0.1 µs each, a tenth of a whole call), hence two arrays for all of that
+(`with_listing`). `known` is the number of moves of `state` when `out` already lists them (the
+caller's last call left them), else -1 and the step lists them first. The move `code` must be one
+of them: its child is written into slab[row] and `out` then lists the child's moves. With
+code = K.STATUS_ONLY nothing is played and `out` lists the moves of `state` itself (slab[row] is
+a free row of the caller's: a step may use it as scratch). Returns the pieces the move took and
+the status of the position `out` now describes (moves, over, winner); the winner is K.ILLEGAL for
+a move that is not among the legal ones (`out` then lists those) and K.BAD_CODE for a rule code
+without a branch.
+"""
 import numpy as np
 
 from . import codes as K
 from .jit import inline, kernel
 from .positions import advance, status
-from .program import unpack
+from .program import Program, pack, unpack
+
+
+def with_listing(ints: np.ndarray, scratch: int, max_moves: int) -> tuple[np.ndarray, np.ndarray]:
+    """`ints` followed by `scratch` int32 of scratch space and the listing `out`, and a view of `out`
+    (for the caller to read)."""
+    whole = np.concatenate([ints, np.zeros(scratch + 2 * max_moves, np.int32)])
+    return whole, whole[whole.shape[0] - 2 * max_moves:]
+
+
+def step_arrays(program: Program, tables: tuple, scratch: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A family step's two arrays, from its tables (ints, bits, ...): `ints` with `scratch` int32 of
+    scratch space and the listing appended (with_listing), and `bits`."""
+    return with_listing(tables[0], scratch, int(program.game[K.G_MAX_MOVES]))[0], tables[1]
+
+
+@inline
+def listing(ints, m):
+    """The listing `out` at the end of a step's `ints` (m: max_moves)."""
+    return ints[ints.shape[0] - 2 * m:]
+
+
+@inline
+def scratch(ints, m, k):
+    """The k int32 of scratch space before the listing."""
+    end = ints.shape[0] - 2 * m
+    return ints[end - k: end]
+
+
+@inline
+def encode(src, dst, size):
+    """The code of the move src→dst (src -1: a placement; dst -1: a pass)."""
+    return dst if src < 0 else (src + 1) * size + dst
+
+
+@inline
+def decode(code, size):
+    """(origin, destination) of a move's code; (-1, -1) for a pass."""
+    if code < size:
+        return -1, code
+    return code // size - 1, code % size
+
+
+@inline
+def find(out, n, code):
+    """Where `code` is among the n moves `out` lists, or -1."""
+    for k in range(n):
+        if out[k] == code:
+            return k
+    return -1
 
 
 @kernel
 def work_size(flat, bb_mask):
-    """How many int32 the work buffer of `step` needs."""
+    """How many int32 of scratch the generic `step` needs."""
     P = unpack(flat, bb_mask)
-    return 4 * (P.game[K.G_CELLS] + K.STATE_EXTRA) + P.rays.shape[0] * P.rays.shape[2] + 8
+    return 4 * (P.game[K.G_CELLS] + K.STATE_EXTRA) + P.rays.shape[0] * P.rays.shape[2] + 8 + 2 * P.game[K.G_MAX_MOVES]
+
+
+def tables(program: Program) -> tuple[np.ndarray, np.ndarray]:
+    """The two arrays of the generic `step` (the packed program, scratch, the listing)."""
+    flat = pack(program)
+    return with_listing(flat, work_size(flat, program.bb_mask), int(program.game[K.G_MAX_MOVES]))[0], program.bb_mask
 
 
 @inline
-def _status_into(state, P, wbuf, out):
+def _copy(state, wbuf):
+    """A writable copy of a read-only state, in the work buffer: the kernels are compiled for
+    writable arrays (a read-only one would compile all of them a second time)."""
+    b = state.shape[0]
+    cells = wbuf[3 * b: 4 * b]
+    cells[:] = state
+    return cells
+
+
+@kernel
+def _list(cells, ints, bits, wbuf, out):
+    """The status of the position `cells`; `out` lists its moves."""
+    P = unpack(ints, bits)
     size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
     r = P.rays.shape[0] * P.rays.shape[2] + 8
     b = size + K.STATE_EXTRA
-    cells = wbuf[3 * b: 3 * b + state.shape[0]]  # a copy: states from Python are read-only
-    cells[:] = state
-    work = (wbuf[:b], wbuf[4 * b: 4 * b + r], out[3: 3 + m], out[3 + m: 3 + 2 * m], out[3 + 2 * m: 3 + 3 * m],
-            wbuf[b: 2 * b], wbuf[2 * b: 3 * b])
+    srcs, dsts = wbuf[4 * b + r: 4 * b + r + m], wbuf[4 * b + r + m: 4 * b + r + 2 * m]
+    work = (wbuf[:b], wbuf[4 * b: 4 * b + r], srcs, dsts, out[m: 2 * m], wbuf[b: 2 * b], wbuf[2 * b: 3 * b])
     n, over, won = status(cells, P, work)
-    out[0], out[1], out[2] = n, over, won
+    for k in range(n):
+        out[k] = encode(srcs[k], dsts[k], size)
     return n, over, won
 
 
 @kernel
-def step(state, child, r, src, dst, out, flat, bb_mask, wbuf):
-    """A call from Python: `child` becomes the position after rule r's move src→dst (r = -1: a
-    pass) and `out` receives the child's status: out[0] = moves, out[1] = over, out[2] = winner,
-    then the moves' origins, destinations and rules, max_moves each. With r = K.STATUS_ONLY,
-    `child` is left alone and `out` receives the status of `state` itself. Returns (pieces taken,
-    moves, over, winner): the first and last are K.BAD_CODE for a code without a branch. `wbuf`
-    (work_size int32) is scratch space owned by the caller, so that a call allocates nothing."""
-    P = unpack(flat, bb_mask)
-    if r == K.STATUS_ONLY:
-        n, over, won = _status_into(state, P, wbuf, out)
-        return 0, n, over, won
-    b = P.game[K.G_CELLS] + K.STATE_EXTRA
-    cells = wbuf[3 * b: 3 * b + state.shape[0]]  # a copy: states from Python are read-only
-    cells[:] = state
-    taken = advance(cells, child, True, np.int32(r), np.int32(src), np.int32(dst), P, wbuf[4 * b:])
+def step(state, slab, row, code, known, ints, bits):
+    """The generic form of the contract above."""
+    P = unpack(ints, bits)
+    size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
+    out, wbuf = listing(ints, m), scratch(ints, m, work_size(ints, bits))
+    cells = _copy(state, wbuf)
+    n = known
+    if n < 0 or code == K.STATUS_ONLY:
+        n, over, won = _list(cells, ints, bits, wbuf, out)
+        if code == K.STATUS_ONLY or won == K.BAD_CODE:
+            return 0, n, over, won
+    k = find(out, n, code)
+    if k < 0:
+        return 0, n, False, K.ILLEGAL
+    src, dst = decode(code, size)
+    child = slab[row]
+    taken = advance(cells, child, True, out[m + k], np.int32(src), np.int32(dst), P, wbuf[4 * state.shape[0]:])
     if taken == K.BAD_CODE:
         return taken, 0, True, K.BAD_CODE
-    n, over, won = _status_into(child, P, wbuf, out)
+    n, over, won = _list(child, ints, bits, wbuf, out)
     return taken, n, over, won

@@ -66,8 +66,16 @@ CUT = -2  # a playout stopped at max_plies
 # A kernel met a code it has no branch for: a compiler bug (a concept added to program.py and
 # forgotten in a kernel). Reported as the winner of the game, and raised as an error in Python.
 BAD_CODE = -3
-STATUS_ONLY = -2  # the rule of a step that plays nothing: the status of the state itself (calls from Python)
 REFUSED = -1  # what playing a move answers when `require capture` refuses it
 # What a condition dispatcher answers: it holds, it does not, or the code is unknown.
 HOLDS, HOLDS_NOT, UNKNOWN = 1, 0, -1
 NEEDS_BOARD = -2  # the bitboard form's answer for a condition read with the board's tables (board_bits)
+
+# --- calls from Python (calls.py) -----------------------------------------------------------------
+# A move crosses the call as one int, its code: the destination cell of a placement, (origin + 1) *
+# n_cells + destination of a piece move, PASS_CODE for a pass. A step's `out` buffer lists the
+# position's moves as codes (max_moves of them), then their rules (max_moves more).
+PASS_CODE = -1
+STATUS_ONLY = -2  # the code of a step that plays nothing: the status of the state itself
+NOT_A_MOVE = -3  # the code of a move that names a cell off the board (never legal)
+ILLEGAL = -4  # the winner a step answers for a move that is not among the position's

@@ -254,10 +254,11 @@ def sides_joined(parent, mover, size):
 
 
 @inline
-def holds_cells(state, cond, param, exact, available, P, stack, seen):
+def holds_cells(state, cond, param, exact, available, lines, line_len, line_cyclic, regions, nbr, orth, stack, seen):
     """Whether end condition `cond` holds on the state (cells form): K.HOLDS, K.HOLDS_NOT or
-    K.UNKNOWN. `stack` and `seen` are scratch (int32[n + 1]) for a connection."""
-    size = P.game[K.G_CELLS]
+    K.UNKNOWN. The program's tables it reads are arguments (not the Program: a step reads just
+    these); `stack` and `seen` are scratch (int32[n + 1]) for a connection."""
+    size = nbr.shape[1]
     mover = state[size + K.MOVER]
     if cond == K.NO_MOVES or cond == K.AFTER_PLIES:  # decided without counting the cells
         return counted(cond, param, available, 1, 1, state[size + K.PLY])
@@ -266,16 +267,16 @@ def holds_cells(state, cond, param, exact, available, P, stack, seen):
     if cond == K.NO_PIECES:
         return counted(cond, param, available, 1, count(state, size, state[size + K.TO_MOVE] + 1), 0)
     if cond == K.LINE:
-        return line_cells(state, mover + 1, param, exact != 0, P.lines, P.line_len, P.line_cyclic)
+        return line_cells(state, mover + 1, param, exact != 0, lines, line_len, line_cyclic)
     if cond == K.REACH_FAR_ROW:
-        far = P.regions[mover]
+        far = regions[mover]
         for i in range(size):
             if far[i] != 0 and state[i] == mover + 1:
                 return K.HOLDS
         return K.HOLDS_NOT
     if cond == K.CONNECT:
-        return connects_cells(state, mover + 1, P.regions[param + 2 * mover], P.regions[param + 2 * mover + 1],
-                              P.nbr, P.orth, size, stack, seen)
+        return connects_cells(state, mover + 1, regions[param + 2 * mover], regions[param + 2 * mover + 1], nbr, orth,
+                              size, stack, seen)
     return K.UNKNOWN
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -50,111 +51,107 @@ class CompiledGame:
         self._initial = initial
         self._flat, self._masks = pack(self.program), self.program.bb_mask
         self._max_moves = int(game[K.G_MAX_MOVES])
-        self._out = np.zeros(3 + 3 * self._max_moves, dtype=np.int32)
-        self._out_moves = self._out[3:].reshape(3, self._max_moves)  # origins, destinations, rules
-        self._only_placements = bool(np.isin(self.program.rules[:, K.R_KIND],
-                                             (K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.CLONE)).all())
         self._state_size = initial.shape[0]
-        self._unused_child = np.empty(self._state_size, np.int32)  # what a status-only step leaves alone
         # The family that plays this stage as straight code, if one does (compiler/families).
         self._family, self._tables = families.select(self.program)
         self.fast_playouts: str | None = self._family.NAME if self._family is not None else None
-        # Calls from Python: one kernel call per move, a family's step if it has one.
+        # Calls from Python (calls.py): one kernel call per move, a family's step if it has one.
         if self._family is not None and hasattr(self._family, "step"):
-            self._step, self._step_tables = self._family.step, self._tables
+            self._calls(self._family.step, self._family.step_tables(self.program, self._tables))
         else:
-            work = np.zeros(calls.work_size(self._flat, self._masks), dtype=np.int32)
-            self._step, self._step_tables = calls.step, (self._flat, self._masks, work)
-        self._seen: np.ndarray | None = None  # the last position looked at (kept alive, so `is` is safe)
-        self._known: tuple[int, bool, int] = (0, False, K.NONE)  # its status (moves, over, winner)
-        self._listed: tuple[list, list, list, list] | None = None  # its moves, listed once asked for
-        # Moves as values, made once: placements by cell, piece moves on first use.
-        # (the pass last, so that destination -1 finds it)
-        self._placements = [Move(None, divmod(i, self.cols)) for i in range(self.n_cells)] + [PASS]
-        self._piece_moves: dict[tuple[int, int], Move] = {}
+            self._calls(calls.step, calls.tables(self.program))
+        placements_only = bool(np.isin(self.program.rules[:, K.R_KIND],
+                                       (K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.CLONE)).all())
+        self._moves = _Moves(self.rows, self.cols, placements_only)
+        self._code_of = self._moves.code_of
+        self._new_slab()
+        self._seen: np.ndarray | None = None  # the last position a step described (kept alive: `is` is safe)
+        self._known: tuple[int, int, bool, int] = (0, 0, False, K.NONE)  # what it said: (taken, moves, over, winner)
+        self._listed: tuple[Move, ...] | None = None  # its moves, listed once asked for
+
+    def _calls(self, step, tables: tuple[np.ndarray, np.ndarray]) -> None:
+        """Answer calls from Python with `step` and its two arrays (calls.py)."""
+        self._step, (self._ints, self._bits) = step, tables
+        ints = tables[0]
+        # the moves of _seen: codes, then rules (a memoryview: its slices cost a third of an array's)
+        self._out = memoryview(ints[ints.shape[0] - 2 * self._max_moves:])
+
+    def _new_slab(self) -> None:
+        """States are rows of a slab the kernels write and Python sees read-only: handing out a row
+        costs a view, where a new read-only array would cost an allocation and a flag change (the
+        two are a third of a call). A slab is small, since a kept state keeps its whole slab alive."""
+        self._slab = np.empty((SLAB_ROWS, self._state_size), np.int32)
+        self._states = self._slab.view()
+        self._states.flags.writeable = False
+        self._row = 0
 
     # --- the Game contract ---------------------------------------------------------------------
 
     def initial_state(self) -> np.ndarray:
         return self._initial
 
-    def _move(self, src: int, dst: int) -> Move:
-        if dst < 0:
-            return PASS
-        if src < 0:
-            return self._placements[dst]
-        move = self._piece_moves.get((src, dst))
-        if move is None:
-            move = self._piece_moves[(src, dst)] = Move(divmod(src, self.cols), divmod(dst, self.cols))
-        return move
-
-    def _status(self, state: np.ndarray) -> tuple[int, bool, int]:
-        """(moves, over, winner) of a position; its moves are left in self._out. The states this
-        game makes are read-only values, so for them the last answer is kept: the kernel call of
-        an `apply` leaves the status of the position it made."""
-        # Only a read-only array is a value: one the caller may refill is read again every time.
-        if state is not self._seen or state.flags.writeable:
-            _, n, over, won = self._step(_frozen(state), self._unused_child, K.STATUS_ONLY, -1, -1, self._out,
-                                         *self._step_tables)
-            self._took(state, n, over, won)
-        return self._known
-
-    def _took(self, state: np.ndarray, n: int, over: bool, won: int) -> None:
-        """Keep what the kernel said of `state` (its moves are in self._out)."""
-        if won == K.BAD_CODE:
+    def _look(self, state: np.ndarray) -> tuple[int, int, bool, int]:
+        """What a step says of `state` itself (its moves are then in self._out). The states this
+        game makes are read-only values, so for the last one the last answer is kept: the step of
+        an `apply` describes the child it made."""
+        if state is self._seen:
+            return self._known
+        frozen = _frozen(state)  # a writable array is another value at every call: not kept as seen
+        known = self._step(frozen, self._slab, self._row, K.STATUS_ONLY, -1, self._ints, self._bits)
+        if known[3] == K.BAD_CODE:
             self._seen = None
             raise _bad_code(self.stage)
-        self._seen, self._known, self._listed = state, (n, over, won), None
-
-    def _listing(self, state: np.ndarray) -> tuple[list[Move], list[int], list[int], list[int]]:
-        """The legal moves of a position, with their rules, origins and destinations."""
-        n = self._status(state)[0]
-        if self._listed is None:
-            srcs, dsts, rules = self._out_moves[:, :n].tolist()
-            if self._only_placements:  # every move is named by its cell (a pass by -1)
-                moves = list(map(self._placements.__getitem__, dsts))
-            else:
-                placed = self._placements
-                moves = [placed[d] if s < 0 else self._move(s, d) for s, d in zip(srcs, dsts)]
-            self._listed = (moves, rules, srcs, dsts)
-        return self._listed
+        self._seen, self._known, self._listed = frozen, known, None
+        return known
 
     def legal_moves(self, state: np.ndarray) -> list[Move]:
-        return list(self._listing(state)[0])
-
-    def _find(self, state: np.ndarray, move: Move) -> tuple[int, int, int]:
-        moves, rules, srcs, dsts = self._listing(state)
-        # Moves are usually the very objects legal_moves handed out: look for those first (list.index
-        # would call Move.__eq__ on every move before the one it finds).
-        for k, legal in enumerate(moves):
-            if legal is move:
-                return rules[k], srcs[k], dsts[k]
-        try:
-            k = moves.index(move)
-        except ValueError:
-            legal = " ".join(map(str, moves)) or "none, the game is over"
-            raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}") from None
-        return rules[k], srcs[k], dsts[k]
-
-    def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
-        rule, src, dst = self._find(state, move)
-        child = np.empty(self._state_size, np.int32)
-        taken, n, over, won = self._step(_frozen(state), child, rule, src, dst, self._out, *self._step_tables)
-        child.flags.writeable = False
-        self._took(child, n, over, won)  # the kernel left the child's status
-        return child, taken
+        if state is not self._seen:
+            self._look(state)
+        listed = self._listed
+        if listed is None:
+            listed = self._listed = self._moves.listed(self._out[: self._known[1]].tolist())
+        return list(listed)
 
     def apply(self, state: np.ndarray, move: Move) -> np.ndarray:
-        return self.apply_counted(state, move)[0]
+        code = self._code_of.get(id(move))  # the moves this game hands out are known by identity
+        if code is None:
+            code = self._moves.code(move)
+        if state is self._seen:
+            known = self._known[1]
+        else:
+            known, state = -1, _frozen(state)
+        row = self._row
+        result = self._step(state, self._slab, row, code, known, self._ints, self._bits)
+        if result[3] < K.NONE:
+            self._refused(state, move, result)
+        child = self._states[row]
+        if row + 1 == SLAB_ROWS:
+            self._new_slab()
+        else:
+            self._row = row + 1
+        self._seen, self._known, self._listed = child, result, None
+        return child
+
+    def _refused(self, state: np.ndarray, move: Move, result: tuple[int, int, bool, int]) -> None:
+        self._seen = None
+        if result[3] == K.BAD_CODE:
+            raise _bad_code(self.stage)
+        # the step listed the moves of `state`
+        legal = " ".join(str(self._moves.of(c)) for c in self._out[: result[1]].tolist()) or "none, the game is over"
+        raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}")
+
+    def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
+        child = self.apply(state, move)
+        return child, self._known[0]
 
     def to_move(self, state: np.ndarray) -> int:
         return int(state[self.n_cells + K.TO_MOVE])
 
     def is_terminal(self, state: np.ndarray) -> bool:
-        return bool(self._status(state)[1])
+        return bool(self._look(state)[2])
 
     def winner(self, state: np.ndarray) -> int | None:
-        _, over, won = self._status(state)
+        _, _, over, won = self._look(state)
         return None if not over or won < 0 else int(won)
 
     def returns(self, state: np.ndarray) -> tuple[float, float]:
@@ -184,7 +181,9 @@ class CompiledGame:
         return np.asarray(state[: self.n_cells]).reshape(self.rows, self.cols).copy()
 
     def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
+        move = Move.parse(text)
+        code = self._moves.code(move)
+        return move if code == K.NOT_A_MOVE else self._moves.of(code)
 
     # --- what only the compiled game offers ----------------------------------------------------
 
@@ -240,6 +239,68 @@ class CompiledGame:
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
         return Playouts(lengths, returns, int((winners == K.CUT).sum()))
+
+
+SLAB_ROWS = 16  # states per slab: see CompiledGame._new_slab
+
+
+class _Moves:
+    """The moves of a game by code (codes.py: how a move crosses a kernel call), each Move made
+    once; `of(code)` reads one, `code_of` maps the Moves made here back by identity (they live as
+    long as the table, so an id is never reused)."""
+
+    def __init__(self, rows: int, cols: int, placements_only: bool):
+        self.rows, self.cols, self.size = rows, cols, rows * cols
+        # placements: a list by cell, the pass last (so that code -1 reads it); piece moves on first use
+        placed = [Move(None, divmod(i, cols)) for i in range(self.size)] + [PASS]
+        self.code_of: dict[int, int] = {id(m): code for code, m in enumerate(placed[:-1])}
+        self.code_of[id(PASS)] = K.PASS_CODE
+        if placements_only:
+            self.table: list[Move] | dict[int, Move] = placed
+        else:
+            self.table = _PieceMoves(self)
+            self.table.update((K.PASS_CODE if m is PASS else code, m) for code, m in enumerate(placed))
+        self.of = self.table.__getitem__
+
+    def listed(self, codes: list[int]) -> tuple[Move, ...]:
+        """The Moves of a list of codes (itemgetter: half the time of a loop, on 60 moves)."""
+        if len(codes) > 1:
+            return itemgetter(*codes)(self.table)
+        return tuple(map(self.of, codes))
+
+    def make(self, code: int) -> Move:
+        src, dst = divmod(code, self.size)
+        move = Move(divmod(src - 1, self.cols), divmod(dst, self.cols))
+        self.code_of[id(move)] = code
+        return move
+
+    def code(self, move: Move) -> int:
+        """The code of any move value (K.NOT_A_MOVE for a cell off the board, or not a Move)."""
+        if not isinstance(move, Move):
+            return K.NOT_A_MOVE
+        if move.dst is None:
+            return K.PASS_CODE
+        dst = self._cell(move.dst)
+        src = -1 if move.src is None else self._cell(move.src)
+        if dst < 0 or (move.src is not None and src < 0):
+            return K.NOT_A_MOVE
+        return dst if src < 0 else (src + 1) * self.size + dst
+
+    def _cell(self, square) -> int:
+        r, c = square
+        return r * self.cols + c if 0 <= r < self.rows and 0 <= c < self.cols else -1
+
+
+class _PieceMoves(dict):
+    """code -> Move, piece moves made on first use."""
+
+    def __init__(self, moves: _Moves):
+        super().__init__()
+        self._moves = moves
+
+    def __missing__(self, code: int) -> Move:
+        move = self[code] = self._moves.make(code)
+        return move
 
 
 def _frozen(state: np.ndarray) -> np.ndarray:

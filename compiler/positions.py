@@ -39,7 +39,8 @@ def status(state, P, work):
     if n == K.BAD_CODE:
         return 0, True, K.BAD_CODE
     for e in range(ends.shape[0]):
-        holds = holds_cells(state, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, P, stack, seen)
+        holds = holds_cells(state, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, P.lines,
+                            P.line_len, P.line_cyclic, P.regions, P.nbr, P.orth, stack, seen)
         if holds == K.UNKNOWN:
             return 0, True, K.BAD_CODE
         if holds:

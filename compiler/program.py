@@ -49,6 +49,10 @@ Program = namedtuple("Program", [name for name, _, _ in FIELDS])
 Program.__doc__ = "The tables of a stage, as the kernels read them:\n" + "\n".join(
     f"    {name:12} {what}" for name, _, what in FIELDS)
 _PACKED = [(name, ndim) for name, ndim, _ in FIELDS if ndim is not None]
+# The number of each table in pack's flat array, for a kernel that reads a few of them (unpack
+# reads all twenty). tests/test_program.py holds them to FIELDS.
+(T_NBR, T_RAYS, T_RAY_LEN, T_LINES, T_LINE_LEN, T_LINE_CYCLIC, T_RULES, T_RULE_DIRS, T_EFFECTS, T_EFFECT_DIRS, T_DIST,
+ T_DIST_N, T_ENDS, T_GAME, T_REGIONS, T_ORTH, T_AXES, T_OPPOSITE, T_BB_SHIFT) = range(len(_PACKED))
 
 # --- move kinds -------------------------------------------------------------------------------
 
@@ -321,11 +325,13 @@ def unpack(flat, bb_mask):
     """The Program of pack's flat array (views, no copies). The table numbers follow FIELDS, whose
     number of dimensions chooses table1..table4 (tests/test_program.py checks every field)."""
     return Program(
-        nbr=table2(flat, 0), rays=table3(flat, 1), ray_len=table2(flat, 2), lines=table2(flat, 3),
-        line_len=table1(flat, 4), line_cyclic=table1(flat, 5), rules=table2(flat, 6), rule_dirs=table3(flat, 7),
-        effects=table3(flat, 8), effect_dirs=table4(flat, 9), dist=table3(flat, 10), dist_n=table2(flat, 11),
-        ends=table2(flat, 12), game=table1(flat, 13), regions=table2(flat, 14), orth=table1(flat, 15),
-        axes=table1(flat, 16), opposite=table1(flat, 17), bb_shift=table1(flat, 18), bb_mask=bb_mask,
+        nbr=table2(flat, T_NBR), rays=table3(flat, T_RAYS), ray_len=table2(flat, T_RAY_LEN),
+        lines=table2(flat, T_LINES), line_len=table1(flat, T_LINE_LEN), line_cyclic=table1(flat, T_LINE_CYCLIC),
+        rules=table2(flat, T_RULES), rule_dirs=table3(flat, T_RULE_DIRS), effects=table3(flat, T_EFFECTS),
+        effect_dirs=table4(flat, T_EFFECT_DIRS), dist=table3(flat, T_DIST), dist_n=table2(flat, T_DIST_N),
+        ends=table2(flat, T_ENDS), game=table1(flat, T_GAME), regions=table2(flat, T_REGIONS),
+        orth=table1(flat, T_ORTH), axes=table1(flat, T_AXES), opposite=table1(flat, T_OPPOSITE),
+        bb_shift=table1(flat, T_BB_SHIFT), bb_mask=bb_mask,
     )
 
 

@@ -28,7 +28,8 @@ def test_bench_names_every_figure(tmp_path, capsys):
     assert main(["bench", "tic-tac-toe", "--seconds", "0.2", "--no-cold", "--quiet", "--json", str(out_json)]) == 0
     out = capsys.readouterr().out
     for figure in ("cold compile", "warm compile", "new variant", "playouts/s", "moves/s", "threads=2 speed-up",
-                   "legal_moves + apply from Python", "µs/move", "targets:"):
+                   "from Python, a random game", "µs/ply", "legal_moves + apply on a stored position", "µs/move",
+                   "targets:"):
         assert figure in out, figure
     assert "tic-tac-toe" in out
     doc = json.loads(out_json.read_text())
@@ -36,7 +37,7 @@ def test_bench_names_every_figure(tmp_path, capsys):
     assert stage["stage"] == "tic-tac-toe" and "error" not in stage
     assert stage["games_per_s"] > 0 and stage["moves_per_s"] > stage["games_per_s"]
     assert abs(stage["plies_per_game"] - 7.6) < 1.5  # random tic-tac-toe lasts about 7.6 plies
-    assert stage["speedup"] > 0 and stage["python_us_per_move"] > 0
+    assert stage["speedup"] > 0 and stage["python_us_per_move"] > 0 and stage["python_us_per_ply"] > 0
     assert set(stage["variant_kinds_ms"]) == {"blocked cell", "larger board"}
     assert {"blocked a1", "board 4x4", "board 5x5"} <= set(stage["variants_ms"])
     assert "ratio" not in stage  # the bitboard reference is for standard Othello only

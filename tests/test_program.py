@@ -8,6 +8,7 @@ import pytest
 from ludica import compiler, gdl, stages
 from ludica.compiler import codes as K
 from ludica.compiler import calls, families
+from ludica.compiler import program as program_module
 from ludica.compiler.program import FIELDS, Program, build, pack, unpack
 from ludica.gdl import InternalError
 
@@ -20,6 +21,11 @@ def test_every_field_survives_packing(name):
     for field, _, _ in FIELDS:
         ours, theirs = getattr(program, field), getattr(back, field)
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape and np.array_equal(ours, theirs), field
+
+
+def test_every_packed_table_has_its_number():
+    packed = [name for name, ndim, _ in FIELDS if ndim is not None]
+    assert [getattr(program_module, "T_" + name.upper()) for name in packed] == list(range(len(packed)))
 
 
 def test_every_field_is_documented_with_dtype_and_shape():
@@ -36,9 +42,7 @@ def _poked(text: str, poke) -> compiler.CompiledGame:
     poke(game.program)
     game._flat = pack(game.program)
     # calls from Python on the generic kernels (the family keeps its playouts)
-    game._step, game._step_tables = calls.step, (game._flat, game._masks, game._step_tables[-1]
-                                                 if game._step is calls.step else
-                                                 np.zeros(calls.work_size(game._flat, game._masks), np.int32))
+    game._calls(calls.step, calls.tables(game.program))
     return game
 
 

@@ -10,9 +10,9 @@ A family is one module of this package with:
 - `applies(program) -> tables | None`: the arrays its kernels take, or None when the stage's shape
   is not the family's (a stage using a code outside HANDLES never gets this far);
 - `playouts(tables, starts, first_game, seed, max_plies, lengths, winners)`: kernels.playouts' job;
-- optionally a kernel `step(state, child, rule, src, dst, out, *tables) -> (taken, moves, over,
-  winner)`: a move played for a call from Python, with the child's moves in `out` (calls.step's
-  contract).
+- optionally a kernel `step(state, slab, row, code, known, ints, bits) -> (taken, moves, over,
+  winner)`, a move played for a call from Python (calls.step's contract), and
+  `step_tables(program, tables) -> (ints, bits)`, its two arrays (calls.with_listing).
 
 Adding a family is one module here and one entry in FAMILIES; the first family that takes a stage
 plays it.

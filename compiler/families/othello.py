@@ -16,6 +16,7 @@ from .. import codes as K
 from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, sides_of, start_game
 from ..effects import custodial_taken, custodial_targets
 from ..ends import holds_bits, winner
+from ..calls import find, listing, step_arrays
 from ..jit import inline, kernel
 from ..program import pack_tables, table1, table2
 from ..rng import draw
@@ -143,46 +144,59 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 
 
 @kernel
-def step(state, child, r, src, dst, out, ints, bits):
-    """calls.advance_from for the family: `child` becomes the position after a piece placed on `dst`
-    (r = -1: a pass) and `out` receives the child's status; with r = K.STATUS_ONLY, `child` is left
-    alone and `out` receives the status of `state` itself. Returns (pieces flipped, moves, over,
-    winner)."""
+def _list(first, second, blocked, player, mover, ply, ints, bits, out):
+    """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
     ends, game, dirs, over, bb_shift, opposite, bb_mask, regions = _unpack(ints, bits)
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
+    legal, available, over_now, won = _status(first, second, blocked, full(size), player, mover, ply, ends,
+                                              game[K.G_PASS] != 0, dirs, over, bb_shift, bb_mask, opposite, regions)
+    if over_now:
+        return 0, True, won
+    if legal == 0:  # a forced pass
+        out[0], out[m] = K.PASS_CODE, -1
+    k = 0
+    while legal != 0:
+        out[k], out[m + k] = index_of(lowest(legal)), 0
+        legal &= legal - ONE
+        k += 1
+    return available, False, K.NONE
+
+
+step_tables = step_arrays  # the two arrays of `step`: the family's tables and the listing
+
+
+@kernel
+def step(state, slab, row, code, known, ints, bits):
+    """calls.step for the family: a placement by its cell, its flips by bitboards."""
+    game = table1(ints, 1)
+    size = game[K.G_CELLS]
+    out = listing(ints, game[K.G_MAX_MOVES])
     sides = np.zeros(2, np.uint64)
     sides[0], sides[1], blocked = sides_of(state, size)
     player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
+    n = known
+    if n < 0 or code == K.STATUS_ONLY:
+        n, over_now, won = _list(sides[0], sides[1], blocked, player, mover, ply, ints, bits, out)
+        if code == K.STATUS_ONLY:
+            return 0, n, over_now, won
+    if find(out, n, code) < 0:
+        return 0, n, False, K.ILLEGAL
+    child = slab[row]
+    child[:] = state
     taken = 0
-    if r != K.STATUS_ONLY:
-        child[:] = state
-        if r >= 0:
-            flips = custodial_taken(sides[player], sides[1 - player], blocked, dst, dirs[player], over, bb_shift, bb_mask)
-            nxt = _place(sides, player, dst, flips, game[K.G_TURN])
-            if nxt == K.BAD_CODE:
-                return K.BAD_CODE, 0, True, K.BAD_CODE
-            taken = popcount(flips)
-            child[dst] = player + 1
-            while flips != 0:
-                bit = lowest(flips)
-                child[index_of(bit)] = player + 1
-                flips &= flips - ONE
-            mover, player = player, nxt
-        else:
-            mover, player = player, 1 - player
-        ply += 1
-        child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = player, mover, ply
-    legal, available, over_now, won = _status(sides[0], sides[1], blocked, full(size), player, mover, ply, ends,
-                                              game[K.G_PASS] != 0, dirs, over, bb_shift, bb_mask, opposite, regions)
-    n = 0 if over_now else available
-    out[0], out[1], out[2] = n, over_now, won
-    if not over_now:
-        if legal == 0:
-            out[3], out[3 + m], out[3 + 2 * m] = -1, -1, -1
-        k = 0
-        while legal != 0:
-            bit = lowest(legal)
-            out[3 + k], out[3 + m + k], out[3 + 2 * m + k] = -1, index_of(bit), 0
-            legal &= legal - ONE
-            k += 1
+    nxt = 1 - player  # a pass
+    if code != K.PASS_CODE:
+        dirs, over, bb_shift = table2(ints, 2), table1(ints, 3)[0] != 0, table1(ints, 4)
+        flips = custodial_taken(sides[player], sides[1 - player], blocked, code, dirs[player], over, bb_shift,
+                                bits[:bb_shift.shape[0]])
+        nxt = _place(sides, player, code, flips, game[K.G_TURN])
+        if nxt == K.BAD_CODE:
+            return K.BAD_CODE, 0, True, K.BAD_CODE
+        taken = popcount(flips)
+        child[code] = player + 1
+        while flips != 0:
+            child[index_of(lowest(flips))] = player + 1
+            flips &= flips - ONE
+    child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, ply + 1
+    n, over_now, won = _list(sides[0], sides[1], blocked, nxt, player, ply + 1, ints, bits, out)
     return taken, n, over_now, won

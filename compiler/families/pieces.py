@@ -19,6 +19,7 @@ import numpy as np
 from .. import codes as K
 from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game
 from ..ends import board_bits, holds_bits, winner
+from ..calls import decode, find, listing, step_arrays
 from ..jit import inline, kernel
 from ..program import pack_tables, table1, table2
 from ..rng import draw
@@ -207,35 +208,12 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 
 
 @kernel
-def step(state, child, r, src, dst, out, ints, bits):
-    """calls.step for the family: `child` becomes the position after the step src→dst (r = -1: a
-    pass) and `out` receives its status; with r = K.STATUS_ONLY, `child` becomes a copy of `state`
-    and `out` its status. Returns (pieces taken, moves, over, winner). Every step rule plays a move
-    the same way, so the rule itself is not read."""
+def _list(first, second, blocked, player, mover, ply, ints, bits, out):
+    """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
     ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
     sides = np.zeros(2, np.uint64)
-    sides[0], sides[1], blocked = sides_of(state, size)
-    player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
-    child[:] = state
-    taken = 0
-    if r != K.STATUS_ONLY:
-        if r >= 0:
-            me, op = sides[player], sides[1 - player]
-            origin, dest = ONE << np.uint64(src), ONE << np.uint64(dst)
-            taken = 1 if op & dest else 0
-            me ^= origin | dest
-            op &= ~dest
-            sides[player], sides[1 - player] = me, op
-            child[src], child[dst] = 0, player + 1
-            nxt = next_player_bits(game[K.G_TURN], player, me, op, taken)
-            if nxt == K.BAD_CODE:
-                return K.BAD_CODE, 0, True, K.BAD_CODE
-            mover, player = player, nxt
-        else:
-            mover, player = player, 1 - player
-        ply += 1
-        child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = player, mover, ply
+    sides[0], sides[1] = first, second
     me, op = sides[player], sides[1 - player]
     empty = full(size) & ~(me | op | blocked)
     nd = sn[player]
@@ -248,12 +226,10 @@ def step(state, child, r, src, dst, out, ints, bits):
     over, won = _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask,
                            opposite)
     if over or n == 0:
-        out[0], out[1], out[2] = 0, True, won
-        return taken, 0, True, won
-    out[0], out[1], out[2] = n, False, K.NONE
+        return 0, True, won
     if pass_now:
-        out[3], out[3 + m], out[3 + 2 * m] = -1, -1, -1
-        return taken, n, False, K.NONE
+        out[0], out[m] = K.PASS_CODE, -1
+        return n, False, K.NONE
     # by origin, then destination: for one origin the directions come sorted by shift
     origins = np.uint64(0)
     for j in range(nd):
@@ -261,10 +237,50 @@ def step(state, child, r, src, dst, out, ints, bits):
     k = 0
     while origins != 0:
         bit = lowest(origins)
+        src = index_of(bit)
         for j in range(nd):
             if movers[j] & bit:
-                out[3 + k], out[3 + m + k] = index_of(bit), index_of(shift(bit, sdir[player, j], bb_shift, bb_mask))
-                out[3 + 2 * m + k] = 0
+                out[k], out[m + k] = (src + 1) * size + index_of(shift(bit, sdir[player, j], bb_shift, bb_mask)), 0
                 k += 1
         origins ^= bit
-    return taken, n, False, K.NONE
+    return n, False, K.NONE
+
+
+step_tables = step_arrays  # the two arrays of `step`: the family's tables and the listing
+
+
+@kernel
+def step(state, slab, row, code, known, ints, bits):
+    """calls.step for the family. Every step rule plays a move the same way, so the rule itself is
+    not read."""
+    game = table1(ints, 1)
+    size = game[K.G_CELLS]
+    out = listing(ints, game[K.G_MAX_MOVES])
+    first, second, blocked = sides_of(state, size)
+    player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
+    n = known
+    if n < 0 or code == K.STATUS_ONLY:
+        n, over, won = _list(first, second, blocked, player, mover, ply, ints, bits, out)
+        if code == K.STATUS_ONLY:
+            return 0, n, over, won
+    if find(out, n, code) < 0:
+        return 0, n, False, K.ILLEGAL
+    child = slab[row]
+    child[:] = state
+    taken = 0
+    nxt = 1 - player  # a pass
+    if code != K.PASS_CODE:
+        src, dst = decode(code, size)
+        me, op = (first, second) if player == 0 else (second, first)
+        origin, dest = ONE << np.uint64(src), ONE << np.uint64(dst)
+        taken = 1 if op & dest else 0
+        me ^= origin | dest
+        op &= ~dest
+        first, second = (me, op) if player == 0 else (op, me)
+        child[src], child[dst] = 0, player + 1
+        nxt = next_player_bits(game[K.G_TURN], player, me, op, taken)
+        if nxt == K.BAD_CODE:
+            return K.BAD_CODE, 0, True, K.BAD_CODE
+    child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, ply + 1
+    n, over, won = _list(first, second, blocked, nxt, player, ply + 1, ints, bits, out)
+    return taken, n, over, won

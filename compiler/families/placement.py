@@ -13,10 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes as K
+from ..calls import find, listing, scratch, step_arrays
 from ..ends import count, counted, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
 from ..jit import inline, kernel
 from ..playouts import playouts as generic_playouts
-from ..program import pack, unpack
+from ..program import (T_ENDS, T_GAME, T_LINE_CYCLIC, T_LINE_LEN, T_LINES, T_NBR, T_ORTH, T_REGIONS, T_RULES, pack,
+                       table1, table2, unpack)
 from ..rng import draw, game_generator
 from ..turns import next_player, uses_counts
 
@@ -31,14 +33,13 @@ EXCLUDES = K.coverage(moves={K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE}
 
 
 def applies(program) -> tuple | None:
-    """The tables of `playouts` and `step` (the packed program, the longest line per axis, scratch
-    space), or None for a stage of another shape."""
+    """The tables of `playouts` (the packed program, the longest line per axis), or None for a stage
+    of another shape."""
     rules = program.rules
     if rules.shape[0] != 1 or rules[0, K.R_N_EFFECTS] != 0:
         return None
     rings = np.array([_ring(program.nbr, int(d)) for d in program.axes], dtype=np.int32)
-    scratch = np.empty(2 * (program.nbr.shape[1] + 1), np.int32)  # a connection's search, in `step`
-    return pack(program), program.bb_mask, rings, scratch
+    return pack(program), program.bb_mask, rings
 
 
 def _ring(nbr: np.ndarray, d: int) -> int:
@@ -69,7 +70,8 @@ def _decided_anywhere(state, flat, bb_mask):
             # the board conditions: those that counts alone do not decide (holds_placed reads the
             # others from counts, exactly, and these around the last cell only)
             if counted(cond, ends[e, K.E_PARAM], 1, 1, 1, 0) == K.UNKNOWN:
-                if holds_cells(probe, cond, ends[e, K.E_PARAM], ends[e, K.E_EXACT], 1, P, stack, seen) != 0:
+                if holds_cells(probe, cond, ends[e, K.E_PARAM], ends[e, K.E_EXACT], 1, P.lines, P.line_len,
+                               P.line_cyclic, P.regions, P.nbr, P.orth, stack, seen) != 0:
                     return True
     return False
 
@@ -220,7 +222,7 @@ def _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, l
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
-    flat, bb_mask, ring, _ = tables
+    flat, bb_mask, ring = tables
     whole = _decided(starts, flat, bb_mask)
     if whole.any():  # a line or a connection at a start: its games test everything, as generic play does
         # (only a start built so, never a reachable one: the generic kernels compile only then)
@@ -234,40 +236,61 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 
 
 @kernel
-def step(state, child, r, src, dst, out, flat, bb_mask, ring, scratch):
-    """calls.step for the family: `child` becomes the position after a piece placed on `dst` (r =
-    -1: a pass) and `out` receives its status; with r = K.STATUS_ONLY, `child` becomes a copy of
-    `state` and `out` its status. Returns (pieces taken, moves, over, winner). A position from
-    Python has no history, so its ends are read on the whole board (the cells form)."""
-    P = unpack(flat, bb_mask)
-    game, ends = P.game, P.ends
-    size, rows, cols, m = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_MAX_MOVES]
-    child[:] = state
-    if r != K.STATUS_ONLY:
-        player = state[size + K.TO_MOVE]
-        nxt = 1 - player  # a pass
-        if r >= 0:
-            child[dst] = player + 1
-            turn = game[K.G_TURN]
-            mine = theirs = 0
-            if uses_counts(turn):
-                mine, theirs = count(child, size, player + 1), count(child, size, 2 - player)
-            nxt = next_player(turn, player, mine, theirs, 0)  # a placement takes nothing
-            if nxt == K.BAD_CODE:
-                return K.BAD_CODE, 0, True, K.BAD_CODE
-        child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, state[size + K.PLY] + 1
-    # the legal moves (the other side has the same ones: no forced pass ever applies)
-    n = _legal_moves(child, out[3 + m: 3 + 2 * m], P.rules[0, K.R_KIND] == K.PLACE_GRAVITY, rows, cols, size)
-    out[3: 3 + n] = -1
-    out[3 + 2 * m: 3 + 2 * m + n] = 0
-    stack, seen = scratch[: size + 1], scratch[size + 1:]
+def _status(cells, n, ints, space):
+    """(moves, over, winner) of a position with n legal moves, its ends read on the whole board (the
+    cells form: a position from Python has no history)."""
+    game, ends, regions, nbr = table1(ints, T_GAME), table2(ints, T_ENDS), table2(ints, T_REGIONS), table2(ints, T_NBR)
+    lines, line_len, line_cyclic = table2(ints, T_LINES), table1(ints, T_LINE_LEN), table1(ints, T_LINE_CYCLIC)
+    orth = table1(ints, T_ORTH)
+    size = game[K.G_CELLS]
+    stack, seen = space[: size + 1], space[size + 1:]
     for e in range(ends.shape[0]):
-        holds = holds_cells(child, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, P, stack, seen)
+        holds = holds_cells(cells, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, lines, line_len,
+                            line_cyclic, regions, nbr, orth, stack, seen)
         if holds == K.UNKNOWN:
-            return K.BAD_CODE, 0, True, K.BAD_CODE
+            return 0, True, K.BAD_CODE
         if holds:
-            won = winner(ends[e, K.E_RESULT], child[size + K.MOVER], count(child, size, 1), count(child, size, 2))
-            out[0], out[1], out[2] = 0, True, won
-            return 0, 0, True, won
-    out[0], out[1], out[2] = n, n == 0, K.NONE
-    return 0, n, n == 0, K.NONE
+            return 0, True, winner(ends[e, K.E_RESULT], cells[size + K.MOVER], count(cells, size, 1),
+                                   count(cells, size, 2))
+    return n, n == 0, K.NONE
+
+
+def step_tables(program, tables) -> tuple[np.ndarray, np.ndarray]:
+    """The two arrays of `step`: the packed program, scratch for a connection's search, the listing."""
+    return step_arrays(program, tables, 2 * (program.nbr.shape[1] + 1))
+
+
+@kernel
+def step(state, slab, row, code, known, ints, bits):
+    """calls.step for the family. The legal moves are the same for both sides (no forced pass ever
+    applies), and once a cell is played they are the parent's, that cell dropped (or its column's
+    next cell up), as in the playouts. Reads only the tables it needs (unpack would view all)."""
+    game = table1(ints, T_GAME)
+    size, rows, cols, m = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_MAX_MOVES]
+    out, space = listing(ints, m), scratch(ints, m, 2 * (size + 1))
+    gravity = table2(ints, T_RULES)[0, K.R_KIND] == K.PLACE_GRAVITY
+    child = slab[row]
+    child[:] = state
+    n = known
+    if n < 0 or code == K.STATUS_ONLY:
+        n, over, won = _status(child, _legal_moves(child, out, gravity, rows, cols, size), ints, space)
+        out[m: m + n] = 0
+        if code == K.STATUS_ONLY or won == K.BAD_CODE:
+            return 0, n, over, won
+    k = find(out, n, code)
+    if k < 0:
+        return 0, n, False, K.ILLEGAL
+    player = state[size + K.TO_MOVE]
+    child[code] = player + 1
+    turn = game[K.G_TURN]
+    mine = theirs = 0
+    if uses_counts(turn):
+        mine, theirs = count(child, size, player + 1), count(child, size, 2 - player)
+    nxt = next_player(turn, player, mine, theirs, 0)  # a placement takes nothing
+    if nxt == K.BAD_CODE:
+        return K.BAD_CODE, 0, True, K.BAD_CODE
+    child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, state[size + K.PLY] + 1
+    n = _refill(out, n, k, child, cols) if gravity else _drop(out, n, k)
+    out[m: m + n] = 0
+    n, over, won = _status(child, n, ints, space)
+    return 0, n, over, won
