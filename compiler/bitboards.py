@@ -5,7 +5,7 @@ shares."""
 import numpy as np
 
 from . import codes as K
-from .jit import inline, kernel
+from .jit import inline, kernel, leaf
 from .rng import game_generator
 
 ONE = np.uint64(1)
@@ -45,7 +45,7 @@ def full(size):
     return np.uint64(0xFFFFFFFFFFFFFFFF) if size == 64 else (ONE << np.uint64(size)) - ONE
 
 
-@kernel
+@leaf
 def sides_of(state, size):
     """(first player's pieces, second's, blocked cells) of a state, as bitboards."""
     first, second, blocked = np.uint64(0), np.uint64(0), np.uint64(0)

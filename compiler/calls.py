@@ -22,7 +22,7 @@ without a branch.
 import numpy as np
 
 from . import codes as K
-from .jit import inline, kernel
+from .jit import inline, kernel, leaf
 from .positions import advance, status
 from .program import Program, pack, unpack
 
@@ -99,7 +99,7 @@ def _copy(state, wbuf):
     return cells
 
 
-@kernel
+@leaf
 def _list(cells, ints, bits, wbuf, out):
     """The status of the position `cells`; `out` lists its moves."""
     P = unpack(ints, bits)

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import codes as K
 from .bitboards import ONE, shift
-from .jit import inline, kernel
+from .jit import inline, kernel, leaf
 
 # --- custodial, on cells --------------------------------------------------------------------------
 
@@ -111,7 +111,7 @@ def custodial_taken(me, op, blocked, at, dirs, over_blocked, bb_shift, bb_mask):
     return taken
 
 
-@kernel
+@leaf
 def cell_bits(cells, player, size):
     """(mover's pieces, enemy pieces, empty cells, blocked cells) of a board, as bitboards."""
     me, op, empty, blocked = np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)
@@ -143,7 +143,7 @@ def leaves_origin(kind):
     return K.BAD_CODE
 
 
-@kernel
+@leaf
 def play(out, player, r, src, dst, nbr, rays, ray_len, rules, effects, effect_dirs, buf):
     """Play rule r's move src→dst for `player` on the board `out`, in place. Returns the pieces
     taken, K.REFUSED if `require capture` refuses the move (`out` is then half-played: discard it),

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import codes as K
 from .bitboards import shift
-from .jit import inline, kernel
+from .jit import inline, kernel, leaf
 
 # --- conditions read from counts ------------------------------------------------------------------
 
@@ -53,7 +53,7 @@ def count(cells, size, v):
 # --- line K [exact] -------------------------------------------------------------------------------
 
 
-@kernel
+@leaf
 def line_cells(cells, mine, k, exact, lines, line_len, line_cyclic):
     """Whether `mine` has k in a row (a maximal run of exactly k with `exact`). A ring (a line of a
     wrapped board) is read from just after a cell that breaks the runs, so a run over the seam
@@ -82,7 +82,7 @@ def line_cells(cells, mine, k, exact, lines, line_len, line_cyclic):
     return False
 
 
-@kernel
+@leaf
 def line_bits(me, k, exact, axes, bb_shift, bb_mask, opposite):
     """line_cells on a bitboard `me` (k ≥ 1, as the static checks require): from each run's first
     cell, k - 1 steps along each axis over the mover's pieces."""
@@ -100,7 +100,7 @@ def line_bits(me, k, exact, axes, bb_shift, bb_mask, opposite):
     return False
 
 
-@kernel
+@leaf
 def _run_through(cells, at, d, e, mine, nbr, limit):
     """Length of the run of `mine` through `at` along directions d (forward) and e (back), capped
     at `limit` (a ring of a wrapped board would otherwise go round for ever)."""
@@ -116,7 +116,7 @@ def _run_through(cells, at, d, e, mine, nbr, limit):
     return n
 
 
-@kernel
+@leaf
 def line_through(cells, at, mine, k, exact, nbr, axes, opposite, ring):
     """line_cells for a line through `at` only (the placed form): `ring[a]` is the longest line
     along axis a (a ring's length on a wrapped board)."""
@@ -131,7 +131,7 @@ def line_through(cells, at, mine, k, exact, nbr, axes, opposite, ring):
 # --- connect SIDES SIDES ----------------------------------------------------------------------------
 
 
-@kernel
+@leaf
 def connects_cells(cells, mine, start, goal, nbr, orth, size, stack, seen):
     """Whether the pieces `mine` join two sides (regions `start` and `goal`), stepping orthogonally."""
     top = 0
@@ -156,7 +156,7 @@ def connects_cells(cells, mine, start, goal, nbr, orth, size, stack, seen):
     return False
 
 
-@kernel
+@leaf
 def connects_bits(me, start, goal, orth, bb_shift, bb_mask):
     """connects_cells on a bitboard: a flood fill of `me` from `start` until it meets `goal`."""
     reach = me & start
@@ -220,7 +220,7 @@ def _join(parent, cells, at, nbr, orth, first, second, size):
         _union(parent, at, _side_node(size, mine - 1, 1))
 
 
-@kernel
+@leaf
 def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
     """Put the piece on `at` into the union-find of every connect end (sets[e] for end e)."""
     player = cells[at] - 1
@@ -298,7 +298,7 @@ def holds_bits(cond, param, available, empty, to_move_pieces, mover_pieces, move
     return K.UNKNOWN
 
 
-@kernel
+@leaf
 def board_bits(cond, param, exact, mine, mover, region_bits, orth, axes, bb_shift, bb_mask, opposite):
     """The conditions of the bitboard form read with the board's tables (`mine`: the mover's
     pieces): a line, a connection; K.UNKNOWN for another code."""

@@ -8,10 +8,10 @@ import numpy as np
 
 from . import codes as K
 from .effects import cell_bits, custodial_exists, custodial_targets, play
-from .jit import kernel
+from .jit import kernel, leaf
 
 
-@kernel
+@leaf
 def _candidates(cells, player, nbr, rays, ray_len, rules, rule_dirs, dist, dist_n, rows, cols, msrc, mdst, mrule):
     """Every move the rules' kinds and targets allow `player`, before effects decide legality,
     rule by rule; returns how many, or K.BAD_CODE for a move kind this has no branch for. (Hot
@@ -85,7 +85,7 @@ def _candidates(cells, player, nbr, rays, ray_len, rules, rule_dirs, dist, dist_
     return n
 
 
-@kernel
+@leaf
 def _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule):
     """The candidates that `require capture` allows, rule by rule; K.BAD_CODE as _candidates."""
     rules, effects, effect_dirs, game = P.rules, P.effects, P.effect_dirs, P.game
@@ -118,7 +118,8 @@ def _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule):
                                       P.rays, P.ray_len):
                 continue
         elif mode == K.LEGAL_PLAY:
-            scratch[:size] = cells[:size]
+            for i in range(size):
+                scratch[i] = cells[i]
             taken = play(scratch, player, r, src, dst, P.nbr, P.rays, P.ray_len, rules, effects, effect_dirs, buf)
             if taken == K.BAD_CODE:
                 return K.BAD_CODE
@@ -131,7 +132,7 @@ def _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule):
     return kept
 
 
-@kernel
+@leaf
 def legal_moves(cells, player, P, scratch, buf, msrc, mdst, mrule):
     """Every legal move of `player` on `cells` (passes aside), in the legal order, into msrc, mdst,
     mrule (origin -1 for a placement); returns how many, or K.BAD_CODE (see _candidates)."""

@@ -5,7 +5,7 @@ import numpy as np
 from . import codes as K
 from .effects import play
 from .ends import count, holds_cells, winner
-from .jit import kernel
+from .jit import kernel, leaf
 from .moves import legal_moves
 from .turns import next_player, uses_counts
 
@@ -19,7 +19,7 @@ def new_work(P):
             np.empty(size + 1, np.int32), np.empty(size + 1, np.int32))
 
 
-@kernel
+@leaf
 def status(state, P, work):
     """Moves and outcome of a position: returns (n_moves, over, winner) and leaves the legal moves
     in work's move lists (a forced pass is the single move (-1, -1, rule -1)); winner is 0, 1, -1
@@ -51,7 +51,7 @@ def status(state, P, work):
     return n, False, K.NONE
 
 
-@kernel
+@leaf
 def advance(state, out, copy, r, src, dst, P, buf):
     """`out` becomes the position after rule r's move src→dst (r = -1: a pass) by the side to
     move of `state`; with copy False, out is state itself and changes in place. Returns the
@@ -60,8 +60,9 @@ def advance(state, out, copy, r, src, dst, P, buf):
     size = game[K.G_CELLS]
     player = state[size + K.TO_MOVE]
     ply = state[size + K.PLY]
-    if copy:
-        out[:size] = state[:size]
+    if copy:  # a loop: a slice copy would need numba's runtime (a leaf has none)
+        for i in range(size):
+            out[i] = state[i]
     if r < 0:
         taken = 0
         nxt = 1 - player

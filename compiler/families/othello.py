@@ -17,7 +17,7 @@ from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, side
 from ..effects import custodial_taken, custodial_targets
 from ..ends import holds_bits, winner
 from ..calls import find, listing, step_arrays
-from ..jit import inline, kernel
+from ..jit import inline, kernel, leaf
 from ..program import pack_tables, table1, table2
 from ..rng import draw
 from ..turns import next_player_bits
@@ -61,7 +61,7 @@ def _unpack(ints, bits):
             bits[:n_dirs], bits[n_dirs:])
 
 
-@kernel
+@leaf
 def _status(first, second, blocked, all_cells, player, mover, ply, ends, passing, dirs, over, bb_shift, bb_mask,
             opposite, far_rows):
     """(legal cells, moves available, over, winner) of a position (`first`, `second`: the players'
@@ -143,7 +143,7 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
     _playouts(starts, first_game, seed, max_plies, *tables, lengths, winners)
 
 
-@kernel
+@leaf
 def _list(first, second, blocked, player, mover, ply, ints, bits, out):
     """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
     ends, game, dirs, over, bb_shift, opposite, bb_mask, regions = _unpack(ints, bits)

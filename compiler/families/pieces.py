@@ -20,7 +20,7 @@ from .. import codes as K
 from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game
 from ..ends import board_bits, holds_bits, winner
 from ..calls import decode, find, listing, step_arrays
-from ..jit import inline, kernel
+from ..jit import inline, kernel, leaf
 from ..program import pack_tables, table1, table2
 from ..rng import draw
 from ..turns import next_player_bits
@@ -96,7 +96,7 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
     return False
 
 
-@kernel
+@leaf
 def _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask, opposite):
     """(over, winner) by the first end that holds, in the stage's order (n: the moves of the side to
     move, a forced pass counting as one)."""

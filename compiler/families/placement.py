@@ -15,7 +15,7 @@ import numpy as np
 from .. import codes as K
 from ..calls import find, listing, scratch, step_arrays
 from ..ends import count, counted, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
-from ..jit import inline, kernel
+from ..jit import inline, kernel, leaf
 from ..playouts import playouts as generic_playouts
 from ..program import (T_ENDS, T_GAME, T_LINE_CYCLIC, T_LINE_LEN, T_LINES, T_NBR, T_ORTH, T_REGIONS, T_RULES, pack,
                        table1, table2, unpack)
@@ -87,7 +87,7 @@ def _insert(moves, n, i):
     return n + 1
 
 
-@kernel
+@leaf
 def _legal_moves(state, moves, gravity, rows, cols, size):
     """The legal moves into `moves`, row-major (the generic kernels' order); returns how many."""
     n = 0
@@ -125,7 +125,7 @@ def _refill(moves, n, k, state, cols):
     return _insert(moves, n, i) if i >= 0 else n
 
 
-@kernel
+@leaf
 def _play(state, x, max_plies, moves, counts, sets, connect, gravity, game, ends, nbr, axes, opposite, regions, orth,
           ring):
     """One random game from `state` (played on it), drawing from generator x, whose start holds no
@@ -235,7 +235,7 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
     _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, lengths, winners)
 
 
-@kernel
+@leaf
 def _status(cells, n, ints, space):
     """(moves, over, winner) of a position with n legal moves, its ends read on the whole board (the
     cells form: a position from Python has no history)."""
