@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
 
+import numpy as np
 import pytest
 from lark import Lark, Tree
 
@@ -359,23 +360,36 @@ def _program_code(kind: type, cat: Category) -> str | None:
 
 def _kernel_branch(kind: type, cat: Category) -> str | None:
     """Random games of the concept in every family's shape, on the generic kernels, on the family
-    that takes the stage and from Python: a dispatcher without a branch stops with InternalError."""
+    that takes the stage (which must play the very same games for a seed) and from Python: a
+    dispatcher without a branch stops with InternalError, named here with the path that met it.
+    Some shape must play past its second ply, or the concept's kernels were hardly tried."""
+    longest = 0
     for shape in _SHAPES:
         game, problem = _compiled(kind, cat, shape)
         if game is None:
             if shape == "generic":
                 return f"the compiler cannot take a stage with {kind.__name__}: {problem}"
             continue  # the concept does not fit this shape (a move kind in the Othello family's, ...)
+        family = game.fast_playouts
+        path = "the generic kernels' playouts"
         try:
-            game.playouts(20, seed=1, generic=True, max_plies=200)
-            game.playouts(20, seed=1, max_plies=200)
+            generic = game.playouts(20, seed=1, generic=True, max_plies=200)
+            longest = max(longest, int(generic.lengths.max()))
+            if family is not None:
+                path = f"the {family} family's playouts"
+                fast = game.playouts(20, seed=1, max_plies=200)
+                if not (np.array_equal(fast.lengths, generic.lengths) and np.array_equal(fast.returns, generic.returns)):
+                    return f"the {family} family plays other games than the generic kernels ({shape} shape)"
+            path = f"calls from Python ({family or 'generic'} step)"
             state = game.initial_state()
             for _ in range(60):
                 if game.is_terminal(state):
                     break
                 state = game.apply(state, game.legal_moves(state)[-1])
         except InternalError as err:
-            return f"a kernel of the {game.fast_playouts or 'generic'} path has no branch for it ({shape} shape): {err}"
+            return f"{path} met a code without a branch ({shape} shape): {err}"
+    if longest < 2:
+        return f"no shape plays {kind.__name__} past a second ply (tests/test_concepts.py _SHAPES): hardly tried"
     return None
 
 
