@@ -67,8 +67,16 @@ def start_game(starts, number, seed, size, sides):
     mover, ply)."""
     start = starts[number % starts.shape[0]]
     sides[0], sides[1], blocked = sides_of(start, size)
-    return (game_generator(seed, number), blocked, start[size + K.TO_MOVE], start[size + K.MOVER],
-            start[size + K.PLY])
+    player, mover, ply = turn_of(start, size)
+    return game_generator(seed, number), blocked, player, mover, ply
+
+
+@inline
+def turn_of(state, size):
+    """(player to move, mover, ply) of a state, as int64: the type a ply loop gives them once they
+    change (int32 from the state would have numba compile the loop's callees once per type it
+    meets while typing the loop, and a step's callees a second time)."""
+    return np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.MOVER]), np.int64(state[size + K.PLY])
 
 
 def region_bits(regions: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ without a branch.
 import numpy as np
 
 from . import codes as K
+from .arrays import copy_into
 from .jit import inline, kernel, leaf
 from .positions import advance, status
 from .program import Program, pack, unpack
@@ -76,17 +77,18 @@ def find(out, n, code):
     return -1
 
 
-@kernel
-def work_size(flat, bb_mask):
-    """How many int32 of scratch the generic `step` needs."""
-    P = unpack(flat, bb_mask)
-    return 4 * (P.game[K.G_CELLS] + K.STATE_EXTRA) + P.rays.shape[0] * P.rays.shape[2] + 8 + 2 * P.game[K.G_MAX_MOVES]
+@inline
+def work_size(n_cells, max_moves, n_dirs, ray_length):
+    """How many int32 of scratch the generic `step` needs (scalars: Python calls it too, and no
+    kernel compiles for it)."""
+    return 4 * (n_cells + K.STATE_EXTRA) + n_dirs * ray_length + 8 + 2 * max_moves
 
 
 def tables(program: Program) -> tuple[np.ndarray, np.ndarray]:
     """The two arrays of the generic `step` (the packed program, scratch, the listing)."""
-    flat = pack(program)
-    return with_listing(flat, work_size(flat, program.bb_mask), int(program.game[K.G_MAX_MOVES]))[0], program.bb_mask
+    cells, m = int(program.game[K.G_CELLS]), int(program.game[K.G_MAX_MOVES])
+    scratch_size = work_size(cells, m, program.rays.shape[0], program.rays.shape[2])
+    return with_listing(pack(program), scratch_size, m)[0], program.bb_mask
 
 
 @inline
@@ -95,7 +97,7 @@ def _copy(state, wbuf):
     writable arrays (a read-only one would compile all of them a second time)."""
     b = state.shape[0]
     cells = wbuf[3 * b: 4 * b]
-    cells[:] = state
+    copy_into(cells, state)
     return cells
 
 
@@ -119,7 +121,7 @@ def step(state, slab, row, code, known, ints, bits):
     """The generic form of the contract above."""
     P = unpack(ints, bits)
     size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
-    out, wbuf = listing(ints, m), scratch(ints, m, work_size(ints, bits))
+    out, wbuf = listing(ints, m), scratch(ints, m, work_size(size, m, P.rays.shape[0], P.rays.shape[2]))
     cells = _copy(state, wbuf)
     n = known
     if n < 0 or code == K.STATUS_ONLY:

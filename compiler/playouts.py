@@ -3,6 +3,7 @@ families (families/) play the very same random games for a seed, faster."""
 import numpy as np
 
 from . import codes as K
+from .arrays import copy_into
 from .jit import kernel
 from .positions import advance, new_work, status
 from .program import unpack
@@ -22,7 +23,7 @@ def playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winner
     for g in range(lengths.shape[0]):
         number = first_game + g
         x = game_generator(seed, number)
-        state[:] = starts[number % starts.shape[0]]
+        copy_into(state, starts[number % starts.shape[0]])
         plies = 0
         while True:
             n, over, won = status(state, P, work)

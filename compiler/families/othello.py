@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes as K
-from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, sides_of, start_game
+from ..arrays import copy_into
+from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, sides_of, start_game, turn_of
 from ..effects import custodial_taken, custodial_targets
 from ..ends import holds_bits, winner
 from ..calls import find, listing, step_arrays
@@ -173,7 +174,7 @@ def step(state, slab, row, code, known, ints, bits):
     out = listing(ints, game[K.G_MAX_MOVES])
     sides = np.zeros(2, np.uint64)
     sides[0], sides[1], blocked = sides_of(state, size)
-    player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
+    player, mover, ply = turn_of(state, size)
     n = known
     if n < 0 or code == K.STATUS_ONLY:
         n, over_now, won = _list(sides[0], sides[1], blocked, player, mover, ply, ints, bits, out)
@@ -182,7 +183,7 @@ def step(state, slab, row, code, known, ints, bits):
     if find(out, n, code) < 0:
         return 0, n, False, K.ILLEGAL
     child = slab[row]
-    child[:] = state
+    copy_into(child, state)
     taken = 0
     nxt = 1 - player  # a pass
     if code != K.PASS_CODE:

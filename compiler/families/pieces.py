@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes as K
-from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game
+from ..arrays import copy_into
+from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game, turn_of
 from ..ends import board_bits, holds_bits, winner
 from ..calls import decode, find, listing, step_arrays
 from ..jit import inline, kernel, leaf
@@ -257,7 +258,7 @@ def step(state, slab, row, code, known, ints, bits):
     size = game[K.G_CELLS]
     out = listing(ints, game[K.G_MAX_MOVES])
     first, second, blocked = sides_of(state, size)
-    player, mover, ply = state[size + K.TO_MOVE], state[size + K.MOVER], state[size + K.PLY]
+    player, mover, ply = turn_of(state, size)
     n = known
     if n < 0 or code == K.STATUS_ONLY:
         n, over, won = _list(first, second, blocked, player, mover, ply, ints, bits, out)
@@ -266,7 +267,7 @@ def step(state, slab, row, code, known, ints, bits):
     if find(out, n, code) < 0:
         return 0, n, False, K.ILLEGAL
     child = slab[row]
-    child[:] = state
+    copy_into(child, state)
     taken = 0
     nxt = 1 - player  # a pass
     if code != K.PASS_CODE:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import codes as K
+from ..arrays import copy_into
 from ..calls import find, listing, scratch, step_arrays
 from ..ends import count, counted, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
 from ..jit import inline, kernel, leaf
 from ..playouts import playouts as generic_playouts
-from ..program import (T_ENDS, T_GAME, T_LINE_CYCLIC, T_LINE_LEN, T_LINES, T_NBR, T_ORTH, T_REGIONS, T_RULES, pack,
-                       table1, table2, unpack)
+from ..program import (T_AXES, T_ENDS, T_GAME, T_LINE_CYCLIC, T_LINE_LEN, T_LINES, T_NBR, T_OPPOSITE, T_ORTH,
+                       T_REGIONS, T_RULES, pack, table1, table2)
 from ..rng import draw, game_generator
 from ..turns import next_player, uses_counts
 
@@ -54,26 +55,46 @@ def _ring(nbr: np.ndarray, d: int) -> int:
     return longest
 
 
+@leaf
+def _first_end_whole(cells, n, ints, space, board_only):
+    """The first end that holds on the whole board (the cells form), -1 if none, K.BAD_CODE for a
+    code without a branch. With board_only, only the board conditions are read: those that counts
+    alone do not decide (holds_placed reads the others from counts, exactly, and these around the
+    last cell only). `space`: 2 * (n_cells + 1) int32 of scratch."""
+    ends, regions, nbr = table2(ints, T_ENDS), table2(ints, T_REGIONS), table2(ints, T_NBR)
+    lines, line_len, line_cyclic = table2(ints, T_LINES), table1(ints, T_LINE_LEN), table1(ints, T_LINE_CYCLIC)
+    orth = table1(ints, T_ORTH)
+    size = nbr.shape[1]
+    stack, seen = space[: size + 1], space[size + 1:]
+    for e in range(ends.shape[0]):
+        cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
+        if board_only and counted(cond, param, 1, 1, 1, 0) != K.UNKNOWN:
+            continue
+        holds = holds_cells(cells, cond, param, ends[e, K.E_EXACT], n, lines, line_len, line_cyclic, regions, nbr, orth,
+                            stack, seen)
+        if holds == K.UNKNOWN:
+            return K.BAD_CODE
+        if holds:
+            return e
+    return -1
+
+
 @kernel
-def _decided_anywhere(state, flat, bb_mask):
-    """Whether a board condition (line, connect, far row: any that counts do not decide) holds for
-    either player in a start position, read whole by the generic kernels' rules."""
-    P = unpack(flat, bb_mask)
-    size = P.game[K.G_CELLS]
-    stack, seen = np.empty(size + 1, np.int32), np.empty(size + 1, np.int32)
-    ends = P.ends
-    probe = state.copy()
-    for mover in range(2):
-        probe[size + K.MOVER] = mover
-        for e in range(ends.shape[0]):
-            cond = ends[e, K.E_CONDITION]
-            # the board conditions: those that counts alone do not decide (holds_placed reads the
-            # others from counts, exactly, and these around the last cell only)
-            if counted(cond, ends[e, K.E_PARAM], 1, 1, 1, 0) == K.UNKNOWN:
-                if holds_cells(probe, cond, ends[e, K.E_PARAM], ends[e, K.E_EXACT], 1, P.lines, P.line_len,
-                               P.line_cyclic, P.regions, P.nbr, P.orth, stack, seen) != 0:
-                    return True
-    return False
+def _decided(starts, flat):
+    """bool[len(starts)]: whether a board condition (line, connect, far row) already holds for
+    either player in each start, read whole as the generic kernels read it."""
+    whole = np.zeros(starts.shape[0], np.bool_)
+    size = table1(flat, T_GAME)[K.G_CELLS]
+    space = np.empty(2 * (size + 1), np.int32)
+    probe = np.empty(starts.shape[1], np.int32)
+    for s in range(starts.shape[0]):
+        copy_into(probe, starts[s])
+        for mover in range(2):
+            probe[size + K.MOVER] = mover
+            # (typed values, not literals: numba would compile a literal's own version)
+            if _first_end_whole(probe, np.int64(1), flat, space, np.bool_(True)) != -1:
+                whole[s] = True
+    return whole
 
 
 @inline
@@ -185,27 +206,21 @@ def _any_connect(ends):
 
 
 @kernel
-def _decided(starts, flat, bb_mask):
-    """bool[len(starts)]: whether each start already holds a board condition (_decided_anywhere)."""
-    whole = np.zeros(starts.shape[0], np.bool_)
-    for s in range(starts.shape[0]):
-        whole[s] = _decided_anywhere(starts[s], flat, bb_mask)
-    return whole
-
-
-@kernel
-def _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, lengths, winners):
+def _playouts(starts, whole, first_game, seed, max_plies, flat, ring, lengths, winners):
     """The games of the batch whose start is not `whole` (the others are left to the caller)."""
-    P = unpack(flat, bb_mask)
-    ends, size = P.ends, P.game[K.G_CELLS]
-    gravity = P.rules[0, K.R_KIND] == K.PLACE_GRAVITY
+    game, ends, nbr, regions = table1(flat, T_GAME), table2(flat, T_ENDS), table2(flat, T_NBR), table2(flat, T_REGIONS)
+    axes, opposite, orth = table1(flat, T_AXES), table1(flat, T_OPPOSITE), table1(flat, T_ORTH)
+    size = game[K.G_CELLS]
+    gravity = table2(flat, T_RULES)[0, K.R_KIND] == K.PLACE_GRAVITY
     connect = _any_connect(ends)
     sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
     state = np.empty(starts.shape[1], np.int32)
     for s in range(starts.shape[0]):
         if connect and not whole[s]:
-            state[:] = starts[s]  # a writeable copy, as in play: the union-find code compiles once
-            sets_of[s] = start_sets(state, P.nbr, P.orth, ends, P.regions, size)
+            copy_into(state, starts[s])  # a writeable copy, as in play: the union-find code compiles once
+            start = start_sets(state, nbr, orth, ends, regions, size)
+            for e in range(ends.shape[0]):
+                copy_into(sets_of[s, e], start[e])
     moves = np.empty(size, np.int32)
     counts = np.zeros(2, np.int64)
     sets = np.empty(sets_of.shape[1:], np.int32)
@@ -214,16 +229,17 @@ def _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, l
         start = number % starts.shape[0]
         if whole[start]:
             continue
-        state[:] = starts[start]
+        copy_into(state, starts[start])
         if connect:
-            sets[:] = sets_of[start]
+            for e in range(ends.shape[0]):
+                copy_into(sets[e], sets_of[start, e])
         lengths[g], winners[g] = _play(state, game_generator(seed, number), max_plies, moves, counts, sets, connect,
-                                       gravity, P.game, ends, P.nbr, P.axes, P.opposite, P.regions, P.orth, ring)
+                                       gravity, game, ends, nbr, axes, opposite, regions, orth, ring)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
     flat, bb_mask, ring = tables
-    whole = _decided(starts, flat, bb_mask)
+    whole = _decided(starts, flat)
     if whole.any():  # a line or a connection at a start: its games test everything, as generic play does
         # (only a start built so, never a reachable one: the generic kernels compile only then)
         if whole.all():
@@ -232,26 +248,20 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
         for g in np.flatnonzero(whole[(first_game + np.arange(lengths.shape[0])) % starts.shape[0]]):
             generic_playouts(starts, first_game + g, seed, max_plies, flat, bb_mask, lengths[g:g + 1],
                              winners[g:g + 1])
-    _playouts(starts, whole, first_game, seed, max_plies, flat, bb_mask, ring, lengths, winners)
+    _playouts(starts, whole, first_game, seed, max_plies, flat, ring, lengths, winners)
 
 
 @leaf
 def _status(cells, n, ints, space):
     """(moves, over, winner) of a position with n legal moves, its ends read on the whole board (the
     cells form: a position from Python has no history)."""
-    game, ends, regions, nbr = table1(ints, T_GAME), table2(ints, T_ENDS), table2(ints, T_REGIONS), table2(ints, T_NBR)
-    lines, line_len, line_cyclic = table2(ints, T_LINES), table1(ints, T_LINE_LEN), table1(ints, T_LINE_CYCLIC)
-    orth = table1(ints, T_ORTH)
-    size = game[K.G_CELLS]
-    stack, seen = space[: size + 1], space[size + 1:]
-    for e in range(ends.shape[0]):
-        holds = holds_cells(cells, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, lines, line_len,
-                            line_cyclic, regions, nbr, orth, stack, seen)
-        if holds == K.UNKNOWN:
-            return 0, True, K.BAD_CODE
-        if holds:
-            return 0, True, winner(ends[e, K.E_RESULT], cells[size + K.MOVER], count(cells, size, 1),
-                                   count(cells, size, 2))
+    e = _first_end_whole(cells, n, ints, space, np.bool_(False))
+    if e == K.BAD_CODE:
+        return 0, True, K.BAD_CODE
+    if e >= 0:
+        size = table1(ints, T_GAME)[K.G_CELLS]
+        return 0, True, winner(table2(ints, T_ENDS)[e, K.E_RESULT], cells[size + K.MOVER], count(cells, size, 1),
+                               count(cells, size, 2))
     return n, n == 0, K.NONE
 
 
@@ -270,7 +280,7 @@ def step(state, slab, row, code, known, ints, bits):
     out, space = listing(ints, m), scratch(ints, m, 2 * (size + 1))
     gravity = table2(ints, T_RULES)[0, K.R_KIND] == K.PLACE_GRAVITY
     child = slab[row]
-    child[:] = state
+    copy_into(child, state)
     n = known
     if n < 0 or code == K.STATUS_ONLY:
         n, over, won = _status(child, _legal_moves(child, out, gravity, rows, cols, size), ints, space)
