@@ -28,6 +28,7 @@ from .local import LocalSeat
 from .records import ResultsStore
 from .referee import play_game, stage_hash
 from .sandbox import AgentProcess, Settings
+from .warmup import warm_stages
 from .worker import warm
 
 
@@ -150,6 +151,8 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     try:
         _check_run(store, stages, agents, options, resume)
         hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
+        with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):
+            warm_stages(stages)  # then each stage's own warm-up below loads from the cache
         for stage in stages:
             _play_stage(stage, agents, out, options, store, hide, on_game, on_stage, on_wait)
         boards = {}
