@@ -94,20 +94,22 @@ def median_rate(samples: list[tuple[float, float]]) -> float:
     return rates[len(rates) // 2]
 
 
-def python_games(game, n_games: int, rng: random.Random, record: list | None = None) -> int:
-    """Play n_games random games driven from Python (legal_moves, random.choice, apply); returns
+def python_games(game, n_games: int, rng: random.Random, record: list | None = None, actions: bool = False) -> int:
+    """Play n_games random games driven from Python (legal_moves, random.choice, apply; with
+    `actions`, the integer moves OpenSpiel's Python loop has: legal_actions, apply_action); returns
     the plies played. With `record`, (state, move) pairs are appended to it."""
+    legal, play = (game.legal_actions, game.apply_action) if actions else (game.legal_moves, game.apply)
     plies = 0
     for _ in range(n_games):
         state = game.initial_state()
         while True:
-            moves = game.legal_moves(state)
+            moves = legal(state)
             if not moves:
                 break
             move = rng.choice(moves)
             if record is not None:
                 record.append((state, move))
-            state = game.apply(state, move)
+            state = play(state, move)
             plies += 1
     return plies
 

@@ -5,8 +5,9 @@
 
 For each game: OpenSpiel driven from Python (`state.apply_action(random.choice(
 state.legal_actions()))` until the game is over), ludica's compiled stage with random playouts
-inside the kernel (one thread), and ludica driven from Python the same way (`legal_moves`,
-`random.choice`, `apply`). The three are run round-robin, several short repeats each, and the
+inside the kernel (one thread), and ludica driven from Python the same way, with Move objects
+(`legal_moves`, `random.choice`, `apply`) and with integer actions as OpenSpiel's loop has
+(`legal_actions`, `random.choice`, `apply_action`). The three are run round-robin, several short repeats each, and the
 best rate of each is kept: the ratios come from the same minutes of a noisy machine. Prints a
 clear message and exits 0 when pyspiel is not installed.
 """
@@ -52,7 +53,7 @@ def compare(spiel_name, params, stage_name, seconds, pyspiel, bench) -> dict:
     lu_game = bench.first_use(compiler.compile(gdl.load(stages.path(stage_name))))
     rep = seconds / bench.ROUNDS
     rng = random.Random(1)
-    plies = {"openspiel": [0, 0], "ludica-kernel": [0, 0], "ludica-python": [0, 0]}
+    plies = {"openspiel": [0, 0], "ludica-kernel": [0, 0], "ludica-python": [0, 0], "ludica-actions": [0, 0]}
 
     def counted(name, n, played):
         plies[name][0] += played
@@ -61,6 +62,7 @@ def compare(spiel_name, params, stage_name, seconds, pyspiel, bench) -> dict:
 
     n_os = bench.calibrate(lambda n: openspiel_games(os_game, n, rng), rep)
     n_py = bench.calibrate(lambda n: bench.python_games(lu_game, n, rng), rep)
+    n_act = bench.calibrate(lambda n: bench.python_games(lu_game, n, rng, actions=True), rep)
     n_k = bench.calibrate(lambda n: lu_game.playouts(n, seed=0), rep)
     seeds = iter(range(1, 1 << 30))
     samples = bench.interleave({
@@ -68,6 +70,8 @@ def compare(spiel_name, params, stage_name, seconds, pyspiel, bench) -> dict:
         "ludica-kernel": lambda: counted("ludica-kernel", n_k,
                                          int(lu_game.playouts(n_k, seed=next(seeds)).lengths.sum())),
         "ludica-python": lambda: counted("ludica-python", n_py, bench.python_games(lu_game, n_py, rng)),
+        "ludica-actions": lambda: counted("ludica-actions", n_act,
+                                          bench.python_games(lu_game, n_act, rng, actions=True)),
     })
     out = {"openspiel_game": spiel_name, "openspiel_parameters": {k: v for k, v in os_game.get_parameters().items()},
            "stage": stage_name}
@@ -77,6 +81,7 @@ def compare(spiel_name, params, stage_name, seconds, pyspiel, bench) -> dict:
     base = out["openspiel"]["games_per_s"]
     out["ratio_kernel"] = out["ludica-kernel"]["games_per_s"] / base
     out["ratio_python"] = out["ludica-python"]["games_per_s"] / base
+    out["ratio_actions"] = out["ludica-actions"]["games_per_s"] / base
     return out
 
 
@@ -111,20 +116,23 @@ def main(argv: list[str] | None = None) -> int:
 
     table = Table(title="ludica vs OpenSpiel, random games/s (best of several repeats, one core)")
     for col in ("OpenSpiel game", "ludica stage", "OpenSpiel (Python loop)", "ludica in-kernel",
-                "ludica (Python loop)", "in-kernel ratio", "Python-loop ratio", "plies/game OS | ludica"):
+                "ludica (Python, Moves)", "ludica (Python, actions)", "in-kernel ratio", "Python ratio Moves",
+                "Python ratio actions", "plies/game OS | ludica"):
         table.add_column(col, justify="left" if "game" in col or "stage" in col else "right")
     for r in results:
         table.add_row(r["openspiel_game"], r["stage"], f"{r['openspiel']['games_per_s']:,.0f}",
                       f"{r['ludica-kernel']['games_per_s']:,.0f}", f"{r['ludica-python']['games_per_s']:,.0f}",
-                      f"{r['ratio_kernel']:.1f}×", f"{r['ratio_python']:.2f}×",
+                      f"{r['ludica-actions']['games_per_s']:,.0f}", f"{r['ratio_kernel']:.1f}×",
+                      f"{r['ratio_python']:.2f}×", f"{r['ratio_actions']:.2f}×",
                       f"{r['openspiel']['plies_per_game']:.1f} | {r['ludica-kernel']['plies_per_game']:.1f}")
     Console(width=None if sys.stdout.isatty() else 160, highlight=False).print(table)
 
     for r in results:
         print(f"{r['openspiel_game']} vs {r['stage']}: OpenSpiel {r['openspiel']['games_per_s']:,.0f} games/s "
               f"(Python loop); ludica {r['ludica-kernel']['games_per_s']:,.0f} games/s in-kernel "
-              f"(ratio {r['ratio_kernel']:.1f}×), {r['ludica-python']['games_per_s']:,.0f} games/s from Python "
-              f"(ratio {r['ratio_python']:.2f}×); {r['rule_note']}")
+              f"(ratio {r['ratio_kernel']:.1f}×), from Python {r['ludica-python']['games_per_s']:,.0f} games/s "
+              f"with Moves (ratio {r['ratio_python']:.2f}×), {r['ludica-actions']['games_per_s']:,.0f} with actions "
+              f"(ratio {r['ratio_actions']:.2f}×); {r['rule_note']}")
     print("\ntargets (ludica in-kernel ≥ 10× OpenSpiel driven from Python):")
     for r in results:
         mark = "met" if r["ratio_kernel"] >= TARGET else "NOT met"

@@ -6,6 +6,7 @@ that agents may keep and pass back; `state.tobytes()` is a hashable key.
 """
 from __future__ import annotations
 
+import operator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from operator import itemgetter
@@ -116,6 +117,11 @@ class CompiledGame:
         code = self._code_of.get(id(move))  # the moves this game hands out are known by identity
         if code is None:
             code = self._moves.code(move)
+        return self._advance(state, code, move)
+
+    def _advance(self, state: np.ndarray, code: int, named: Move | int) -> np.ndarray:
+        """The child of `state` by the move of code `code` (`named`: what the caller gave, for an
+        error message)."""
         if state is self._seen:
             known = self._known[1]
         else:
@@ -123,7 +129,7 @@ class CompiledGame:
         row = self._row
         result = self._step(state, self._slab, row, code, known, self._ints, self._bits)
         if result[3] < K.NONE:
-            self._refused(state, move, result)
+            self._refused(named, result)
         child = self._states[row]
         if row + 1 == SLAB_ROWS:
             self._new_slab()
@@ -132,13 +138,14 @@ class CompiledGame:
         self._seen, self._known, self._listed = child, result, None
         return child
 
-    def _refused(self, state: np.ndarray, move: Move, result: tuple[int, int, bool, int]) -> None:
+    def _refused(self, named: Move | int, result: tuple[int, int, bool, int]) -> None:
         self._seen = None
         if result[3] == K.BAD_CODE:
             raise _bad_code(self.stage)
-        # the step listed the moves of `state`
+        # the step listed the moves of the position
         legal = " ".join(str(self._moves.of(c)) for c in self._out[: result[1]].tolist()) or "none, the game is over"
-        raise ValueError(f"illegal move {str(move)!r}: legal moves are {legal}")
+        what = f"action {named}" if isinstance(named, int) else f"move {str(named)!r}"
+        raise ValueError(f"illegal {what}: legal moves are {legal}")
 
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         child = self.apply(state, move)
@@ -186,6 +193,43 @@ class CompiledGame:
         return move if code == K.NOT_A_MOVE else self._moves.of(code)
 
     # --- what only the compiled game offers ----------------------------------------------------
+
+    def legal_actions(self, state: np.ndarray) -> list[int]:
+        """The legal moves as integers, in the order of legal_moves: OpenSpiel's kind of interface,
+        for a search driven from Python (no Move objects to make: about half the cost of a ply).
+        An action is a placement's cell (row * cols + col), (origin + 1) * n_cells + destination
+        for a piece move, -1 for a pass; move_of and action_of translate."""
+        if state is not self._seen:
+            self._look(state)
+        return self._out[: self._known[1]].tolist()
+
+    def apply_action(self, state: np.ndarray, action: int) -> np.ndarray:
+        """The position after a legal action (ValueError if it is not legal)."""
+        if action.__class__ is not int:
+            action = operator.index(action)  # a numpy integer; a TypeError for what is not an integer
+        # (the kernels read other negative codes as instructions)
+        return self._advance(state, action if action >= K.PASS_CODE else K.NOT_A_MOVE, action)
+
+    def apply_action_counted(self, state: np.ndarray, action: int) -> tuple[np.ndarray, int]:
+        """(apply_action's position, the pieces the action took)."""
+        child = self.apply_action(state, action)
+        return child, self._known[0]
+
+    def move_of(self, action: int) -> Move:
+        """The Move of an action."""
+        action = operator.index(action)
+        # a game of placements has only cells (and the pass) for actions
+        limit = self.n_cells if isinstance(self._moves.table, list) else (self.n_cells + 1) * self.n_cells
+        if not K.PASS_CODE <= action < limit:
+            raise ValueError(f"not an action of this game: {action} (actions run from -1 to {limit - 1})")
+        return self._moves.of(action)
+
+    def action_of(self, move: Move) -> int:
+        """The action of a Move (ValueError for a cell off the board)."""
+        code = self._moves.code(move)
+        if code == K.NOT_A_MOVE:
+            raise ValueError(f"not a move of a {self.rows}x{self.cols} board: {move!r}")
+        return code
 
     def perft(self, depth: int, state: np.ndarray | None = None) -> int:
         """Leaves of the move tree at `depth`, counted inside the kernel."""

@@ -66,6 +66,21 @@ class RulesApi:
         """(the state after `move`, the number of pieces it captured or flipped). ValueError if illegal."""
         return self._game.apply_counted(state, self._move(move))
 
+    def legal_actions(self, state) -> list[int]:
+        """The legal moves as integers, in the order of legal_moves (cheaper than Move objects, for a
+        search from Python); move_of and action_of translate."""
+        return self._game.legal_actions(state)
+
+    def apply_action(self, state, action: int) -> tuple[Any, int]:
+        """(the state after the legal action, the number of pieces it captured or flipped)."""
+        return self._game.apply_action_counted(state, action)
+
+    def move_of(self, action: int) -> Move:
+        return self._game.move_of(action)
+
+    def action_of(self, move: Move | str) -> int:
+        return self._game.action_of(self._move(move))
+
     def to_move(self, state) -> int:
         """Index in stage.players of the side to move."""
         return self._game.to_move(state)

@@ -265,3 +265,13 @@ def test_strength_at_the_default_budgets():
         scores[a.name, b.name] = score(stage, a, b, games=games, game_time=10.0)
         print(f"{a.name} vs {b.name}: {scores[a.name, b.name]:.1%} of {games} games")  # shown on failure
         assert scores[a.name, b.name] >= needed, scores
+
+
+def test_the_api_offers_actions_as_well_as_moves():
+    api = RulesApi(compiled("standard-8x8"))
+    start = compiled("standard-8x8").initial_state()
+    moves, actions = api.legal_moves(start), api.legal_actions(start)
+    assert [api.move_of(a) for a in actions] == moves and [api.action_of(str(m)) for m in moves] == actions
+    by_move = api.apply(start, moves[1])
+    by_action = api.apply_action(start, actions[1])
+    assert np.array_equal(by_move[0], by_action[0]) and by_move[1] == by_action[1] == 1

@@ -912,3 +912,41 @@ def test_illegal_moves_raise_naming_the_move():
     _, bt = bundled_games("breakthrough")
     with pytest.raises(ValueError, match="illegal move 'a2-a4'"):
         bt.apply(bt.initial_state(), Move.parse("a2-a4"))
+
+
+# --- actions: the legal moves as integers -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["standard-8x8", "tic-tac-toe", "breakthrough", "ataxx", "connect-four"])
+def test_actions_are_the_legal_moves_as_integers(name):
+    """legal_actions lists legal_moves' moves as their actions, and apply_action plays them: the same
+    positions, along random games of every family and of the generic kernels."""
+    game = compiler.compile(gdl.load(stages.path(name)))
+    rng = random.Random(7)
+    for _ in range(3):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            moves, actions = game.legal_moves(state), game.legal_actions(state)
+            assert actions == [game.action_of(m) for m in moves]
+            assert [game.move_of(a) for a in actions] == moves
+            k = rng.randrange(len(moves))
+            by_move, taken = game.apply_counted(state, moves[k])
+            by_action, taken_too = game.apply_action_counted(state, np.int64(actions[k]))
+            assert np.array_equal(by_move, by_action) and taken == taken_too
+            state = by_action
+
+
+def test_an_action_that_is_not_legal_is_refused_with_the_legal_moves():
+    game = compiler.compile(gdl.load(stages.path("tic-tac-toe")))
+    start = game.initial_state()
+    after = game.apply_action(start, 4)  # b2
+    for bad in (4, 9, 10**12, -2, -7):  # taken, off the board, far off, the kernels' instructions
+        with pytest.raises(ValueError, match=rf"illegal action {bad}: legal moves are a1 b1 c1 a2 c2"):
+            game.apply_action(after, bad)
+    with pytest.raises(TypeError):
+        game.apply_action(after, 1.5)
+    with pytest.raises(ValueError, match="not an action"):
+        game.move_of(9)
+    with pytest.raises(ValueError, match="not a move"):
+        game.action_of(Move.parse("d4"))
+    assert game.move_of(-1) == PASS and game.action_of(PASS) == -1
