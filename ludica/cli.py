@@ -166,6 +166,8 @@ def cmd_tournament(args) -> int:
         task = {}
 
         def on_stage(name: str, todo: int) -> None:
+            if "preparing" in task:  # the run's own wait (compiling its kernels) is over
+                progress.update(task.pop("preparing"), total=1, completed=1)
             task["id"] = progress.add_task(f"{name}: analysis, then games", total=todo)
 
         def on_game(g: dict) -> None:
@@ -174,7 +176,10 @@ def cmd_tournament(args) -> int:
                             description=f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}")
 
         def on_wait(message: str) -> None:
-            progress.update(task["id"], description=message)
+            if "id" in task:
+                progress.update(task["id"], description=message)
+            else:  # before the first stage: the run compiles its kinds of stage
+                task["preparing"] = progress.add_task(message, total=None)
 
         try:
             boards = tournament.run(paths, entrants, out, _options(args), resume=args.resume, on_game=on_game,

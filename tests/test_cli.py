@@ -78,3 +78,25 @@ def test_demo_runs_a_tournament_of_the_builtins(tmp_path, capsys):
     names = [b.name for b in builtins()]
     assert len(names) >= 2 and all(f"| {n} |" in table for n in names)
     assert main(args) == 0  # a second run finds every game played: it resumes and only prints
+
+
+def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypatch):
+    """The run's warm-up may say it is compiling before any stage has a progress line."""
+    import threading
+    from contextlib import contextmanager
+
+    from ludica.runtime import tournament
+
+    @contextmanager
+    def at_once(say, message, after=0.0):  # every wait is a slow one
+        if say is not None:
+            say(message)
+        yield
+
+    failures = []
+    monkeypatch.setattr(tournament, "notice_if_slow", at_once)
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    args = ["demo", "--stage", "tic-tac-toe", "--out", str(tmp_path), "--analysis-time", "0.5", "--game-time", "0.5"]
+    assert main(args) == 0
+    assert not failures
+    assert "compiling the engine's kernels" in capsys.readouterr().out
