@@ -12,8 +12,9 @@ none and return no array. numba counts references of every array passed to a ker
 increment and decrement each, the Program's twenty tables on every call: that was most of the
 generic kernels' time (measured: Custodian's playouts 4.5x faster, Ataxx's 2.0x, tic-tac-toe's
 1.3x, as leaves). A leaf's arrays are its caller's, alive for the whole call; it may make views of
-them, but must never return one (nothing would keep it alive): tests/test_program.py checks every
-compiled signature of every leaf, and numba refuses to compile an allocation in one. Not every
+them, but must never return one (nothing would keep it alive, and numba returns garbage: tried):
+a leaf compiles through a pipeline with one more pass, after type inference, that refuses a
+return type holding an array; numba itself refuses an allocation in a leaf. Not every
 kernel gains: the bitboard custodial helpers stay kernels (as leaves, the Othello family's
 playouts ran about 8% slower).
 
@@ -34,14 +35,51 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from numba import njit
+from numba import njit, types
 from numba.core import caching
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import FunctionPass, register_pass
+from numba.core.typed_passes import NopythonTypeInference
 
 _OPTIONS = dict(cache=True, nogil=True, boundscheck=False)
 
 kernel = njit(**_OPTIONS)
 inline = njit(**_OPTIONS, inline="always")
-leaf = njit(**_OPTIONS, _nrt=False)  # numba's own option name (numba/core/cpu.py lists it)
+
+
+def _holds_an_array(t) -> bool:
+    return isinstance(t, types.Array) or (isinstance(t, types.BaseTuple) and any(map(_holds_an_array, t.types)))
+
+
+@register_pass(mutates_CFG=False, analysis_only=True)
+class _ReturnsNoArray(FunctionPass):
+    """A leaf's return type holds no array (see the module docstring)."""
+
+    _name = "leaf_returns_no_array"
+
+    def __init__(self):
+        FunctionPass.__init__(self)
+
+    def run_pass(self, state) -> bool:
+        if _holds_an_array(state.return_type):
+            raise TypeError(f"the leaf kernel {state.func_id.func_qualname} returns {state.return_type}: a leaf "
+                            "runs without reference counts and must return no array (compiler/jit.py)")
+        return False
+
+
+class _LeafCompiler(CompilerBase):
+    """numba's nopython pipeline, and _ReturnsNoArray once the types are known."""
+
+    def define_pipelines(self):
+        pipeline = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pipeline.add_pass_after(_ReturnsNoArray, NopythonTypeInference)
+        pipeline.finalize()
+        return [pipeline]
+
+
+# _nrt: numba's own option name (numba/core/cpu.py lists it); pipeline_class: its extension point
+LEAF = dict(_nrt=False, pipeline_class=_LeafCompiler)
+leaf = njit(**_OPTIONS, **LEAF)
 
 _ROOT = Path(__file__).resolve().parent
 
