@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -273,6 +274,28 @@ def cmd_bench(args) -> int:
     return bench.main(args.bench_args, prog="ludica bench")
 
 
+def _count(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def _seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above 0."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(x) or x <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, not {text}")
+    return x
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ludica", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -292,13 +315,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_import_arena)
 
     def episode_options(p, analysis: float, game: float) -> None:
-        p.add_argument("--analysis-time", type=float, default=analysis, metavar="S",
+        p.add_argument("--analysis-time", type=_seconds, default=analysis, metavar="S",
                        help=f"analysis budget per agent and stage, CPU seconds (default {analysis:g})")
-        p.add_argument("--game-time", type=float, default=game, metavar="S",
+        p.add_argument("--game-time", type=_seconds, default=game, metavar="S",
                        help=f"cumulative move time per game, CPU seconds (default {game:g})")
         p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
         p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
-        p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per agent (default 2048)")
+        p.add_argument("--memory-mb", type=_count, default=2048, help="address-space limit per agent (default 2048)")
         p.add_argument("--in-process", action="store_true",
                        help="run trusted agents inside this process, without the sandbox (faster; for tests)")
 
@@ -314,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("stages", nargs="+", metavar="STAGE")
     p.add_argument("--agent", action="append", default=[], metavar="AGENT", help="an entrant (repeat the option)")
     p.add_argument("--builtins", action="store_true", help="add every built-in agent")
-    p.add_argument("--games", type=int, default=1, help="games per seating: each ordered pair plays N (default 1)")
+    p.add_argument("--games", type=_count, default=1, help="games per seating: each ordered pair plays N (default 1)")
     p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
     episode_options(p, 60.0, 10.0)
@@ -324,8 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="ludica-demo", metavar="DIR", help="where the results go (default ./ludica-demo)")
     p.add_argument("--stage", action="append", metavar="STAGE",
                    help=f"play on this stage (repeat the option; default {', '.join(DEMO_STAGES)})")
-    p.add_argument("--analysis-time", type=float, default=2.0, metavar="S")
-    p.add_argument("--game-time", type=float, default=2.0, metavar="S")
+    p.add_argument("--analysis-time", type=_seconds, default=2.0, metavar="S")
+    p.add_argument("--game-time", type=_seconds, default=2.0, metavar="S")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_demo)
 

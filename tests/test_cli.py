@@ -1,6 +1,8 @@
 """The command line, run in-process."""
 import json
 
+import pytest
+
 from ludica import gdl, stages
 from ludica.cli import main
 from ludica.runtime import builtins
@@ -100,3 +102,23 @@ def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypat
     assert main(args) == 0
     assert not failures
     assert "compiling the engine's kernels" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("option, value, reason", [
+    ("--games", "0", "must be at least 1, not 0"),
+    ("--games", "-3", "must be at least 1, not -3"),
+    ("--games", "two", "not a whole number: 'two'"),
+    ("--game-time", "-1", "must be a finite number of seconds above 0, not -1"),
+    ("--game-time", "nan", "must be a finite number of seconds above 0, not nan"),
+    ("--analysis-time", "inf", "must be a finite number of seconds above 0, not inf"),
+    ("--analysis-time", "0", "must be a finite number of seconds above 0, not 0"),
+    ("--memory-mb", "0", "must be at least 1, not 0"),
+])
+def test_an_option_out_of_range_stops_with_the_reason(tmp_path, capsys, option, value, reason):
+    args = ["tournament", "tic-tac-toe", "--builtins", "--out", str(tmp_path / "run"), option, value]
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: {reason}" in err
+    assert not (tmp_path / "run").exists()  # refused before anything was made
