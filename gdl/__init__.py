@@ -9,17 +9,17 @@ from . import ast
 from .arena import from_arena
 from .ast import Stage
 from .bits import NotCodable, bits_breakdown, description_length
-from .diagnostics import Diagnostic, InternalError, LudicaError, StageError
+from .diagnostics import Diagnostic, InternalError, LudicaError, StageError, StageFileError
 from .game import PASS, Game, Move, perft, render
 from .interpreter import reference
-from .loader import analyse, check, load, loads
+from .loader import analyse, check, load, loads, read_stage
 from .parser import parse
 from .printer import format
 
 __all__ = [
     "ast", "Stage", "Move", "PASS", "Game",
-    "parse", "format", "load", "loads", "check", "analyse",
+    "parse", "format", "load", "loads", "read_stage", "check", "analyse",
     "description_length", "bits_breakdown", "NotCodable",
     "reference", "perft", "render", "from_arena",
-    "Diagnostic", "StageError", "LudicaError", "InternalError",
+    "Diagnostic", "StageError", "StageFileError", "LudicaError", "InternalError",
 ]

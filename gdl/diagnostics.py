@@ -95,6 +95,10 @@ class StageError(LudicaError, ValueError):
         return [d for d in self.diagnostics if d.is_error]
 
 
+class StageFileError(LudicaError, ValueError):
+    """A stage file that cannot be read as text: a folder, or bytes that are not UTF-8."""
+
+
 class InternalError(LudicaError, RuntimeError):
     """A bug in ludica itself, not in a stage or an agent."""
 

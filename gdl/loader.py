@@ -5,7 +5,7 @@ from pathlib import Path
 
 from .ast import Stage
 from .checks import check_stage
-from .diagnostics import Diagnostic, StageError, sort
+from .diagnostics import Diagnostic, StageError, StageFileError, sort
 from .parser import parse_diagnostics
 
 
@@ -18,22 +18,38 @@ def analyse(text: str, path: str | Path | None = None) -> tuple[Stage | None, li
     return parsed.stage, sort(problems)
 
 
+def read_stage(path: str | Path) -> str:
+    """The text of a stage file. A byte-order mark at the start (Windows editors write one) is not
+    part of it. FileNotFoundError if it cannot be read, StageFileError for a folder or for bytes
+    that are not UTF-8 (with the line and column of the first bad byte)."""
+    path = Path(path)
+    if path.is_dir():
+        raise StageFileError(f"{path} is a folder, not a stage file (its stages: {path}/*.gdl)")
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise FileNotFoundError(f"cannot read stage file {str(path)!r}: {err.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise StageFileError(f"{path}:{line}:{column}: not UTF-8 text (byte 0x{data[err.start]:02x}): stage files "
+                             "are UTF-8; save it as UTF-8") from None
+
+
 def check(source: str | Path | Stage) -> list[Diagnostic]:
     """Every diagnostic (errors and warnings) of a stage file, of stage text, or of an AST."""
     if isinstance(source, Stage):
         return sort(check_stage(source))
     if isinstance(source, Path):
-        return analyse(source.read_text(encoding="utf-8"), source)[1]
+        return analyse(read_stage(source), source)[1]
     return analyse(source)[1]
 
 
 def load(path: str | Path) -> Stage:
     """Read, parse and check a stage file; raise StageError listing every error it has."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise FileNotFoundError(f"cannot read stage file {str(path)!r}: {err.strerror}") from None
+    text = read_stage(path)
     stage, problems = analyse(text, path)
     if stage is None or any(d.is_error for d in problems):
         raise StageError(problems, text, str(path))

@@ -48,13 +48,34 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _stage_files(args: list[str]) -> list[Path]:
+    """The stage files that `check` arguments name: files, bundled stages' names, and folders (the
+    .gdl files in them)."""
+    paths: list[Path] = []
+    for arg in args:
+        path = stage_path(arg)
+        if path.is_dir():
+            found = sorted(path.glob("*.gdl"))
+            if not found:
+                raise FileNotFoundError(f"no .gdl file in the folder {arg}")
+            paths += found
+        else:
+            paths.append(path)
+    return paths
+
+
 def cmd_check(args) -> int:
-    paths = [stage_path(a) for a in args.files] if args.files else bundled.bundled()
+    paths = _stage_files(args.files) if args.files else bundled.bundled()
     failed = 0
     for path in paths:
-        text = path.read_text(encoding="utf-8")
-        stage, problems = gdl.analyse(text, path)
         shown = _display(path)
+        try:
+            text = gdl.read_stage(path)
+        except gdl.StageFileError as err:
+            print(err)  # it names the file, the line and the column
+            failed += 1
+            continue
+        stage, problems = gdl.analyse(text, path)
         for d in problems:
             print(d.render(text, shown))
         if stage is None or any(d.is_error for d in problems):
@@ -370,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except gdl.StageError as err:
         print(err, file=sys.stderr)
+        return 1
+    except gdl.StageFileError as err:
+        print(f"error: {err}", file=sys.stderr)
         return 1
     except FileNotFoundError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -122,3 +122,31 @@ def test_an_option_out_of_range_stops_with_the_reason(tmp_path, capsys, option, 
     err = capsys.readouterr().err
     assert f"argument {option}: {reason}" in err
     assert not (tmp_path / "run").exists()  # refused before anything was made
+
+
+def test_check_reads_a_byte_order_mark_as_the_text_it_starts_and_names_bytes_that_are_not_utf8(tmp_path, capsys):
+    text = stages.path("tic-tac-toe").read_text()
+    with_bom = tmp_path / "bom.gdl"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert gdl.load(with_bom) == gdl.load(stages.path("tic-tac-toe"))
+    latin = tmp_path / "latin.gdl"
+    latin.write_bytes(text.encode().replace(b'game "Tic-tac-toe"', b'game "Tic-tac-to\xe9"'))
+    assert main(["check", str(with_bom), str(latin)]) == 1
+    out = capsys.readouterr().out
+    assert "bom.gdl: OK" in out
+    assert "latin.gdl:1:17: not UTF-8 text (byte 0xe9)" in out and "1 of 2 stages OK" in out
+    with pytest.raises(gdl.StageFileError, match="not UTF-8"):
+        gdl.load(latin)
+
+
+def test_check_of_a_folder_checks_the_stages_in_it(tmp_path, capsys):
+    (tmp_path / "a.gdl").write_text(stages.path("tic-tac-toe").read_text())
+    (tmp_path / "b.gdl").write_text(stages.path("hex-11").read_text())
+    assert main(["check", str(tmp_path)]) == 0
+    assert "2 of 2 stages OK" in capsys.readouterr().out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["check", str(empty)]) == 2
+    assert "no .gdl file in the folder" in capsys.readouterr().err
+    with pytest.raises(gdl.StageFileError, match="is a folder"):
+        gdl.load(tmp_path)
