@@ -395,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     except gdl.StageFileError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except gdl.LudicaError as err:  # an agent argument, ...: what is wrong, no traceback
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     except FileNotFoundError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

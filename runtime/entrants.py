@@ -8,8 +8,11 @@ An agent's name (in logs and leaderboards) is its file name without `.py`, unles
 from __future__ import annotations
 
 import ast
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..gdl.diagnostics import LudicaError
 
 BUILTIN_DIR = Path(__file__).parent / "agents"
 BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
@@ -25,8 +28,8 @@ class AgentSpec:
         return self.path.parent == BUILTIN_DIR
 
 
-class AgentNotFound(ValueError):
-    pass
+class AgentNotFound(LudicaError, ValueError):
+    """An agent argument that names neither a built-in nor an agent file."""
 
 
 def declared_name(source: str) -> str | None:
@@ -50,7 +53,10 @@ def resolve(spec: str) -> AgentSpec:
     else:
         path = Path(spec).expanduser()
         if not path.is_file():
-            raise AgentNotFound(f"no agent {spec!r}: not a built-in ({', '.join(BUILTINS)}) and no such file")
+            what = "a folder, not an agent file" if path.is_dir() else "no such file"
+            near = difflib.get_close_matches(spec, BUILTINS, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise AgentNotFound(f"no agent {spec!r}: not a built-in ({', '.join(BUILTINS)}) and {what}{hint}")
     path = path.resolve()
     source = path.read_text(encoding="utf-8", errors="replace")
     return AgentSpec(declared_name(source) or path.stem, path)

@@ -150,3 +150,12 @@ def test_check_of_a_folder_checks_the_stages_in_it(tmp_path, capsys):
     assert "no .gdl file in the folder" in capsys.readouterr().err
     with pytest.raises(gdl.StageFileError, match="is a folder"):
         gdl.load(tmp_path)
+
+
+@pytest.mark.parametrize("command", [["play", "tic-tac-toe", "--black", "mctss", "--white", "random"],
+                                     ["tournament", "tic-tac-toe", "--agent", "mctss", "--agent", "random"]])
+def test_a_misspelt_agent_is_named_with_the_builtins_and_the_nearest(tmp_path, capsys, command):
+    assert main(command + (["--out", str(tmp_path / "run")] if command[0] == "tournament" else [])) == 2
+    err = capsys.readouterr().err
+    assert "error: no agent 'mctss': not a built-in (random, greedy, corners, positional, mcts, adaptive)" in err
+    assert "did you mean 'mcts'?" in err and "Traceback" not in err
