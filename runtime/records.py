@@ -12,6 +12,7 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..gdl.diagnostics import LudicaError
 from .referee import GameRecord
 
 SCHEMA = """
@@ -35,12 +36,43 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+# SQLite's header field for the application that owns a file: "LUDC". A store made before it was
+# set is recognised by its tables.
+APPLICATION_ID = 0x4C554443
+TABLES = {"settings", "analyses", "games"}
+
+
+class StoreError(LudicaError, ValueError):
+    """A results.sqlite that is not ludica's, or is damaged: refused, never written to."""
+
+
 class ResultsStore:
     def __init__(self, path: Path):
         self.path = Path(path)
+        existed = self.path.exists()
         self.db = sqlite3.connect(self.path)
-        self.db.executescript(SCHEMA)
-        self.db.commit()
+        try:
+            if existed:
+                self._check_owner()
+            self.db.executescript(SCHEMA)
+            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.db.commit()
+        except sqlite3.DatabaseError as err:
+            self.db.close()
+            raise StoreError(f"{self.path} is damaged or not an SQLite file (SQLite: {err}); move it away, or give "
+                             "another --out") from None
+        except StoreError:
+            self.db.close()
+            raise
+
+    def _check_owner(self) -> None:
+        """Refuse a file another program made: ludica's tables would be added to it."""
+        owner = self.db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if owner == APPLICATION_ID or (owner == 0 and tables <= TABLES):
+            return
+        what = f"its tables: {', '.join(sorted(tables))}" if tables else f"application id {owner:#x}"
+        raise StoreError(f"{self.path} is not a ludica results store ({what}); give another --out")
 
     def close(self) -> None:
         self.db.close()

@@ -25,7 +25,7 @@ from . import leaderboard, logs
 from .entrants import AgentSpec
 from .api import RulesApi
 from .local import LocalSeat
-from .records import ResultsStore
+from .records import ResultsStore, StoreError
 from .referee import play_game, stage_hash
 from .sandbox import AgentProcess, Settings
 from .warmup import warm_stages
@@ -145,8 +145,11 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     if len(agents) < 2:
         raise ValueError("a round robin needs at least two entrants")
     stages = [load(p) for p in stage_paths]  # every stage checked before anything is played
-    out.mkdir(parents=True, exist_ok=True)
-    out.chmod(0o700)  # the agents must not read the results (they also cannot see the folder)
+    if out.exists() and not out.is_dir():
+        raise StoreError(f"--out {out} is a file, not a folder")
+    if not out.exists():
+        out.mkdir(parents=True)
+        out.chmod(0o700)  # private, as ludica made it (the sandbox also hides it from the agents)
     store = ResultsStore(out / "results.sqlite")
     try:
         _check_run(store, stages, agents, options, resume)

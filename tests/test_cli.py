@@ -159,3 +159,49 @@ def test_a_misspelt_agent_is_named_with_the_builtins_and_the_nearest(tmp_path, c
     err = capsys.readouterr().err
     assert "error: no agent 'mctss': not a built-in (random, greedy, corners, positional, mcts, adaptive)" in err
     assert "did you mean 'mcts'?" in err and "Traceback" not in err
+
+
+def _said(capsys) -> str:
+    """What the command printed, lines joined (rich wraps long lines to the terminal's width)."""
+    return " ".join(capsys.readouterr().out.split())
+
+
+def _tournament(out, *more):
+    return main(["tournament", "tic-tac-toe", "--agent", "random", "--agent", "greedy", "--out", str(out),
+                 "--analysis-time", "0.5", "--game-time", "0.5", "--in-process", *more])
+
+
+def test_an_existing_out_folder_keeps_its_permissions(tmp_path):
+    out = tmp_path / "shared"
+    out.mkdir()
+    out.chmod(0o755)
+    assert _tournament(out) == 0
+    assert (out.stat().st_mode & 0o777) == 0o755  # only a folder ludica makes is made private
+    made = tmp_path / "new"
+    assert _tournament(made) == 0
+    assert (made.stat().st_mode & 0o777) == 0o700
+
+
+def test_a_results_file_that_is_not_ludicas_is_refused_untouched(tmp_path, capsys):
+    import sqlite3
+
+    out = tmp_path / "run"
+    out.mkdir()
+    db = sqlite3.connect(out / "results.sqlite")
+    db.execute("CREATE TABLE invoices (id INTEGER)")
+    db.commit()
+    db.close()
+    assert _tournament(out) == 2
+    assert "is not a ludica results store (its tables: invoices); give another --out" in _said(capsys)
+    db = sqlite3.connect(out / "results.sqlite")
+    assert [n for (n,) in db.execute("SELECT name FROM sqlite_master")] == ["invoices"]
+    db.close()
+
+    (out / "results.sqlite").write_bytes(b"half a database" * 10)
+    assert _tournament(out) == 2
+    assert "is damaged or not an SQLite file" in _said(capsys)
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    assert _tournament(a_file) == 2
+    assert "is a file, not a folder" in _said(capsys)
