@@ -38,6 +38,16 @@ OUTPUT_KEPT = 16 << 10
 START_TIMEOUT = 120.0  # compiling a stage from a cold cache takes a while; the agent is not charged
 SYNC_TIMEOUT = 10.0  # for the worker's own (trusted) replies between games
 
+# The worker's first instructions, before it imports anything (numpy and numba take a second or
+# more): die with the referee (PR_SET_PDEATHSIG = 1), and go at once if the referee is already gone
+# (its parent is then no longer the referee). lock_down sets the signal again in the namespace.
+_WORKER = ("import ctypes, os, signal, sys\n"
+           "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)\n"
+           "if os.getppid() != int(sys.argv[2]):\n"
+           "    os._exit(1)\n"
+           "from ludica.runtime.worker import main\n"
+           "main(int(sys.argv[1]))\n")
+
 
 @dataclass
 class Answer:
@@ -122,8 +132,7 @@ class AgentProcess:
         starting is not charged: the agent's code is not loaded yet)."""
         self._sock, theirs = protocol.pair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from ludica.runtime.worker import main; main(int(sys.argv[1]))",
-             str(theirs.fileno())],
+            [sys.executable, "-c", _WORKER, str(theirs.fileno()), str(os.getpid())],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True, cwd="/", env=_worker_environment())
         theirs.close()

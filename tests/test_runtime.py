@@ -348,3 +348,35 @@ def test_a_slow_wait_says_what_it_is_and_a_quick_one_says_nothing():
         pass
     time.sleep(0.6)  # the quick block's notice would have fired by now had it not been cancelled
     assert said == ["compiling"]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.3])
+def test_a_worker_dies_with_a_referee_killed_while_it_starts(delay):
+    """A referee killed while its worker still starts Python and imports numba (a second or more)
+    leaves nothing running: the worker's first instruction ties it to the referee."""
+    referee = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\n"
+         "from ludica import stages\n"
+         "from ludica.runtime.sandbox import AgentProcess, Settings\n"
+         "agent = AgentProcess('random', stages.path('tic-tac-toe').read_text(), Settings())\n"
+         "agent.launch()\n"
+         "print(agent.proc.pid, flush=True)\n"
+         "time.sleep(60)\n"],
+        stdout=subprocess.PIPE, text=True)
+    worker = int(referee.stdout.readline())
+    time.sleep(delay)
+    os.kill(referee.pid, signal.SIGKILL)
+    referee.wait()
+    deadline = time.monotonic() + 0.5  # well before the worker could have imported anything heavy
+    while time.monotonic() < deadline and _alive(worker):
+        time.sleep(0.01)
+    assert not _alive(worker), f"worker {worker} outlived its referee (killed {delay}s after the launch)"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"  # a zombie is dead, not yet reaped
+    except FileNotFoundError:
+        return False
