@@ -7,10 +7,13 @@ file in a resumed run find their finished games.
 """
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import IO
 
 from ..gdl.diagnostics import LudicaError
 from .referee import GameRecord
@@ -44,6 +47,26 @@ TABLES = {"settings", "analyses", "games"}
 
 class StoreError(LudicaError, ValueError):
     """A results.sqlite that is not ludica's, or is damaged: refused, never written to."""
+
+
+def lock_folder(folder: Path) -> IO[str]:
+    """Hold the run folder for this process (an advisory lock on FOLDER/.lock, released when the
+    returned file is closed or the process ends): two runs writing one store would collide. A
+    second run is refused, told who holds the folder."""
+    held = open(folder / ".lock", "a+", encoding="utf-8")
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.seek(0)
+        holder = held.read().strip() or "another process"
+        held.close()
+        raise StoreError(f"{folder} is in use by another ludica run ({holder}); wait for it to end, or give "
+                         "another --out") from None
+    held.seek(0)
+    held.truncate()
+    held.write(f"pid {os.getpid()}, since {_now()}")
+    held.flush()
+    return held
 
 
 class ResultsStore:

@@ -25,7 +25,7 @@ from . import leaderboard, logs
 from .entrants import AgentSpec
 from .api import RulesApi
 from .local import LocalSeat
-from .records import ResultsStore, StoreError
+from .records import ResultsStore, StoreError, lock_folder
 from .referee import play_game, stage_hash
 from .sandbox import AgentProcess, Settings
 from .warmup import warm_stages
@@ -150,7 +150,12 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     if not out.exists():
         out.mkdir(parents=True)
         out.chmod(0o700)  # private, as ludica made it (the sandbox also hides it from the agents)
-    store = ResultsStore(out / "results.sqlite")
+    held = lock_folder(out)
+    try:
+        store = ResultsStore(out / "results.sqlite")
+    except BaseException:
+        held.close()
+        raise
     try:
         _check_run(store, stages, agents, options, resume)
         hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
@@ -168,6 +173,7 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         return boards
     finally:
         store.close()
+        held.close()
 
 
 def _check_run(store: ResultsStore, stages, agents: list[AgentSpec], options: Options, resume: bool) -> None:

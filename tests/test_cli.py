@@ -205,3 +205,19 @@ def test_a_results_file_that_is_not_ludicas_is_refused_untouched(tmp_path, capsy
     a_file.write_text("x")
     assert _tournament(a_file) == 2
     assert "is a file, not a folder" in _said(capsys)
+
+
+def test_a_second_run_on_a_folder_in_use_is_refused_naming_who_holds_it(tmp_path, capsys):
+    from ludica.runtime.records import lock_folder
+
+    out = tmp_path / "run"
+    out.mkdir()
+    held = lock_folder(out)  # as a run in progress holds it
+    try:
+        assert _tournament(out, "--resume") == 2
+        said = _said(capsys)
+        assert "is in use by another ludica run (pid " in said and "wait for it to end, or give another --out" in said
+        assert not (out / "results.sqlite").exists()
+    finally:
+        held.close()
+    assert _tournament(out, "--resume") == 0  # free again
