@@ -54,18 +54,8 @@ def scratch(ints, m, k):
     return ints[end - k: end]
 
 
-@inline
-def encode(src, dst, size):
-    """The code of the move src→dst (src -1: a placement; dst -1: a pass)."""
-    return dst if src < 0 else (src + 1) * size + dst
-
-
-@inline
-def decode(code, size):
-    """(origin, destination) of a move's code; (-1, -1) for a pass."""
-    if code < size:
-        return -1, code
-    return code // size - 1, code % size
+encode = inline(K.move_code)  # the move src→dst as its code
+decode = inline(K.move_cells)  # a code as (origin, destination)
 
 
 @inline

@@ -79,3 +79,17 @@ PASS_CODE = -1
 STATUS_ONLY = -2  # the code of a step that plays nothing: the status of the state itself
 NOT_A_MOVE = -3  # the code of a move that names a cell off the board (never legal)
 ILLEGAL = -4  # the winner a step answers for a move that is not among the position's
+
+
+def move_code(src: int, dst: int, size: int) -> int:
+    """The code of the move src→dst on a board of `size` cells (src -1: a placement; dst -1 too: a
+    pass). Plain Python, compiled for the kernels as calls.encode: one definition for both."""
+    return dst if src < 0 else (src + 1) * size + dst
+
+
+def move_cells(code: int, size: int) -> tuple[int, int]:
+    """(origin, destination) of a move's code; origin -1 for a placement, (-1, -1) for a pass
+    (move_code's inverse; calls.decode in the kernels)."""
+    if code < size:
+        return -1, code
+    return code // size - 1, code % size

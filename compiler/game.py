@@ -313,8 +313,8 @@ class _Moves:
         return tuple(map(self.of, codes))
 
     def make(self, code: int) -> Move:
-        src, dst = divmod(code, self.size)
-        move = Move(divmod(src - 1, self.cols), divmod(dst, self.cols))
+        src, dst = K.move_cells(code, self.size)
+        move = Move(divmod(src, self.cols), divmod(dst, self.cols))
         self.code_of[id(move)] = code
         return move
 
@@ -328,7 +328,7 @@ class _Moves:
         src = -1 if move.src is None else self._cell(move.src)
         if dst < 0 or (move.src is not None and src < 0):
             return K.NOT_A_MOVE
-        return dst if src < 0 else (src + 1) * self.size + dst
+        return K.move_code(src, dst, self.size)
 
     def _cell(self, square) -> int:
         r, c = square

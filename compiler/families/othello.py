@@ -37,6 +37,11 @@ EXCLUDES = K.coverage(moves={K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.STEP, K.SLIDE,
                       conditions={K.LINE, K.CONNECT})
 
 
+# The numbers of the family's tables in `ints` (pack_tables, in applies' order), as _unpack and
+# step read them.
+_ENDS, _GAME, _DIRS, _OVER_BLOCKED, _SHIFT, _OPPOSITE = range(6)
+
+
 def applies(program) -> tuple | None:
     """The tables of `playouts` and `step`, packed in two arrays (see _unpack), or None for a
     stage of another shape."""
@@ -56,10 +61,10 @@ def _unpack(ints, bits):
     directions, bit masks, regions as bitboards): few arrays cross the call from Python, each table
     is a view of them. (No orthogonal directions nor line axes: line and connect ends are not the
     family's.)"""
-    bb_shift = table1(ints, 4)
+    bb_shift = table1(ints, _SHIFT)
     n_dirs = bb_shift.shape[0]
-    return (table2(ints, 0), table1(ints, 1), table2(ints, 2), table1(ints, 3)[0] != 0, bb_shift, table1(ints, 5),
-            bits[:n_dirs], bits[n_dirs:])
+    return (table2(ints, _ENDS), table1(ints, _GAME), table2(ints, _DIRS), table1(ints, _OVER_BLOCKED)[0] != 0,
+            bb_shift, table1(ints, _OPPOSITE), bits[:n_dirs], bits[n_dirs:])
 
 
 @leaf
@@ -169,7 +174,7 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 @kernel
 def step(state, slab, row, code, known, ints, bits):
     """calls.step for the family: a placement by its cell, its flips by bitboards."""
-    game = table1(ints, 1)
+    game = table1(ints, _GAME)
     size = game[K.G_CELLS]
     out = listing(ints, game[K.G_MAX_MOVES])
     sides = np.zeros(2, np.uint64)
@@ -187,7 +192,7 @@ def step(state, slab, row, code, known, ints, bits):
     taken = 0
     nxt = 1 - player  # a pass
     if code != K.PASS_CODE:
-        dirs, over, bb_shift = table2(ints, 2), table1(ints, 3)[0] != 0, table1(ints, 4)
+        dirs, over, bb_shift = table2(ints, _DIRS), table1(ints, _OVER_BLOCKED)[0] != 0, table1(ints, _SHIFT)
         flips = custodial_taken(sides[player], sides[1 - player], blocked, code, dirs[player], over, bb_shift,
                                 bits[:bb_shift.shape[0]])
         nxt = _place(sides, player, code, flips, game[K.G_TURN])

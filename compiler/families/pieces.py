@@ -20,7 +20,7 @@ from .. import codes as K
 from ..arrays import copy_into
 from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game, turn_of
 from ..ends import board_bits, holds_bits, winner
-from ..calls import decode, find, listing, step_arrays
+from ..calls import decode, encode, find, listing, step_arrays
 from ..jit import inline, kernel, leaf
 from ..program import pack_tables, table1, table2
 from ..rng import draw
@@ -35,6 +35,11 @@ HANDLES = K.coverage(
 EXCLUDES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.SLIDE, K.JUMP, K.CLONE},
                       effects={K.FLIP, K.REMOVE, K.CONVERT, K.REQUIRE})
 _EMPTY, _ENEMY = 1, 2  # target bits of a direction: where a piece may step that way
+
+
+# The numbers of the family's tables in `ints` (pack_tables, in applies' order), as _unpack and
+# step read them.
+_ENDS, _GAME, _SDIR, _STGT, _SN, _SHIFT, _OPPOSITE, _ORTH, _AXES = range(9)
 
 
 def applies(program) -> tuple | None:
@@ -66,10 +71,10 @@ def _unpack(ints, bits):
     """(ends, game row, step directions per player sorted by shift, their target bits, how many,
     bit shifts, opposite directions, orthogonal directions, line axes, bit masks, regions as
     bitboards): two arrays cross a call from Python, each table is a view of them."""
-    bb_shift = table1(ints, 5)
+    bb_shift = table1(ints, _SHIFT)
     n_dirs = bb_shift.shape[0]
-    return (table2(ints, 0), table1(ints, 1), table2(ints, 2), table2(ints, 3), table1(ints, 4), bb_shift,
-            table1(ints, 6), table1(ints, 7), table1(ints, 8), bits[:n_dirs], bits[n_dirs:])
+    return (table2(ints, _ENDS), table1(ints, _GAME), table2(ints, _SDIR), table2(ints, _STGT), table1(ints, _SN),
+            bb_shift, table1(ints, _OPPOSITE), table1(ints, _ORTH), table1(ints, _AXES), bits[:n_dirs], bits[n_dirs:])
 
 
 @inline
@@ -241,7 +246,7 @@ def _list(first, second, blocked, player, mover, ply, ints, bits, out):
         src = index_of(bit)
         for j in range(nd):
             if movers[j] & bit:
-                out[k], out[m + k] = (src + 1) * size + index_of(shift(bit, sdir[player, j], bb_shift, bb_mask)), 0
+                out[k], out[m + k] = encode(src, index_of(shift(bit, sdir[player, j], bb_shift, bb_mask)), size), 0
                 k += 1
         origins ^= bit
     return n, False, K.NONE
@@ -254,7 +259,7 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 def step(state, slab, row, code, known, ints, bits):
     """calls.step for the family. Every step rule plays a move the same way, so the rule itself is
     not read."""
-    game = table1(ints, 1)
+    game = table1(ints, _GAME)
     size = game[K.G_CELLS]
     out = listing(ints, game[K.G_MAX_MOVES])
     first, second, blocked = sides_of(state, size)
