@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -150,13 +150,8 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     if not out.exists():
         out.mkdir(parents=True)
         out.chmod(0o700)  # private, as ludica made it (the sandbox also hides it from the agents)
-    held = lock_folder(out)
-    try:
-        store = ResultsStore(out / "results.sqlite")
-    except BaseException:
-        held.close()
-        raise
-    try:
+    # the folder, held for this run (a second run is refused), then its store; both let go at the end
+    with lock_folder(out), closing(ResultsStore(out / "results.sqlite")) as store:
         _check_run(store, stages, agents, options, resume)
         hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
         with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):
@@ -171,9 +166,6 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
                 [g for s in stages for g in store.games(stage_hash(s))], names)
         (out / "leaderboard.md").write_text("\n".join(leaderboard.markdown(t, b) for t, b in boards.items()))
         return boards
-    finally:
-        store.close()
-        held.close()
 
 
 def _check_run(store: ResultsStore, stages, agents: list[AgentSpec], options: Options, resume: bool) -> None:
