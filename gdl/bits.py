@@ -95,6 +95,13 @@ Some consequences worth knowing: a flag costs its bit either way (`pass forced`,
 not lengthen a stage; every list item (a cell, a setup, a move, an effect, an end, a direction word,
 a heading) does. `board square 8` and `board rect 8 8` are different code words for the same board.
 
+One definition, three readers. The code is written once, as one function per node class (the
+table `_CODES`) that asks a `Coder` for each field in turn and builds the node from the answers:
+`Measure` sums the bits of a stage's fields (description_length, bits_breakdown) and records its
+code word (`encode`), `Replay` reads a code word back (`decode`), and the sampler's `Draw`
+(sampler/prior.py) draws each field at random. So what is measured, decoded and drawn cannot drift
+apart: tests/test_prior.py decodes every stage from its own word at exactly its length.
+
 `bits_breakdown(stage)` lists the cost statement by statement (the counts of the lists as their
 own entries); its entries sum to `description_length(stage)`.
 """
@@ -102,7 +109,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from . import ast as A
 from .printer import text
@@ -111,6 +118,12 @@ SIDE_MAX = A.MAX_BOARD_SIDE
 # Σ_{n=1}^{26} 2^-γ(n) = 1/2 + 1/4 + 1/8 + 1/16 + 11/512 = 491/512: the gamma codes of the sides
 # a board can have. Dividing by it makes the side code complete over 1..26.
 SIDE_KRAFT = 491 / 512
+FLAGS = (False, True)
+
+# The integer fields of the code (each an Elias gamma integer), by the name a coder is given: a
+# sampler's limits are set per field (sampler/prior.py).
+INTEGER_FIELDS = ("blocked items", "forward", "setups", "setup items", "moves", "effects",
+                  "direction words", "distance", "ends", "line length", "plies")
 
 
 class NotCodable(ValueError):
@@ -131,10 +144,10 @@ def side_bits(n: int) -> float:
     return gamma_bits(n) + math.log2(SIDE_KRAFT)
 
 
-def choice_bits(value: Any, alternatives: tuple) -> float:
+def choice_bits(value: Any, alternatives: Sequence) -> float:
     """lg n: the cost of choosing `value` uniformly among n alternatives."""
     if value not in alternatives:
-        raise NotCodable(f"{value!r} is not one of {alternatives!r}")
+        raise NotCodable(f"{value!r} is not one of {tuple(alternatives)!r}")
     return math.log2(len(alternatives))
 
 
@@ -145,6 +158,125 @@ def count_bits(n: int, *, may_be_empty: bool) -> int:
     return gamma_bits(n + 1 if may_be_empty else n)
 
 
+# --- coders: what reads or writes the fields -----------------------------------------------------
+
+
+class Coder:
+    """One reader or writer of the code. The code (the functions below) asks it for each field in
+    turn, giving the field's value when there is a stage to code (None when there is none, as
+    when decoding or drawing), and builds the stage from the values it returns. So measuring,
+    decoding and drawing go through one definition of the code and cannot drift apart."""
+
+    def choice(self, value: Any, alternatives: Sequence) -> Any:
+        """A uniform choice among the alternatives: lg n bits."""
+        raise NotImplementedError
+
+    def integer(self, value: int | None, field: str) -> int:
+        """An integer n ≥ 1 in the Elias gamma code: γ(n) bits. `field` names it (INTEGER_FIELDS)."""
+        raise NotImplementedError
+
+    def side(self, value: int | None) -> int:
+        """A board side in 1..26: the renormalised gamma code (side_bits)."""
+        raise NotImplementedError
+
+    def cell(self, value: A.Cell | None, rows: int, cols: int) -> A.Cell:
+        """A cell of the board, uniform among its rows × cols cells."""
+        raise NotImplementedError
+
+    def statement(self, describe: Callable[[], str]) -> None:
+        """The fields read since the last call make one statement (for bits_breakdown)."""
+
+
+class Measure(Coder):
+    """Measures a stage: sums the bits of its fields and records the choices it makes (its code
+    word, as integers: an alternative's index, an integer's value, a cell's index)."""
+
+    def __init__(self, breakdown: bool = False):
+        self.bits: list[float] = []
+        self.choices: list[int] = []
+        self.entries: list[tuple[str, float]] = []
+        self._breakdown, self._mark = breakdown, 0
+
+    def choice(self, value, alternatives):
+        self.bits.append(choice_bits(value, alternatives))
+        self.choices.append(alternatives.index(value))
+        return value
+
+    def integer(self, value, field):
+        self.bits.append(gamma_bits(value))
+        self.choices.append(value)
+        return value
+
+    def side(self, value):
+        self.bits.append(side_bits(value))
+        self.choices.append(value)
+        return value
+
+    def cell(self, value, rows, cols):
+        if not (0 <= value.row < rows and 0 <= value.col < cols):
+            where = value.name if 0 <= value.col < SIDE_MAX and value.row >= 0 else f"({value.row}, {value.col})"
+            raise NotCodable(f"cell {where} is not on the {rows}x{cols} board")
+        self.bits.append(math.log2(rows * cols))
+        self.choices.append(value.row * cols + value.col)
+        return value
+
+    def statement(self, describe):
+        if self._breakdown:
+            self.entries.append((describe(), math.fsum(self.bits[self._mark:])))
+            self._mark = len(self.bits)
+
+    @property
+    def total(self) -> float:
+        return math.fsum(self.bits)
+
+
+class Replay(Coder):
+    """Decodes a code word (the choices Measure records): each field takes the next integer. It
+    sums the bits it reads, so decoding a stage's own word must cost its description length."""
+
+    def __init__(self, choices: Sequence[int]):
+        self._choices, self._next = list(choices), 0
+        self.bits: list[float] = []
+
+    def _take(self) -> int:
+        if self._next >= len(self._choices):
+            raise NotCodable(f"the code word ends after {len(self._choices)} choices, in the middle of a stage")
+        value = self._choices[self._next]
+        self._next += 1
+        return value
+
+    def choice(self, value, alternatives):
+        i = self._take()
+        if not 0 <= i < len(alternatives):
+            raise NotCodable(f"choice {self._next - 1} is {i}, but there are {len(alternatives)} alternatives")
+        self.bits.append(math.log2(len(alternatives)))
+        return alternatives[i]
+
+    def integer(self, value, field):
+        n = self._take()
+        self.bits.append(gamma_bits(n))
+        return n
+
+    def side(self, value):
+        n = self._take()
+        self.bits.append(side_bits(n))
+        return n
+
+    def cell(self, value, rows, cols):
+        i = self._take()
+        if not 0 <= i < rows * cols:
+            raise NotCodable(f"choice {self._next - 1} is cell {i}, but the board has {rows * cols} cells")
+        self.bits.append(math.log2(rows * cols))
+        return A.Cell(i // cols, i % cols)
+
+    @property
+    def finished(self) -> bool:
+        return self._next == len(self._choices)
+
+
+# --- the code: one function per node class, dispatched by a table --------------------------------
+
+
 @dataclass(frozen=True)
 class _Context:
     """What the code has read before a node: the board's shape and the two players."""
@@ -152,238 +284,277 @@ class _Context:
     rows: int
     cols: int
     players: tuple[str, str]
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
+    name: str
 
 
-# --- one cost function per node class, dispatched by a table ------------------------------------
-
-Cost = Callable[[Any, _Context], float]
-_COSTS: dict[type, Cost] = {}
+Code = Callable[[Coder, Any, _Context], Any]
+_CODES: dict[type, Code] = {}
 
 
-def costs(*kinds: type) -> Callable[[Cost], Cost]:
-    def register(fn: Cost) -> Cost:
+def codes(*kinds: type) -> Callable[[Code], Code]:
+    def register(fn: Code) -> Code:
         for kind in kinds:
-            _COSTS[kind] = fn
+            _CODES[kind] = fn
         return fn
 
     return register
 
 
-def _bits(node: Any, ctx: _Context) -> float:
-    """The bits of one node (a board, a cell item, a move rule, an effect, an end, ...)."""
-    try:
-        fn = _COSTS[type(node)]
-    except KeyError:
-        raise NotCodable(f"no code for {type(node).__name__}: not an AST node of a stage") from None
-    return fn(node, ctx)
+def _node(c: Coder, kind: type, node: Any, ctx: _Context) -> Any:
+    """Code a node whose class is known (read before, or fixed by its place)."""
+    return _CODES[kind](c, node, ctx)
 
 
-def _kind_bits(node: Any, kinds: tuple[type, ...]) -> float:
-    return choice_bits(type(node), kinds)
+def _one_of(c: Coder, kinds: tuple[type, ...], node: Any, ctx: _Context) -> Any:
+    """Code a node whose class is one of `kinds`: the class first (a uniform choice), then it."""
+    if node is not None and type(node) not in kinds:
+        raise NotCodable(f"no code for {type(node).__name__} here: it is not one of {[k.__name__ for k in kinds]}")
+    kind = c.choice(None if node is None else type(node), kinds)
+    return _node(c, kind, node, ctx)
 
 
-def _cell_index_bits(cell: A.Cell, ctx: _Context) -> float:
-    if not (0 <= cell.row < ctx.rows and 0 <= cell.col < ctx.cols):
-        where = cell.name if 0 <= cell.col < A.MAX_BOARD_SIDE and cell.row >= 0 else f"({cell.row}, {cell.col})"
-        raise NotCodable(f"cell {where} is not on the {ctx.rows}x{ctx.cols} board")
-    return math.log2(ctx.cells)
+def _field(node: Any, name: str) -> Any:
+    return None if node is None else getattr(node, name)
 
 
-def _items_bits(items: tuple, ctx: _Context, *, may_be_empty: bool) -> float:
-    return count_bits(len(items), may_be_empty=may_be_empty) + sum(_bits(i, ctx) for i in items)
+def _count(c: Coder, items: tuple | None, field: str, *, may_be_empty: bool) -> int:
+    """The length of a list: γ(n + 1) when it may be empty, γ(n) when it never is."""
+    if items is not None and not may_be_empty and not items:
+        raise NotCodable(f"an empty list of {field} where the code needs at least one")
+    n = c.integer(None if items is None else len(items) + may_be_empty, field)
+    return n - may_be_empty
 
 
-def _player_bits(name: str, ctx: _Context) -> float:
-    return choice_bits(name, ctx.players)
+def _items(c: Coder, items: tuple | None, field: str, ctx: _Context, *, may_be_empty: bool) -> tuple:
+    """A list of cells and ranges: its length, then each item (cell or range, then its cells)."""
+    n = _count(c, items, field, may_be_empty=may_be_empty)
+    return tuple(_one_of(c, (A.Cell, A.CellRange), None if items is None else items[i], ctx) for i in range(n))
 
 
-@costs(A.Cell)
-def _cell(c: A.Cell, ctx: _Context) -> float:
-    return 1 + _cell_index_bits(c, ctx)  # a cell item: "cell, not range", then the cell
+@codes(A.Cell)
+def _cell(c: Coder, cell: A.Cell | None, ctx: _Context) -> A.Cell:
+    return c.cell(cell, ctx.rows, ctx.cols)
 
 
-@costs(A.CellRange)
-def _cell_range(c: A.CellRange, ctx: _Context) -> float:
-    return 1 + _cell_index_bits(c.first, ctx) + _cell_index_bits(c.last, ctx)
+@codes(A.CellRange)
+def _cell_range(c: Coder, r: A.CellRange | None, ctx: _Context) -> A.CellRange:
+    first = c.cell(_field(r, "first"), ctx.rows, ctx.cols)
+    return A.CellRange(first, c.cell(_field(r, "last"), ctx.rows, ctx.cols))
 
 
-@costs(A.SquareBoard, A.HexBoard)
-def _board_sized(b, ctx: _Context) -> float:
-    return _kind_bits(b, A.BOARD_KINDS) + side_bits(b.size) + choice_bits(b.wrap, (False, True))
+@codes(A.SquareBoard)
+def _square(c: Coder, b: A.SquareBoard | None, ctx: _Context) -> A.SquareBoard:
+    return A.SquareBoard(c.side(_field(b, "size")), c.choice(_field(b, "wrap"), FLAGS))
 
 
-@costs(A.RectBoard)
-def _board_rect(b: A.RectBoard, ctx: _Context) -> float:
-    return (_kind_bits(b, A.BOARD_KINDS) + side_bits(b.n_rows) + side_bits(b.n_cols)
-            + choice_bits(b.wrap, (False, True)))
+@codes(A.HexBoard)
+def _hex(c: Coder, b: A.HexBoard | None, ctx: _Context) -> A.HexBoard:
+    return A.HexBoard(c.side(_field(b, "size")), c.choice(_field(b, "wrap"), FLAGS))
 
 
-@costs(A.Players)
-def _players(p: A.Players, ctx: _Context) -> float:
-    return 0.0  # labels; the context checked that there are two distinct names
+@codes(A.RectBoard)
+def _rect(c: Coder, b: A.RectBoard | None, ctx: _Context) -> A.RectBoard:
+    rows = c.side(_field(b, "n_rows"))
+    return A.RectBoard(rows, c.side(_field(b, "n_cols")), c.choice(_field(b, "wrap"), FLAGS))
 
 
-@costs(A.Heading)
-def _heading(h: A.Heading, ctx: _Context) -> float:
-    return choice_bits(h.heading, A.HEADINGS)  # whose heading it is, the forward field says
+@codes(A.Players)
+def _players(c: Coder, p: A.Players | None, ctx: _Context) -> A.Players:
+    return A.Players(ctx.players)  # labels: no bits (the context checked two distinct names)
 
 
-@costs(A.Setup)
-def _setup(s: A.Setup, ctx: _Context) -> float:
-    return _player_bits(s.player, ctx) + _items_bits(s.cells, ctx, may_be_empty=False)
+@codes(A.Heading)
+def _heading(c: Coder, h: A.Heading, ctx: _Context) -> A.Heading:
+    """A heading, whose player the `forward` field has read (decoding, `h` has no heading yet)."""
+    return A.Heading(h.player, c.choice(h.heading, A.HEADINGS))
 
 
-@costs(A.Directions)
-def _directions(d: A.Directions, ctx: _Context) -> float:
-    return count_bits(len(d.words), may_be_empty=False) + sum(choice_bits(w, A.DIRECTION_WORDS) for w in d.words)
+def _forward(c: Coder, forward: tuple[A.Heading, ...] | None, ctx: _Context) -> tuple[A.Heading, ...]:
+    """Two presence bits (has the first player a heading? the second?), a heading per player given
+    (whose it is, the presence bits say), and the order bit when both are given."""
+    given: dict[str, str | None] = {p: None for p in ctx.players}
+    if forward is not None:
+        for h in forward:
+            if h.player not in given:
+                raise NotCodable(f"`forward` names {h.player!r}, who is not one of the players {ctx.players}")
+            if given[h.player] is not None:
+                raise NotCodable(f"`forward` gives {h.player} two headings")
+            given[h.player] = h.heading
+    present = [p for p in ctx.players if c.choice(None if forward is None else given[p] is not None, FLAGS)]
+    headings = tuple(_node(c, A.Heading, A.Heading(p, None if forward is None else given[p]), ctx) for p in present)
+    if len(headings) == 2:
+        first_written_first = c.choice(None if forward is None else forward[0].player == ctx.players[0], FLAGS)
+        if not first_written_first:
+            headings = headings[::-1]
+    return headings
 
 
-@costs(A.PlaceEmpty, A.PlaceGravity, A.PlaceAdjacent)
-def _placement(m, ctx: _Context) -> float:
-    return _kind_bits(m, A.MOVE_KINDS)
+@codes(A.Setup)
+def _setup(c: Coder, s: A.Setup | None, ctx: _Context) -> A.Setup:
+    player = c.choice(_field(s, "player"), ctx.players)
+    return A.Setup(player, _items(c, _field(s, "cells"), "setup items", ctx, may_be_empty=False))
 
 
-@costs(A.Step, A.Slide)
-def _directed_piece_move(m, ctx: _Context) -> float:
-    return _kind_bits(m, A.MOVE_KINDS) + _bits(m.directions, ctx) + choice_bits(m.target, A.TARGETS)
+@codes(A.Directions)
+def _directions(c: Coder, d: A.Directions | None, ctx: _Context) -> A.Directions:
+    words = _field(d, "words")
+    n = _count(c, words, "direction words", may_be_empty=False)
+    return A.Directions(tuple(c.choice(None if words is None else words[i], A.DIRECTION_WORDS) for i in range(n)))
 
 
-@costs(A.Jump, A.Clone)
-def _distance_piece_move(m, ctx: _Context) -> float:
-    return _kind_bits(m, A.MOVE_KINDS) + gamma_bits(m.distance) + choice_bits(m.target, A.TARGETS)
+def _plain(kind: type) -> Code:
+    """A concept without fields: its class, chosen by the caller, is all there is to it."""
+    def code(c: Coder, node, ctx: _Context):
+        return kind()
 
+    return code
 
-@costs(A.FlipCustodial, A.RemoveCustodial)
-def _custodial(e, ctx: _Context) -> float:
-    return _kind_bits(e, A.EFFECT_KINDS) + _bits(e.directions, ctx) + choice_bits(e.over_blocked, (False, True))
 
+for _kind in (A.PlaceEmpty, A.PlaceGravity, A.PlaceAdjacent, A.RequireCapture, A.Alternate, A.FewerPieces,
+              A.AgainAfterCapture, A.PassForced, A.NoMoves, A.BoardFull, A.ReachFarRow, A.NoPieces,
+              A.MoverWins, A.MoverLoses, A.MostPieces, A.FewestPieces, A.Draw):
+    _CODES[_kind] = _plain(_kind)
 
-@costs(A.ConvertAdjacent)
-def _convert(e: A.ConvertAdjacent, ctx: _Context) -> float:
-    return _kind_bits(e, A.EFFECT_KINDS) + _bits(e.directions, ctx)
 
+@codes(A.Step)
+def _step(c: Coder, m: A.Step | None, ctx: _Context) -> A.Step:
+    directions = _node(c, A.Directions, _field(m, "directions"), ctx)
+    return A.Step(directions, c.choice(_field(m, "target"), A.TARGETS))
 
-@costs(A.RequireCapture)
-def _require(e: A.RequireCapture, ctx: _Context) -> float:
-    return _kind_bits(e, A.EFFECT_KINDS)
 
+@codes(A.Slide)
+def _slide(c: Coder, m: A.Slide | None, ctx: _Context) -> A.Slide:
+    directions = _node(c, A.Directions, _field(m, "directions"), ctx)
+    return A.Slide(directions, c.choice(_field(m, "target"), A.TARGETS))
 
-@costs(A.MoveRule)
-def _move(m: A.MoveRule, ctx: _Context) -> float:
-    return _move_line_bits(m, ctx) + sum(_bits(e, ctx) for e in m.effects)
 
+@codes(A.Jump)
+def _jump(c: Coder, m: A.Jump | None, ctx: _Context) -> A.Jump:
+    distance = c.integer(_field(m, "distance"), "distance")
+    return A.Jump(distance, c.choice(_field(m, "target"), A.TARGETS))
 
-def _move_line_bits(m: A.MoveRule, ctx: _Context) -> float:
-    """The `move KIND` line: the kind and its parameters, then the number of effects."""
-    return _bits(m.kind, ctx) + count_bits(len(m.effects), may_be_empty=True)
 
+@codes(A.Clone)
+def _clone(c: Coder, m: A.Clone | None, ctx: _Context) -> A.Clone:
+    distance = c.integer(_field(m, "distance"), "distance")
+    return A.Clone(distance, c.choice(_field(m, "target"), A.TARGETS))
 
-@costs(A.Alternate, A.FewerPieces, A.AgainAfterCapture)
-def _turn(t, ctx: _Context) -> float:
-    return _kind_bits(t, A.TURN_ORDERS)
 
+@codes(A.FlipCustodial)
+def _flip(c: Coder, e: A.FlipCustodial | None, ctx: _Context) -> A.FlipCustodial:
+    directions = _node(c, A.Directions, _field(e, "directions"), ctx)
+    return A.FlipCustodial(directions, c.choice(_field(e, "over_blocked"), FLAGS))
 
-@costs(A.PassForced)
-def _pass(p: A.PassForced, ctx: _Context) -> float:
-    return 1.0  # present (absent costs the same bit: see _stage_entries)
 
+@codes(A.RemoveCustodial)
+def _remove(c: Coder, e: A.RemoveCustodial | None, ctx: _Context) -> A.RemoveCustodial:
+    directions = _node(c, A.Directions, _field(e, "directions"), ctx)
+    return A.RemoveCustodial(directions, c.choice(_field(e, "over_blocked"), FLAGS))
 
-@costs(A.NoMoves, A.BoardFull, A.ReachFarRow, A.NoPieces)
-def _plain_condition(c, ctx: _Context) -> float:
-    return _kind_bits(c, A.CONDITIONS)
 
+@codes(A.ConvertAdjacent)
+def _convert(c: Coder, e: A.ConvertAdjacent | None, ctx: _Context) -> A.ConvertAdjacent:
+    return A.ConvertAdjacent(_node(c, A.Directions, _field(e, "directions"), ctx))
 
-@costs(A.Line)
-def _line(c: A.Line, ctx: _Context) -> float:
-    return _kind_bits(c, A.CONDITIONS) + gamma_bits(c.length) + choice_bits(c.exact, (False, True))
 
+@codes(A.MoveRule)
+def _move(c: Coder, m: A.MoveRule | None, ctx: _Context) -> A.MoveRule:
+    """The `move KIND` line (the kind, its parameters, the number of effects), then each effect."""
+    kind = _one_of(c, A.MOVE_KINDS, _field(m, "kind"), ctx)
+    effects = _statements(c, _field(m, "effects"), "effects", lambda e: _one_of(c, A.EFFECT_KINDS, e, ctx),
+                          may_be_empty=True, heading=lambda n: f"move {text(kind)}", item=lambda e: f"  {text(e)}")
+    return A.MoveRule(kind, effects)
 
-@costs(A.Connect)
-def _connect(c: A.Connect, ctx: _Context) -> float:
-    if len(c.sides) != 2:
-        raise NotCodable(f"`connect` names two side pairs, not {len(c.sides)}")
-    return _kind_bits(c, A.CONDITIONS) + sum(choice_bits(s, A.SIDE_PAIRS) for s in c.sides)
 
+@codes(A.Line)
+def _line(c: Coder, e: A.Line | None, ctx: _Context) -> A.Line:
+    length = c.integer(_field(e, "length"), "line length")
+    return A.Line(length, c.choice(_field(e, "exact"), FLAGS))
 
-@costs(A.AfterPlies)
-def _after(c: A.AfterPlies, ctx: _Context) -> float:
-    return _kind_bits(c, A.CONDITIONS) + gamma_bits(c.plies)
 
+@codes(A.Connect)
+def _connect(c: Coder, e: A.Connect | None, ctx: _Context) -> A.Connect:
+    sides = _field(e, "sides")
+    if sides is not None and len(sides) != 2:
+        raise NotCodable(f"`connect` names two side pairs, not {len(sides)}")
+    return A.Connect(tuple(c.choice(None if sides is None else sides[i], A.SIDE_PAIRS) for i in range(2)))
 
-@costs(A.MoverWins, A.MoverLoses, A.MostPieces, A.FewestPieces, A.Draw)
-def _result(r, ctx: _Context) -> float:
-    return _kind_bits(r, A.RESULTS)
 
+@codes(A.AfterPlies)
+def _after(c: Coder, e: A.AfterPlies | None, ctx: _Context) -> A.AfterPlies:
+    return A.AfterPlies(c.integer(_field(e, "plies"), "plies"))
 
-@costs(A.End)
-def _end(e: A.End, ctx: _Context) -> float:
-    return _bits(e.condition, ctx) + _bits(e.result, ctx)
 
+@codes(A.End)
+def _end(c: Coder, e: A.End | None, ctx: _Context) -> A.End:
+    condition = _one_of(c, A.CONDITIONS, _field(e, "condition"), ctx)
+    return A.End(condition, _one_of(c, A.RESULTS, _field(e, "result"), ctx))
 
-@costs(A.Stage)
-def _stage(s: A.Stage, ctx: _Context) -> float:
-    return math.fsum(bits for _, bits in _stage_entries(s))
 
-
-# --- the stage, statement by statement ----------------------------------------------------------
-
-
-def _context(stage: A.Stage) -> _Context:
-    names = stage.players.names
-    if len(names) != 2 or names[0] == names[1]:
-        raise NotCodable(f"the code needs two distinct player names, not {' '.join(names)!r}")
-    board = stage.board
-    if type(board) not in A.BOARD_KINDS:
-        raise NotCodable(f"no code for the board {board!r}")
-    for side in (board.rows, board.cols):
-        side_bits(side)  # raises NotCodable outside 1..26
-    return _Context(board.rows, board.cols, (names[0], names[1]))
-
-
-def _forward_bits(forward: tuple[A.Heading, ...], ctx: _Context) -> float:
-    """Two presence bits, a heading per player given, and the order bit when both are given."""
-    players = [h.player for h in forward]
-    for p in players:
-        _player_bits(p, ctx)
-    if len(set(players)) != len(players):
-        raise NotCodable("`forward` gives a player two headings")
-    order = 1.0 if len(forward) == 2 else 0.0
-    return 2.0 + order + sum(_bits(h, ctx) for h in forward)
+def _statements(c: Coder, items: tuple | None, field: str, read: Callable[[Any], Any], *, may_be_empty: bool,
+                heading: Callable[[int], str], item: Callable[[Any], str] | None = text) -> tuple:
+    """A list of statements: its length (a statement of its own, described by `heading`), then each
+    item read by `read`, a statement each when `item` describes it (a move rule marks its own)."""
+    n = _count(c, items, field, may_be_empty=may_be_empty)
+    c.statement(lambda: heading(n))
+    out = []
+    for i in range(n):
+        out.append(read(None if items is None else items[i]))
+        if item is not None:
+            c.statement(lambda: item(out[-1]))
+    return tuple(out)
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _stage_entries(stage: A.Stage) -> list[tuple[str, float]]:
-    ctx = _context(stage)
-    entries: list[tuple[str, float]] = [
-        (f'game "{stage.name}"', 0.0),
-        (text(stage.board), _bits(stage.board, ctx)),
-        ("blocked " + " ".join(text(c) for c in stage.blocked) if stage.blocked else "(no blocked cells)",
-         _items_bits(stage.blocked, ctx, may_be_empty=True)),
-        (text(stage.players), _bits(stage.players, ctx)),
-        ("forward " + ", ".join(text(h) for h in stage.forward) if stage.forward else "(no forward)",
-         _forward_bits(stage.forward, ctx)),
-        (f"({_plural(len(stage.setup), 'setup statement')})" if stage.setup else "(no setup)",
-         count_bits(len(stage.setup), may_be_empty=True)),
-    ]
-    entries += [(text(s), _bits(s, ctx)) for s in stage.setup]
-    entries.append((f"({_plural(len(stage.moves), 'move rule')})",
-                    count_bits(len(stage.moves), may_be_empty=False)))
-    for m in stage.moves:
-        entries.append((f"move {text(m.kind)}", _move_line_bits(m, ctx)))
-        entries += [(f"  {text(e)}", _bits(e, ctx)) for e in m.effects]
-    entries.append((text(stage.turn), _bits(stage.turn, ctx)))
-    entries.append(("pass forced", _bits(stage.pass_rule, ctx)) if stage.pass_rule is not None
-                   else ("(no pass rule)", 1.0))
-    entries.append((f"({_plural(len(stage.ends), 'end')})", count_bits(len(stage.ends), may_be_empty=False)))
-    entries += [(text(e), _bits(e, ctx)) for e in stage.ends]
-    return entries
+@codes(A.Stage)
+def _stage(c: Coder, s: A.Stage | None, ctx: _Context) -> A.Stage:
+    """The whole stage, statement by statement in canonical order. The board comes first: its
+    cells are the alternatives of every cell read after it. `ctx` brings the labels."""
+    c.statement(lambda: f'game "{ctx.name}"')
+    board = _one_of(c, A.BOARD_KINDS, _field(s, "board"), ctx)
+    c.statement(lambda: text(board))
+    ctx = _Context(board.rows, board.cols, ctx.players, ctx.name)
+    blocked = _items(c, _field(s, "blocked"), "blocked items", ctx, may_be_empty=True)
+    c.statement(lambda: "blocked " + " ".join(text(i) for i in blocked) if blocked else "(no blocked cells)")
+    players = _node(c, A.Players, _field(s, "players"), ctx)
+    c.statement(lambda: text(players))
+    forward = _forward(c, _field(s, "forward"), ctx)
+    c.statement(lambda: "forward " + ", ".join(text(h) for h in forward) if forward else "(no forward)")
+    setup = _statements(c, _field(s, "setup"), "setups", lambda x: _node(c, A.Setup, x, ctx), may_be_empty=True,
+                        heading=lambda n: f"({_plural(n, 'setup statement')})" if n else "(no setup)")
+    moves = _statements(c, _field(s, "moves"), "moves", lambda x: _node(c, A.MoveRule, x, ctx),
+                        may_be_empty=False, heading=lambda n: f"({_plural(n, 'move rule')})", item=None)
+    turn = _one_of(c, A.TURN_ORDERS, _field(s, "turn"), ctx)
+    c.statement(lambda: text(turn))
+    if s is not None and s.pass_rule is not None and type(s.pass_rule) is not A.PassForced:
+        raise NotCodable(f"no code for the pass rule {s.pass_rule!r}")
+    forced = c.choice(None if s is None else s.pass_rule is not None, FLAGS)
+    pass_rule = _node(c, A.PassForced, None, ctx) if forced else None
+    c.statement(lambda: "pass forced" if forced else "(no pass rule)")
+    ends = _statements(c, _field(s, "ends"), "ends", lambda x: _node(c, A.End, x, ctx), may_be_empty=False,
+                       heading=lambda n: f"({_plural(n, 'end')})")
+    return A.Stage(ctx.name, board, players, moves, ends, blocked=blocked, forward=forward, setup=setup, turn=turn,
+                   pass_rule=pass_rule)
+
+
+# --- the stage, and the three uses of the code ---------------------------------------------------
+
+
+def code(coder: Coder, stage: A.Stage | None = None, *, name: str = "", players: tuple[str, str] = ("a", "b")
+         ) -> A.Stage:
+    """Run the code with `coder`: over `stage` (measuring it), or with no stage (decoding or drawing
+    one, labelled `name` and `players`: labels cost nothing). Returns the stage the code read."""
+    if stage is not None:
+        if not isinstance(stage, A.Stage):
+            raise TypeError(f"the code takes a Stage, not {type(stage).__name__}")
+        name, names = stage.name, stage.players.names
+        if len(names) != 2 or names[0] == names[1]:
+            raise NotCodable(f"the code needs two distinct player names, not {' '.join(names)!r}")
+        players = (names[0], names[1])
+    return _node(coder, A.Stage, stage, _Context(0, 0, players, name))
 
 
 def bits_breakdown(stage: A.Stage) -> list[tuple[str, float]]:
@@ -394,7 +565,9 @@ def bits_breakdown(stage: A.Stage) -> list[tuple[str, float]]:
     parameters and number of effects, and each effect has its own (indented) entry. The bits sum
     to `description_length(stage)`. Raises NotCodable outside the code's domain.
     """
-    return _stage_entries(stage)
+    m = Measure(breakdown=True)
+    code(m, stage)
+    return m.entries
 
 
 def description_length(stage: A.Stage) -> float:
@@ -403,4 +576,24 @@ def description_length(stage: A.Stage) -> float:
     module docstring)."""
     if not isinstance(stage, A.Stage):
         raise TypeError(f"description_length takes a Stage, not {type(stage).__name__}")
-    return _bits(stage, _context(stage))
+    m = Measure()
+    code(m, stage)
+    return m.total
+
+
+def encode(stage: A.Stage) -> tuple[int, ...]:
+    """The stage's code word, one integer per field: an alternative's index, an integer's value,
+    a cell's index (row × cols + col). `decode` reads it back."""
+    m = Measure()
+    code(m, stage)
+    return tuple(m.choices)
+
+
+def decode(word: Sequence[int], *, name: str = "", players: tuple[str, str] = ("a", "b")) -> A.Stage:
+    """The stage a code word names (labelled `name` and `players`). Raises NotCodable if the word
+    is not a whole code word."""
+    r = Replay(word)
+    stage = code(r, None, name=name, players=players)
+    if not r.finished:
+        raise NotCodable(f"the code word goes on after the stage ends ({len(word)} choices)")
+    return stage

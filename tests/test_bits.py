@@ -308,7 +308,7 @@ def test_bundled_stages_are_codable(path):
 
 def test_every_node_class_has_a_cost_function():
     every = {c for c in vars(A).values() if isinstance(c, type) and issubclass(c, A.Node) and c is not A.Node}
-    assert every - set(B._COSTS) == set()
+    assert every - set(B._CODES) == set()
 
 
 @pytest.mark.parametrize("why, text", [

@@ -172,8 +172,8 @@ def _printer_entry(kind: type, cat: Category) -> str | None:
 
 
 def _bits_cost(kind: type, cat: Category) -> str | None:
-    if kind not in B._COSTS:
-        return f"gdl/bits.py _COSTS has no entry for {kind.__name__}"
+    if kind not in B._CODES:
+        return f"gdl/bits.py _CODES has no entry for {kind.__name__}"
     if kind not in cat.kinds:
         return f"{kind.__name__} has no position among the alternatives of the {cat} category ({cat.kinds})"
     try:

@@ -1,0 +1,145 @@
+"""The exact prior: stages drawn with probability 2^-description_length, through the very code that
+gdl/bits.py measures (its `Coder` protocol), so the sampler and the description length cannot drift.
+
+A draw reads every field of the code at random: a choice among n alternatives uniformly, an
+integer n ≥ 1 with probability 2^-γ(n) (k zero bits until a one, P(k) = 2^-(k+1), then k uniform low
+bits: n = 2^k + low), a board side by the same gamma code redrawn while above 26 (the side code is
+renormalised over 1..26, so redrawing the field is exact), a cell uniformly among the board's. A
+stage is then drawn with probability exactly 2^-bits(stage), its labels aside (the caller's).
+
+Limits. A draw that goes beyond a limit (a board side, the board's cells, an integer field's value)
+is rejected whole, with the limit it broke; so is a draw that breaks a static check of the language
+(gdl.check). Rejecting whole draws conditions the prior on the accepted set: every accepted stage
+keeps probability ∝ 2^-bits (P(s | accepted) = 2^-bits(s) / Z, Z the acceptance rate), which is what
+the manifest states. Rejecting one field and redrawing it would not: it would favour stages with
+many fields near a limit.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from ..gdl import ast as A
+from ..gdl import bits as B
+from ..gdl import check
+
+
+class OutOfLimits(Exception):
+    """A draw went beyond a limit (`what` names it); the draw is rejected whole."""
+
+    def __init__(self, what: str):
+        super().__init__(what)
+        self.what = what
+
+
+# Each integer field's largest value in a draw, by default (gdl/bits.py INTEGER_FIELDS).
+DEFAULT_MAXIMA: Mapping[str, int] = {
+    "blocked items": 16, "forward": 2, "setups": 8, "setup items": 16, "moves": 4, "effects": 4,
+    "direction words": 4, "distance": 4, "ends": 4, "line length": 8, "plies": 1024,
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a draw may hold. Sides are bounded below too: a board of one row holds no game worth
+    screening, and rejecting it keeps the rest ∝ 2^-bits."""
+
+    min_side: int = 3
+    max_side: int = 12
+    max_cells: int = 144
+    maxima: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_MAXIMA))
+
+    def __post_init__(self):
+        if not 1 <= self.min_side <= self.max_side <= B.SIDE_MAX:
+            raise ValueError(f"board sides must satisfy 1 ≤ min ≤ max ≤ {B.SIDE_MAX}, not {self.min_side}..{self.max_side}")
+        unknown = set(self.maxima) - set(B.INTEGER_FIELDS)
+        if unknown:
+            raise ValueError(f"no integer field called {sorted(unknown)}; the fields are {', '.join(B.INTEGER_FIELDS)}")
+
+    def maximum(self, what: str) -> int | None:
+        return self.maxima.get(what)
+
+    def as_dict(self) -> dict:
+        return {"board sides": [self.min_side, self.max_side], "board cells at most": self.max_cells,
+                "integers at most": {k: self.maxima[k] for k in B.INTEGER_FIELDS if k in self.maxima}}
+
+
+def gamma(rng: random.Random, cap: int | None = None) -> int:
+    """An integer n ≥ 1 with probability 2^-γ(n); OutOfLimits as soon as it must exceed `cap`."""
+    k = 0
+    while not rng.getrandbits(1):
+        k += 1
+        if cap is not None and 1 << k > cap:
+            raise OutOfLimits(f"an integer above {cap}")
+    n = (1 << k) | rng.getrandbits(k) if k else 1
+    if cap is not None and n > cap:
+        raise OutOfLimits(f"an integer above {cap}")
+    return n
+
+
+class Draw(B.Coder):
+    """Reads every field of the code at random (see the module docstring); sums the bits it drew."""
+
+    def __init__(self, rng: random.Random, limits: Limits):
+        self.rng, self.limits = rng, limits
+        self.bits = 0.0
+
+    def choice(self, value, alternatives):
+        n = len(alternatives)
+        self.bits += B.choice_bits(alternatives[0], alternatives)
+        return alternatives[self.rng.randrange(n)] if n > 1 else alternatives[0]
+
+    def integer(self, value, field):
+        cap = self.limits.maximum(field)
+        try:
+            n = gamma(self.rng, cap)
+        except OutOfLimits:
+            raise OutOfLimits(f"{field} above {cap}") from None
+        self.bits += B.gamma_bits(n)
+        return n
+
+    def side(self, value):
+        n = gamma(self.rng)
+        while n > B.SIDE_MAX:  # the side code is renormalised over 1..26: redraw the field
+            n = gamma(self.rng)
+        if not self.limits.min_side <= n <= self.limits.max_side:
+            raise OutOfLimits(f"board side outside {self.limits.min_side}..{self.limits.max_side}")
+        self.bits += B.side_bits(n)
+        return n
+
+    def cell(self, value, rows, cols):
+        self.bits += B.choice_bits(0, range(rows * cols))
+        row, col = divmod(self.rng.randrange(rows * cols), cols)
+        return A.Cell(row, col)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One draw of the prior: the stage, its bits, and why it was rejected (None: accepted)."""
+
+    stage: A.Stage | None
+    bits: float | None
+    rejected: str | None
+
+
+def draw(rng: random.Random, limits: Limits = Limits(), *, name: str = "", players=("black", "white")) -> Drawn:
+    """One stage from the prior within `limits`, or the reason it was rejected: "limit: ..." or
+    "invalid: <the first static check it breaks>"."""
+    coder = Draw(rng, limits)
+    try:
+        stage = B.code(coder, None, name=name, players=players)
+    except OutOfLimits as err:
+        return Drawn(None, None, f"limit: {err.what}")
+    if stage.board.rows * stage.board.cols > limits.max_cells:
+        return Drawn(stage, coder.bits, f"limit: board above {limits.max_cells} cells")
+    errors = [d for d in check(stage) if d.is_error]
+    if errors:
+        return Drawn(stage, coder.bits, f"invalid: {errors[0].code}")
+    return Drawn(stage, coder.bits, None)
+
+
+def generator(seed: int | str, number: int) -> random.Random:
+    """The generator of candidate `number` of a run seeded `seed`: one per candidate, so a candidate
+    is the same whatever the order or the process that screens it."""
+    return random.Random(f"ludica/{seed}/{number}")
