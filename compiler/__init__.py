@@ -5,6 +5,6 @@
     game.playouts(10_000, seed=1, threads=2)          # random games inside the kernel
     game.perft(8)                                     # move-tree leaves, inside the kernel
 """
-from .game import CompiledGame, Playouts, compile
+from .game import CompiledGame, Games, Playouts, compile
 
-__all__ = ["compile", "CompiledGame", "Playouts"]
+__all__ = ["compile", "CompiledGame", "Games", "Playouts"]

@@ -13,13 +13,14 @@ from operator import itemgetter
 
 import numpy as np
 
-from ..gdl.ast import Stage
+from ..gdl.ast import FewestPieces, MostPieces, Stage
 from ..gdl.checks import check_stage
 from ..gdl.diagnostics import InternalError, StageError
 from ..gdl.game import PASS, Move
 from ..gdl.printer import format
 from . import calls, families
 from . import codes as K
+from . import matches as match_kernels
 from . import playouts as cell_kernels
 from .program import build, pack
 
@@ -33,6 +34,20 @@ class Playouts:
     lengths: np.ndarray
     returns: np.ndarray
     cut: int
+
+
+@dataclass(frozen=True)
+class Games:
+    """Games between policies (`CompiledGame.games`), one entry per game: `lengths` (plies),
+    `winners` (0, 1, -1 a draw, -2 cut at max_plies), `costs` (Σ over positions of 1 + legal
+    moves: compiler/matches.py), `choices` (plies with more than one legal move) and `covered`
+    (cells that held a piece at some point of the game)."""
+
+    lengths: np.ndarray
+    winners: np.ndarray
+    costs: np.ndarray
+    choices: np.ndarray
+    covered: np.ndarray
 
 
 class CompiledGame:
@@ -257,6 +272,31 @@ class CompiledGame:
         flat = self._run(states, m * n_per_state, seed, threads, max_plies)
         order = np.arange(m * n_per_state).reshape(n_per_state, m).T
         return Playouts(flat.lengths[order], flat.returns[order], flat.cut)
+
+    def games(self, n: int, seed: int = 0, policies: tuple[str, str] = ("random", "random"),
+              max_plies: int = 100_000, first_game: int = 0) -> Games:
+        """`n` games from the initial state, the first player playing policies[0] and the second
+        policies[1] ("random", "greedy" or "search": compiler/matches.py), inside the kernel, on
+        the generic form of the game. Random against random plays the games `playouts` plays for
+        the same seed. Game g is numbered first_game + g: split a batch anywhere, same games."""
+        unknown = [p for p in policies if p not in match_kernels.POLICY_NAMES]
+        if len(policies) != 2 or unknown:
+            raise ValueError(f"two policies among {match_kernels.POLICY_NAMES}, not {policies!r}")
+        seats = np.array([match_kernels.POLICY_NAMES.index(p) for p in policies], np.int32)
+        out = [np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int64), np.zeros(n, np.int32),
+               np.zeros(n, np.int32)]
+        match_kernels.games(self._initial, seed, first_game, seats, max_plies, self._material_sign, self._flat,
+                            self._masks, *out)
+        if (out[1] == K.BAD_CODE).any():
+            raise _bad_code(self.stage)
+        return Games(*out)
+
+    @property
+    def _material_sign(self) -> int:
+        """How the built-in policies count material: +1 (more pieces is better), -1 when the stage
+        scores fewest pieces and never most pieces."""
+        results = {type(e.result) for e in self.stage.ends}
+        return -1 if FewestPieces in results and MostPieces not in results else 1
 
     def _kernel(self, starts, first, seed, max_plies, lengths, winners, generic_only: bool) -> None:
         if self._family is None or generic_only:
