@@ -33,6 +33,7 @@ from ludica.gdl import PASS, Move
 from ludica.gdl.arena import from_arena
 from ludica.gdl.checks import check_stage
 from ludica.gdl.conformance import check_game
+from ludica.sampler import cost
 from playthrough import replay
 from strategies import othello_like_stages, placement_stages, playable_stages, stepping_stages
 
@@ -649,32 +650,17 @@ def test_golden_playthrough(name):
 
 # --- playouts --------------------------------------------------------------------------------------
 
-_M64 = (1 << 64) - 1
-
-
-def _splitmix(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-    return z ^ (z >> 31)
-
-
 class KernelRng:
-    """The generator of kernels.playouts, in Python: game g of seed s draws its moves from a
-    xorshift generator seeded by splitmix(s * 0x2545F4914F6CDD1D + g), a move index by a
-    multiply-high. (If the kernel's generator changes, this must follow it.)"""
+    """The generator of the playout kernels, in Python (sampler/cost.py writes it again for τ):
+    game g of seed s draws its moves from a xorshift generator seeded by splitmix(s *
+    0x2545F4914F6CDD1D + g), a move index by a multiply-high."""
 
     def __init__(self, seed: int, game: int):
-        self.x = _splitmix((seed * 0x2545F4914F6CDD1D + game) & _M64)
+        self.x = cost.game_generator(seed, game)
 
     def choice(self, legal: list):
-        x = self.x
-        x ^= x >> 12
-        x ^= (x << 25) & _M64
-        x ^= x >> 27
-        self.x = x
-        return legal[((((x * 2685821657736338717) & _M64) >> 32) * len(legal)) >> 32]
+        self.x, k = cost.draw(self.x, len(legal))
+        return legal[k]
 
 
 def _same_playouts(ref, comp, label: str, n: int, seed: int, max_plies: int = 100_000, start=None) -> None:
