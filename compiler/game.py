@@ -274,18 +274,25 @@ class CompiledGame:
         return Playouts(flat.lengths[order], flat.returns[order], flat.cut)
 
     def games(self, n: int, seed: int = 0, policies: tuple[str, str] = ("random", "random"),
-              max_plies: int = 100_000, first_game: int = 0) -> Games:
+              max_plies: int = 100_000, first_game: int = 0, opening: int = 0, beam: int = 8,
+              weights: tuple[int, int] | None = None) -> Games:
         """`n` games from the initial state, the first player playing policies[0] and the second
-        policies[1] ("random", "greedy" or "search": compiler/matches.py), inside the kernel, on
-        the generic form of the game. Random against random plays the games `playouts` plays for
-        the same seed. Game g is numbered first_game + g: split a batch anywhere, same games."""
+        policies[1] ("random", "greedy" or "search": compiler/matches.py) after `opening` random
+        plies, inside the kernel, on the generic form of the game. Random against random plays the
+        games `playouts` plays for the same seed. Game g is numbered first_game + g: split a batch
+        anywhere, same games. `beam`: how many of greedy's best moves search looks deeper into;
+        `weights`: of material and mobility in their values (default: material counted as the
+        stage scores it, +1 or -1 for fewest pieces, and mobility +1)."""
         unknown = [p for p in policies if p not in match_kernels.POLICY_NAMES]
         if len(policies) != 2 or unknown:
             raise ValueError(f"two policies among {match_kernels.POLICY_NAMES}, not {policies!r}")
         seats = np.array([match_kernels.POLICY_NAMES.index(p) for p in policies], np.int32)
         out = [np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int64), np.zeros(n, np.int32),
                np.zeros(n, np.int32)]
-        match_kernels.games(self._initial, seed, first_game, seats, max_plies, self._material_sign, self._flat,
+        if weights is None:
+            weights = (self._material_sign, 1)
+        match_kernels.games(self._initial, seed, first_game, seats, opening, beam, max_plies,
+                            np.array(weights, np.int64), self._flat,
                             self._masks, *out)
         if (out[1] == K.BAD_CODE).any():
             raise _bad_code(self.stage)

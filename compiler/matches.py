@@ -4,10 +4,12 @@ its length, its winner, its counted cost, its choices and the board it covers.
 Policies (one per seat):
 - RANDOM: uniform among the legal moves, drawn exactly as the random playouts draw (rng.py), so
   random-against-random games are the games `playouts` plays for the same seed and game numbers.
-- GREEDY: the move with the best value one ply ahead: a win, then the material (own pieces minus
-  the opponent's, times `sign`: -1 when the stage counts fewest pieces), then a draw by chance.
+- GREEDY: the move with the best value one ply ahead: a win, else weights[0] × material (own
+  pieces minus the opponent's) + weights[1] × mobility (own legal moves minus the opponent's);
+  equal values by chance.
 - SEARCH: two plies of minimax on the same values (the opponent's best answer to each move, or the
-  mover's best follow-up when the turn order gives it another move), ties by chance.
+  mover's best follow-up when the turn order gives it another move) from the `beam` moves greedy
+  values most, ties by chance: a tiny search whose cost grows linearly with the moves.
 
 A game's counted cost is Σ over the positions the game passes through (the last included) of
 1 + the legal moves there: the elementary work of playing it, the same in any engine that plays
@@ -19,6 +21,7 @@ import numpy as np
 from . import codes as K
 from .ends import count
 from .jit import kernel, leaf
+from .moves import legal_moves
 from .positions import advance, new_work, status
 from .program import unpack
 from .rng import draw, game_generator
@@ -29,22 +32,32 @@ WIN = 1 << 20  # above any material difference
 
 
 @leaf
-def _value(state, me, sign, n, over, won, size):
+def _value(state, me, weights, n, over, won, P, spare):
     """The value of a position for player `me`: ±WIN for a finished game won or lost, 0 for a
-    draw; otherwise the signed material difference, plus the side to move's legal moves `n` if it
-    is `me`, minus them if not (mobility: what Othello-like games turn on, and no harm elsewhere)."""
+    draw; otherwise weights[0] × the material difference + weights[1] × the mobility difference
+    (`me`'s legal moves minus the opponent's: what Othello-like games turn on; equal for both in
+    games where any empty cell is a move). `n`: the side to move's moves; the other side's are
+    listed into `spare` (only if mobility counts)."""
     if over:
         if won == me:
             return WIN
         if won == 1 - me:
             return -WIN
         return 0
-    mobility = n if state[size + K.TO_MOVE] == me else -n
-    return sign * (count(state, size, me + 1) - count(state, size, 2 - me)) + mobility
+    size = P.game[K.G_CELLS]
+    material = weights[0] * (count(state, size, me + 1) - count(state, size, 2 - me))
+    if weights[1] == 0:
+        return material
+    to_move = state[size + K.TO_MOVE]
+    other = legal_moves(state, np.int32(1 - to_move), P, spare[0], spare[1], spare[2], spare[3], spare[4])
+    if other == K.BAD_CODE:
+        return WIN + 2  # not a value: a code without a branch (games() reports it)
+    mobility = n - other if to_move == me else other - n
+    return material + weights[1] * mobility
 
 
 @leaf
-def _child_value(state, child, me, sign, r, s, d, P, work, grand, work2, depth, best):
+def _child_value(state, child, me, weights, r, s, d, P, work, grand, work2, spare, depth, best):
     """The value for `me` of the move (r, s, d) from `state`, looking `depth` plies (1 or 2) ahead.
     When the opponent answers, the answers stop at one worse than `best` (the best move so far):
     the move cannot be chosen then, and a move that ties `best` is still valued exactly (ties are
@@ -56,7 +69,8 @@ def _child_value(state, child, me, sign, r, s, d, P, work, grand, work2, depth, 
     if won == K.BAD_CODE:
         return K.BAD_CODE, True
     if depth == 1 or over:
-        return _value(child, me, sign, n, over, won, size), False
+        v = _value(child, me, weights, n, over, won, P, spare)
+        return v, v == WIN + 2
     maximise = child[size + K.TO_MOVE] == me
     v = -WIN - 1 if maximise else WIN + 1
     for j in range(n):
@@ -65,7 +79,9 @@ def _child_value(state, child, me, sign, r, s, d, P, work, grand, work2, depth, 
         n2, over2, won2 = status(grand, P, work2)
         if won2 == K.BAD_CODE:
             return K.BAD_CODE, True
-        g = _value(grand, me, sign, n2, over2, won2, size)
+        g = _value(grand, me, weights, n2, over2, won2, P, spare)
+        if g == WIN + 2:
+            return K.BAD_CODE, True
         if maximise:
             v = max(v, g)
         else:
@@ -75,20 +91,62 @@ def _child_value(state, child, me, sign, r, s, d, P, work, grand, work2, depth, 
     return v, False
 
 
+@leaf
+def _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchild, grand, spare, values, picked, x):
+    """The move (an index among the n in root's lists) greedy or search plays, ties drawn with x:
+    returns (index, x), index -1 for a code without a branch. Search looks two plies ahead from
+    the `beam` moves greedy values most (all of them if beam ≥ n), so its cost stays linear in n."""
+    for m in range(n):
+        v, bad = _child_value(state, child, me, weights, root[4][m], root[2][m], root[3][m], P, kids, grandchild,
+                              grand, spare, 1, 0)
+        if bad:
+            return -1, x
+        values[m] = v
+        picked[m] = policy == GREEDY or beam >= n
+    if policy == SEARCH and beam < n:
+        for b in range(beam):  # the beam: the best greedy values, the first of equal ones
+            top = -1
+            for m in range(n):
+                if not picked[m] and (top < 0 or values[m] > values[top]):
+                    top = m
+            picked[top] = True
+    best, ties, k = -WIN - 2, 0, 0
+    for m in range(n):
+        if not picked[m]:
+            continue
+        v = values[m]
+        if policy == SEARCH:
+            v, bad = _child_value(state, child, me, weights, root[4][m], root[2][m], root[3][m], P, kids, grandchild,
+                                  grand, spare, 2, best)
+            if bad:
+                return -1, x
+        if v > best:
+            best, ties, k = v, 1, m
+        elif v == best:
+            ties += 1
+            x, r = draw(x, ties)
+            if r == 0:  # each of the tied moves is kept with probability 1/ties
+                k = m
+    return k, x
+
+
 @kernel
-def games(start, seed, first_game, policies, max_plies, sign, flat, bb_mask, lengths, winners, costs, choices,
-          covered):
+def games(start, seed, first_game, policies, opening, beam, max_plies, weights, flat, bb_mask, lengths, winners, costs,
+          choices, covered):
     """Game g (numbered first_game + g) from `start`, the first player playing policies[0], the
-    second policies[1], each game with its own generator seeded from (seed, number). Writes per
+    second policies[1] after `opening` plies of random moves (so that games between deterministic
+    policies differ), each game with its own generator seeded from (seed, number). Writes per
     game: plies, winner (0, 1, K.NONE a draw, K.CUT cut at max_plies, K.BAD_CODE), counted cost,
     plies with more than one legal move, and cells that held a piece at some point."""
     P = unpack(flat, bb_mask)
     size = P.game[K.G_CELLS]
-    root, kids, grand = new_work(P), new_work(P), new_work(P)
+    root, kids, grand, spare = new_work(P), new_work(P), new_work(P), new_work(P)
     state = np.empty(start.shape[0], np.int32)
     child = np.empty(start.shape[0], np.int32)
     grandchild = np.empty(start.shape[0], np.int32)
     seen = np.empty(size, np.bool_)
+    values = np.empty(P.game[K.G_MAX_MOVES], np.int64)
+    picked = np.empty(P.game[K.G_MAX_MOVES], np.bool_)
     for g in range(lengths.shape[0]):
         x = game_generator(seed, first_game + g)
         for i in range(start.shape[0]):
@@ -109,24 +167,13 @@ def games(start, seed, first_game, policies, max_plies, sign, flat, bb_mask, len
                 choice += 1
             me = state[size + K.TO_MOVE]
             policy = policies[me]
-            if policy == RANDOM or n == 1:
+            if policy == RANDOM or n == 1 or plies < opening:
                 x, k = draw(x, n)
             else:
-                best, ties, k = -WIN - 2, 0, 0
-                for m in range(n):
-                    v, bad = _child_value(state, child, me, sign, root[4][m], root[2][m], root[3][m], P, kids,
-                                          grandchild, grand, 1 if policy == GREEDY else 2, best)
-                    if bad:
-                        won = K.BAD_CODE
-                        break
-                    if v > best:
-                        best, ties, k = v, 1, m
-                    elif v == best:
-                        ties += 1
-                        x, r = draw(x, ties)
-                        if r == 0:  # each of the tied moves is kept with probability 1/ties
-                            k = m
-                if won == K.BAD_CODE:
+                k, x = _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchild, grand, spare, values,
+                               picked, x)
+                if k < 0:
+                    won = K.BAD_CODE
                     break
             if advance(state, state, False, root[4][k], root[2][k], root[3][k], P, root[1]) == K.BAD_CODE:
                 won = K.BAD_CODE

@@ -557,6 +557,12 @@ def code(coder: Coder, stage: A.Stage | None = None, *, name: str = "", players:
     return _node(coder, A.Stage, stage, _Context(0, 0, players, name))
 
 
+def code_node(coder: Coder, kind: type, node=None) -> Any:
+    """Run the code of one node that needs nothing read before it (directions, a move kind, an end,
+    ...): e.g. to draw one field of a stage (a sampler's edit) through the stage's own code."""
+    return _node(coder, kind, node, _Context(0, 0, ("a", "b"), ""))
+
+
 def bits_breakdown(stage: A.Stage) -> list[tuple[str, float]]:
     """The description length statement by statement, in canonical order: (what, bits) pairs.
 

@@ -1,1 +1,43 @@
-"""The sampler: unseen variants drawn with probability 2^-K (see the sampler issue)."""
+"""The sampler: unseen stages drawn with probability ∝ 2^-bits, screened for playability inside
+the kernels, de-duplicated, weighted by 2^-K, reproducible to the byte.
+
+    from ludica import gdl, sampler
+    base = gdl.load("stages/standard-8x8.gdl")
+    run = sampler.variants(base, 10, seed=1, family="arena")   # a Run: .accepted, .judged
+    for c in run.accepted:
+        print(c.changes, c.bits, c.tau, c.K, c.figures)
+    sampler.fresh(5, seed=1)                                   # fresh stages of the whole language
+    sampler.write(run, Path("out"), prefix="variant")          # .gdl files + manifest.json
+
+The modules: prior.py (the exact prior through gdl/bits.py's code), variants.py (the edit model),
+cost.py (τ, counted), screen.py (the playability filters), symmetry.py (duplicates), sample.py (a
+run on every core), output.py (the files and manifest).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..gdl.ast import Stage
+from .output import write
+from .prior import Limits
+from .sample import Candidate, Run, Spec, run
+from .screen import FILTERS, NO_FILTERS, Filters
+from .variants import FAMILIES
+
+
+def variants(base: Stage, n: int, *, seed: int, family: str = "all", filters: Filters = Filters(), jobs: int = 0,
+             exclude: list[Path] = (), max_candidates: int | None = None) -> Run:
+    """Draw variants of `base` until `n` are accepted (see sample.run)."""
+    return run(Spec(seed, base, family, filters=filters), n, jobs=jobs, exclude=exclude,
+               max_candidates=max_candidates)
+
+
+def fresh(n: int, *, seed: int, limits: Limits = Limits(), filters: Filters = Filters(), jobs: int = 0,
+          exclude: list[Path] = (), max_candidates: int | None = None) -> Run:
+    """Draw fresh stages from the whole language until `n` are accepted."""
+    return run(Spec(seed, None, limits=limits, filters=filters), n, jobs=jobs, exclude=exclude,
+               max_candidates=max_candidates)
+
+
+__all__ = ["variants", "fresh", "run", "write", "Spec", "Run", "Candidate", "Filters", "NO_FILTERS", "FILTERS",
+           "Limits", "FAMILIES"]

@@ -1,0 +1,87 @@
+"""A variant set on disk: one `.gdl` file per accepted stage, in canonical form, and manifest.json.
+
+The manifest holds what makes the set reproducible and what each stage is: the seed, the package
+version, the base stage and its hash, the family, limits and filters, the definitions of bits, τ
+and K, and per stage its file, what changed in one line, bits, τ, K, Levin weight and every
+filter figure; then the candidates judged and the rejections per filter. No clock time goes in it
+(the same command and seed write the same bytes); `ludica sample` prints the times.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from ..gdl.bits import description_length
+from ..gdl.printer import format
+from .cost import TAU_GAMES, TAU_SEED
+from .sample import Run
+from .screen import FILTERS
+
+PRIOR = ("Each stage is drawn from a prefix-free code by drawing every field at random, so a draw has "
+         "probability 2^-bits; draws that break a limit, a static check or a filter are rejected whole, "
+         "so accepted stages keep probabilities proportional to 2^-bits among the accepted.")
+TAU = (f"tau: the mean, over the seeded random games 0..{TAU_GAMES - 1} of seed {TAU_SEED}, of the sum over "
+       "the positions a game passes through of 1 + its legal moves (counted, not timed).")
+LEVIN = ("K = bits + log2 tau. Stages are drawn proportional to 2^-bits and weighted by 2^-K normalised "
+         "over the set (levin weight): weighted means over the set estimate means under the prior "
+         "proportional to 2^-K.")
+
+
+def package_version() -> str:
+    try:
+        return version("ludica")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def stage_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) -> list[Path]:
+    """Write the accepted stages and manifest.json into `out` (made if missing); returns the files."""
+    out.mkdir(parents=True, exist_ok=True)
+    spec = result.spec
+    files, entries = [], []
+    for i, (c, weight) in enumerate(zip(result.accepted, result.weights()), start=1):
+        name = f"{prefix}-{i:03d}"
+        label = (f"{spec.base.name} variant {i}" if spec.base is not None and spec.base.name else name)
+        text = format(replace(c.stage, name=label))
+        path = out / f"{name}.gdl"
+        path.write_text(text, encoding="utf-8")
+        files.append(path)
+        entries.append({
+            "file": path.name, "name": label, "candidate": c.number,
+            "changes": c.changes or None, "bits": round(c.bits, 6),
+            "description_length": round(description_length(c.stage), 6), "tau": round(c.tau, 4),
+            "K": round(c.K, 6), "levin_weight": round(weight, 9), "figures": c.figures,
+            "key": c.key, "fingerprint": c.fingerprint, "sha256": stage_hash(text),
+        })
+    manifest = {
+        "ludica": package_version(),
+        "seed": spec.seed,
+        "mode": "variants" if spec.base is not None else "fresh",
+        "base": None if spec.base is None else {
+            "file": base_file, "name": spec.base.name, "sha256": stage_hash(format(spec.base)),
+            "description_length": round(description_length(spec.base), 6)},
+        "family": spec.family if spec.base is not None else None,
+        "limits": spec.limits.as_dict() if spec.base is None else None,
+        "filters": spec.filters.as_dict() if spec.filters.enabled else "none",
+        "prior": PRIOR, "tau": TAU, "K": LEVIN,
+        "bits": "of the edit (its changes) for variants; the description length for fresh stages",
+        "stages": entries,
+        "candidates": len(result.judged),
+        "accepted": len(result.accepted),
+        "rejections": {k: v for k, v in sorted(result.rejections().items(), key=_filter_order)},
+        "stopped": result.stopped,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return files
+
+
+def _filter_order(item: tuple[str, int]) -> tuple[int, str]:
+    order = ("limit", "not applicable", "invalid", *FILTERS, "duplicate")
+    return (order.index(item[0]) if item[0] in order else len(order), item[0])

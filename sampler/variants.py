@@ -1,0 +1,269 @@
+"""Variants of a base stage: edits that change one or more ludemes, drawn with probability
+2^-(bits of the edit), so small changes are common and large ones rare.
+
+An edit is coded like a stage (gdl/bits.py): the number of changes m ≥ 1 (Elias gamma: one change
+half the time), then for each change its kind, uniform among the family's kinds, then its
+parameters, each a uniform choice or a gamma integer. Drawing every field at random draws an edit
+with probability 2^-(its bits). A change that does not apply to the stage (turning over-blocked
+captures on where there is no capture) or that breaks a limit or a static check rejects the whole
+draw, which keeps the accepted variants' probabilities ∝ 2^-(bits of the edit).
+
+Kinds of change (FAMILIES names the kinds each family draws from):
+
+| change          | parameters                                                 | bits                 |
+|-----------------|------------------------------------------------------------|----------------------|
+| board size      | the new side(s) (renormalised gamma); cells kept centred   | side code            |
+| blocked cells   | how many k, symmetric or not, then k cells                 | γ(k) + 1 + k lg N    |
+| unblock         | every blocked cell becomes playable                        | 0                    |
+| setup pieces    | how many k, then each: which piece, to which cell          | γ(k) + k lg(P·N)     |
+| over-blocked    | which custodial effect turns its over-blocked flag over    | lg E                 |
+| capture kind    | which custodial effect turns from flip to remove or back   | lg E                 |
+| capture rays    | which effect, then new directions (the language's code)    | lg E + DIRS          |
+| turn order      | another of the three orders                                | 1                    |
+| pass rule       | `pass forced` added or removed                             | 0                    |
+| result          | which end, then another of the five results                | lg ends + 2          |
+| move cap        | an `after N plies` end (N gamma), its result               | γ(N) + lg 5          |
+| line length     | which line end, then one longer or one shorter             | lg lines + 1         |
+
+The arena family restricts the kinds to the Othello AI Arena's private stages: board size, blocked
+cells, over-blocked captures, turn order (alternate and fewer-pieces only), result (most-pieces and
+fewest-pieces only) and setup pieces.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from ..gdl import ast as A
+from ..gdl import bits as B
+from ..gdl import check
+from ..gdl.printer import text
+from .prior import Draw, Limits, OutOfLimits
+
+
+class NotApplicable(Exception):
+    """The change drawn has nothing to change in this stage: the draw is rejected whole."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One kind of change: its name, and how to draw it: (coder, stage, family) → (stage, words)."""
+
+    name: str
+    draw: Callable
+
+
+def _board_size(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    b = s.board
+    if isinstance(b, A.RectBoard):
+        board = A.RectBoard(c.side(None), c.side(None), b.wrap)
+    else:
+        board = type(b)(c.side(None), b.wrap)
+    if (board.rows, board.cols) == (b.rows, b.cols):
+        raise NotApplicable("the same size")
+    dr, dc = (board.rows - b.rows) // 2, (board.cols - b.cols) // 2
+
+    def moved(items) -> tuple:
+        out = []
+        for cell in A.expand(items):
+            r, col = cell.row + dr, cell.col + dc
+            if 0 <= r < board.rows and 0 <= col < board.cols:
+                out.append(A.Cell(r, col))
+        return tuple(out)
+
+    setup = tuple(A.Setup(x.player, moved(x.cells)) for x in s.setup)
+    if any(not x.cells for x in setup):
+        raise NotApplicable("a player's setup falls off the board")
+    return (replace(s, board=board, blocked=moved(s.blocked), setup=setup),
+            f"board {b.rows}x{b.cols} → {board.rows}x{board.cols}")
+
+
+def _orbit(cell: A.Cell, rows: int, cols: int) -> set[tuple[int, int]]:
+    """The cell and its images under the rectangle's four symmetries (the square's, when it is one,
+    also under the diagonal reflections)."""
+    r, c = cell.row, cell.col
+    out = {(r, c), (rows - 1 - r, c), (r, cols - 1 - c), (rows - 1 - r, cols - 1 - c)}
+    if rows == cols:
+        out |= {(c2, r2) for r2, c2 in list(out)}
+    return out
+
+
+def _blocked_cells(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    rows, cols = s.board.rows, s.board.cols
+    k = c.integer(None, "blocked items")
+    symmetric = c.choice(None, B.FLAGS)
+    cells: set[tuple[int, int]] = set()
+    for _ in range(k):
+        cell = c.cell(None, rows, cols)
+        cells |= _orbit(cell, rows, cols) if symmetric else {(cell.row, cell.col)}
+    new = sorted(cells - s.blocked_cells)
+    if not new:
+        raise NotApplicable("every cell drawn is blocked already")
+    added = tuple(A.Cell(r, col) for r, col in new)
+    return (replace(s, blocked=tuple(A.expand(s.blocked)) + added),
+            f"blocked {' '.join(x.name for x in added)}" + (" (symmetric)" if symmetric else ""))
+
+
+def _unblock(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    if not s.blocked:
+        raise NotApplicable("no blocked cell")
+    return replace(s, blocked=()), "no blocked cells"
+
+
+def _setup_pieces(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    rows, cols = s.board.rows, s.board.cols
+    pieces = [(x.player, cell) for x in s.setup for cell in A.expand(x.cells)]
+    if not pieces:
+        raise NotApplicable("no setup")
+    k = c.integer(None, "setup items")
+    moves = []
+    for _ in range(k):
+        i = c.choice(None, range(len(pieces)))
+        to = c.cell(None, rows, cols)
+        moves.append(f"{pieces[i][1].name}→{to.name}")
+        pieces[i] = (pieces[i][0], to)
+    setup = tuple(A.Setup(p, tuple(cell for q, cell in pieces if q == p)) for p in s.players.names)
+    setup = tuple(x for x in setup if x.cells)
+    return replace(s, setup=setup), f"setup {' '.join(moves)}"
+
+
+def _custodial(s: A.Stage) -> list[tuple[int, int]]:
+    return [(i, j) for i, m in enumerate(s.moves) for j, e in enumerate(m.effects)
+            if isinstance(e, (A.FlipCustodial, A.RemoveCustodial))]
+
+
+def _with_effect(s: A.Stage, where: tuple[int, int], effect) -> A.Stage:
+    i, j = where
+    rule = s.moves[i]
+    effects = rule.effects[:j] + (effect,) + rule.effects[j + 1:]
+    return replace(s, moves=s.moves[:i] + (replace(rule, effects=effects),) + s.moves[i + 1:])
+
+
+def _pick(c: Draw, options: list, what: str):
+    if not options:
+        raise NotApplicable(f"no {what}")
+    return options[c.choice(None, range(len(options)))]
+
+
+def _over_blocked(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    where = _pick(c, _custodial(s), "custodial capture")
+    e = s.moves[where[0]].effects[where[1]]
+    new = replace(e, over_blocked=not e.over_blocked)
+    return _with_effect(s, where, new), f"{text(e)} → {text(new)}"
+
+
+def _capture_kind(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    where = _pick(c, _custodial(s), "custodial capture")
+    e = s.moves[where[0]].effects[where[1]]
+    kind = A.RemoveCustodial if isinstance(e, A.FlipCustodial) else A.FlipCustodial
+    new = kind(e.directions, e.over_blocked)
+    return _with_effect(s, where, new), f"{text(e)} → {text(new)}"
+
+
+def _capture_rays(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    options = [(i, j) for i, m in enumerate(s.moves) for j, e in enumerate(m.effects) if hasattr(e, "directions")]
+    where = _pick(c, options, "capture with directions")
+    e = s.moves[where[0]].effects[where[1]]
+    directions = B.code_node(c, A.Directions)
+    if directions == e.directions:
+        raise NotApplicable("the same directions")
+    new = replace(e, directions=directions)
+    return _with_effect(s, where, new), f"{text(e)} → {text(new)}"
+
+
+ARENA_TURNS = (A.Alternate, A.FewerPieces)
+ARENA_RESULTS = (A.MostPieces, A.FewestPieces)
+
+
+def _turn_order(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    kinds = ARENA_TURNS if family == "arena" else A.TURN_ORDERS
+    others = tuple(k for k in kinds if k is not type(s.turn))
+    if type(s.turn) not in kinds:
+        raise NotApplicable("a turn order outside the family")
+    new = c.choice(None, others)()
+    return replace(s, turn=new), f"{text(s.turn)} → {text(new)}"
+
+
+def _pass_rule(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    if s.pass_rule is None:
+        return replace(s, pass_rule=A.PassForced()), "pass forced added"
+    return replace(s, pass_rule=None), "pass forced removed"
+
+
+def _result(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    kinds = ARENA_RESULTS if family == "arena" else A.RESULTS
+    options = [i for i, e in enumerate(s.ends) if type(e.result) in kinds]
+    i = _pick(c, options, "end with a result to change")
+    end = s.ends[i]
+    new = A.End(end.condition, c.choice(None, tuple(k for k in kinds if k is not type(end.result)))())
+    return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:]), f"{text(end)} → {text(new)}"
+
+
+def _move_cap(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    end = A.End(A.AfterPlies(c.integer(None, "plies")), c.choice(None, A.RESULTS)())
+    return replace(s, ends=s.ends + (end,)), f"{text(end)} added"
+
+
+def _line_length(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    i = _pick(c, [i for i, e in enumerate(s.ends) if isinstance(e.condition, A.Line)], "line end")
+    end = s.ends[i]
+    length = end.condition.length + (1 if c.choice(None, B.FLAGS) else -1)
+    if length < 1:
+        raise NotApplicable("a line shorter than one")
+    new = A.End(replace(end.condition, length=length), end.result)
+    return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:]), f"{text(end)} → {text(new)}"
+
+
+CHANGES = {c.name: c for c in (
+    Change("board size", _board_size), Change("blocked cells", _blocked_cells), Change("unblock", _unblock),
+    Change("setup pieces", _setup_pieces), Change("over-blocked", _over_blocked),
+    Change("capture kind", _capture_kind), Change("capture rays", _capture_rays),
+    Change("turn order", _turn_order), Change("pass rule", _pass_rule), Change("result", _result),
+    Change("move cap", _move_cap), Change("line length", _line_length),
+)}
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "all": tuple(CHANGES),
+    "arena": ("board size", "blocked cells", "over-blocked", "turn order", "result", "setup pieces"),
+}
+# Variants stay near their base: boards of 4 to 12 (the Arena's private stages are 6 to 10), and at
+# most 4 changes, 16 cells or pieces per change, caps of 1024 plies.
+VARIANT_LIMITS = Limits(min_side=4, max_side=12, max_cells=144, maxima={
+    "blocked items": 16, "setup items": 16, "plies": 1024, "direction words": 4, "moves": 4})
+MAX_CHANGES = 4
+
+
+@dataclass(frozen=True)
+class Edited:
+    """One draw of the edit model: the variant (None if rejected), the edit's bits, what changed
+    in one line, and why it was rejected ("not applicable: ...", "limit: ...", "invalid: ...")."""
+
+    stage: A.Stage | None
+    bits: float | None
+    changes: str
+    rejected: str | None
+
+
+def edit(base: A.Stage, rng: random.Random, family: str = "all", limits: Limits = VARIANT_LIMITS,
+         name: str = "") -> Edited:
+    """One variant of `base` drawn from the edit model (see the module docstring)."""
+    kinds = FAMILIES[family]
+    coder = Draw(rng, limits)
+    stage, words = base, []
+    try:
+        m = coder.integer(None, "changes")  # gamma, like a list's length (no language field: no cap)
+        if m > MAX_CHANGES:
+            raise OutOfLimits(f"more than {MAX_CHANGES} changes")
+        for _ in range(m):
+            change = CHANGES[coder.choice(None, kinds)]
+            stage, said = change.draw(coder, stage, family)
+            words.append(said)
+    except NotApplicable as err:
+        return Edited(None, None, "; ".join(words), f"not applicable: {err}")
+    except OutOfLimits as err:
+        return Edited(None, None, "; ".join(words), f"limit: {err.what}")
+    stage = replace(stage, name=name or stage.name)
+    errors = [d for d in check(stage) if d.is_error]
+    if errors:
+        return Edited(stage, coder.bits, "; ".join(words), f"invalid: {errors[0].code}")
+    return Edited(stage, coder.bits, "; ".join(words), None)
