@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 
 from ludica import gdl
+from ludica import sample_command
 from ludica import stages as bundled
 
 
@@ -363,6 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
     episode_options(p, 60.0, 10.0)
     p.set_defaults(run=cmd_tournament)
+
+    sample_command.add_parser(sub, _count)
 
     p = sub.add_parser("demo", help="check every bundled stage, then a small tournament of the built-in agents")
     p.add_argument("--out", default="ludica-demo", metavar="DIR", help="where the results go (default ./ludica-demo)")

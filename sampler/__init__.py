@@ -9,7 +9,7 @@ the kernels, de-duplicated, weighted by 2^-K, reproducible to the byte.
     sampler.fresh(5, seed=1)                                   # fresh stages of the whole language
     sampler.write(run, Path("out"), prefix="variant")          # .gdl files + manifest.json
 
-The modules: prior.py (the exact prior through gdl/bits.py's code), variants.py (the edit model),
+The modules: prior.py (the exact prior through gdl/bits.py's code), edits.py (the edit model),
 cost.py (τ, counted), screen.py (the playability filters), symmetry.py (duplicates), sample.py (a
 run on every core), output.py (the files and manifest).
 """
@@ -22,7 +22,7 @@ from .output import write
 from .prior import Limits
 from .sample import Candidate, Run, Spec, run
 from .screen import FILTERS, NO_FILTERS, Filters
-from .variants import FAMILIES
+from .edits import FAMILIES
 
 
 def variants(base: Stage, n: int, *, seed: int, family: str = "all", filters: Filters = Filters(), jobs: int = 0,

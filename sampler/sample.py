@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 from ..gdl import ast as A
 from .. import stages as bundled_stages
 from ..gdl import load
-from . import prior, screen, symmetry, variants
+from . import edits, prior, screen, symmetry
 from .cost import levin_k
 
 
@@ -48,6 +48,7 @@ class Candidate:
     rejected_by: str | None = None  # "limit", "invalid", "not applicable", a filter, "duplicate"
     reason: str | None = None
     seconds: float = 0.0
+    every_filter: bool = False  # screening ran every filter (accepted, or rejected by the last)
 
     @property
     def accepted(self) -> bool:
@@ -69,17 +70,19 @@ class Spec:
     filters: screen.Filters = screen.Filters()
 
     def __post_init__(self):
-        if self.family not in variants.FAMILIES:
-            raise ValueError(f"no family {self.family!r}; families: {', '.join(variants.FAMILIES)}")
+        if self.family not in edits.FAMILIES:
+            raise ValueError(f"no family {self.family!r}; families: {', '.join(edits.FAMILIES)}")
 
 
-def draw_candidate(spec: Spec, number: int) -> Candidate:
-    """Draw and screen candidate `number` (in a worker process)."""
+def draw_candidate(spec: Spec, known: "Known", number: int) -> Candidate:
+    """Draw and screen candidate `number` (in a worker process); a candidate the same as one of
+    `known` is rejected as soon as that shows (by its key before screening, by its fingerprint
+    after the random games)."""
     started = time.perf_counter()
     rng = prior.generator(spec.seed, number)
     c = Candidate(number)
     if spec.base is not None:
-        edited = variants.edit(spec.base, rng, spec.family)
+        edited = edits.edit(spec.base, rng, spec.family)
         c.stage, c.bits, c.changes = edited.stage, edited.bits, edited.changes
         rejected = edited.rejected
     else:
@@ -88,10 +91,14 @@ def draw_candidate(spec: Spec, number: int) -> Candidate:
     if rejected is not None:
         c.rejected_by, _, c.reason = rejected.partition(": ")
     else:
-        found = screen.screen(c.stage, spec.filters)
-        c.tau, c.fingerprint, c.figures = found.tau, found.fingerprint, found.figures
-        c.rejected_by, c.reason = found.rejected_by, found.reason
         c.key = symmetry.canonical_key(c.stage)
+        if c.key in known.keys:
+            c.rejected_by, c.reason = "duplicate", f"the same game as {known.keys[c.key]}"
+        else:
+            found = screen.screen(c.stage, spec.filters, known.prints)
+            c.tau, c.fingerprint, c.figures = found.tau, found.fingerprint, found.figures
+            c.rejected_by, c.reason = found.rejected_by, found.reason
+            c.every_filter = found.rejected_by in (None, screen.FILTERS[-1])
     c.seconds = time.perf_counter() - started
     return c
 
@@ -126,18 +133,18 @@ def known_stages(spec: Spec, exclude: list[Path]) -> Known:
     return known
 
 
-def _screened(spec: Spec, jobs: int, start: int) -> Iterator[Candidate]:
+def _screened(spec: Spec, known: Known, jobs: int, start: int) -> Iterator[Candidate]:
     """Candidates start, start+1, ... in order, screened `jobs` at a time."""
     number = start
     if jobs <= 1:
         while True:
-            yield draw_candidate(spec, number)
+            yield draw_candidate(spec, known, number)
             number += 1
     # fork: the workers start with the kernels this process loaded (Linux, like the sandbox)
     with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
         batch = 4 * jobs
         while True:
-            yield from pool.map(draw_candidate, [spec] * batch, range(number, number + batch))
+            yield from pool.map(draw_candidate, [spec] * batch, [known] * batch, range(number, number + batch))
             number += batch
 
 
@@ -176,10 +183,11 @@ def run(spec: Spec, n: int, *, jobs: int = 0, exclude: list[Path] = (), max_cand
     jobs = jobs or os.cpu_count() or 1
     raw = not spec.filters.enabled
     known = Known() if raw else known_stages(spec, list(exclude))
+    static = Known(dict(known.keys), dict(known.prints))  # what workers check: fixed for the run
     limit = max_candidates if max_candidates is not None else max(1000, 500 * n)
     accepted: list[Candidate] = []
     judged: list[Candidate] = []
-    for c in _screened(spec, jobs, 0):
+    for c in _screened(spec, static, jobs, 0):
         if len(judged) >= limit:
             return Run(spec, accepted, judged, time.perf_counter() - started,
                        f"{limit} candidates judged, {len(accepted)} of {n} accepted")

@@ -258,6 +258,8 @@ def edit(base: A.Stage, rng: random.Random, family: str = "all", limits: Limits 
             change = CHANGES[coder.choice(None, kinds)]
             stage, said = change.draw(coder, stage, family)
             words.append(said)
+        if stage == base:
+            raise NotApplicable("the changes undo each other")
     except NotApplicable as err:
         return Edited(None, None, "; ".join(words), f"not applicable: {err}")
     except OutOfLimits as err:

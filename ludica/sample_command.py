@@ -1,0 +1,121 @@
+"""`ludica sample`: variant sets of a base stage, or fresh stages, written to a folder with a
+manifest; a progress bar while candidates are screened, then a summary of what was rejected and why,
+the bits and K of the accepted stages, and the screening speed."""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from ludica import gdl
+
+
+def add_parser(sub, count_type) -> None:
+    p = sub.add_parser("sample", help="draw unseen stages: variants of a base stage, or fresh ones",
+                       description="Draw stages ∝ 2^-bits, screen them for playability inside the kernels, "
+                                   "drop duplicates, and write them with manifest.json. The same command and "
+                                   "seed write the same bytes, whatever --jobs.")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--base", metavar="STAGE", help="draw variants of this stage (a file or a bundled name)")
+    what.add_argument("--fresh", action="store_true", help="draw fresh stages from the whole language")
+    p.add_argument("-n", type=count_type, required=True, metavar="N", help="how many stages to accept")
+    p.add_argument("--seed", type=int, required=True, help="the run's seed")
+    p.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder for the .gdl files and manifest")
+    p.add_argument("--family", default="all", help="variants: the kinds of change (all, arena; default all)")
+    p.add_argument("--exclude", action="append", default=[], metavar="DIR",
+                   help="keep the set disjoint from the .gdl files of DIR (repeat the option)")
+    p.add_argument("--filters", choices=("default", "none"), default="default",
+                   help="none: raw draws of the prior (valid stages, no playability filter, duplicates kept)")
+    p.add_argument("--jobs", type=count_type, default=None, metavar="J", help="processes (default: every core)")
+    p.add_argument("--max-candidates", type=count_type, default=None, metavar="M",
+                   help="stop after judging M candidates (default: 500 per stage asked for, at least 1000)")
+    p.set_defaults(run=cmd_sample)
+
+
+def _out_folder(text: str) -> Path:
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise gdl.LudicaError(f"--out {text} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        raise gdl.LudicaError(f"--out {text} is not empty: give a new folder (a set is reproducible from its seed)")
+    return out
+
+
+def cmd_sample(args) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ludica import sampler
+    from ludica.cli import stage_path
+
+    console = Console()
+    out = _out_folder(args.out)
+    exclude = [Path(d) for d in args.exclude]
+    for folder in exclude:
+        if not folder.is_dir():
+            raise gdl.LudicaError(f"--exclude {folder}: not a folder")
+    if args.family not in sampler.FAMILIES:
+        raise gdl.LudicaError(f"no family {args.family!r}; families: {', '.join(sampler.FAMILIES)}")
+    base_file = None
+    base = None
+    if args.base is not None:
+        base_file = stage_path(args.base)
+        base = gdl.load(base_file)
+    filters = sampler.Filters() if args.filters == "default" else sampler.NO_FILTERS
+    spec = sampler.Spec(args.seed, base, args.family, filters=filters)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as progress:
+        task = progress.add_task("screening the public stages (duplicates)", total=args.n)
+
+        def on_candidate(c, accepted: int) -> None:
+            said = "accepted" if c.accepted else f"rejected: {c.rejected_by}"
+            progress.update(task, completed=accepted, description=f"candidate {c.number}: {said}")
+
+        try:
+            result = sampler.run(spec, args.n, jobs=args.jobs or 0, exclude=exclude,
+                                 max_candidates=args.max_candidates, progress=on_candidate)
+        except KeyboardInterrupt:
+            console.print("[yellow]interrupted: nothing written (the same command draws the same set again)[/]")
+            return 130
+    prefix = "variant" if base is not None else "fresh"
+    files = sampler.write(result, out, prefix=prefix, base_file=str(base_file) if base_file else None)
+    summary(console, result)
+    console.print(f"{len(files)} stages and manifest.json in {out}")
+    if result.stopped:
+        console.print(f"[yellow]stopped early: {result.stopped}[/]")
+        return 1
+    return 0
+
+
+def _spread(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f}"
+
+
+def summary(console, result) -> None:
+    """The rejections per filter, the accepted stages' bits and K, and the speed."""
+    from rich.table import Table
+    from ludica.sampler.output import _filter_order
+
+    judged = result.judged
+    table = Table(title=f"{len(judged)} candidates: {len(result.accepted)} accepted")
+    for column in ("verdict", "candidates", "share", "mean seconds each"):
+        table.add_column(column, justify="left" if column == "verdict" else "right")
+    groups: dict[str, list] = {}
+    for c in judged:
+        groups.setdefault("accepted" if c.accepted else f"rejected: {c.rejected_by}", []).append(c)
+    order = sorted(groups, key=lambda g: (g == "accepted", _filter_order((g.removeprefix("rejected: "), 0))))
+    for g in order:
+        cs = groups[g]
+        table.add_row(g, str(len(cs)), f"{len(cs) / max(1, len(judged)):.0%}",
+                      f"{statistics.fmean(c.seconds for c in cs):.3f}")
+    console.print(table)
+    accepted = result.accepted
+    console.print(f"accepted: bits min/median/max {_spread([c.bits for c in accepted])}, "
+                  f"K {_spread([c.K for c in accepted])}, tau {_spread([c.tau for c in accepted])}")
+    minutes = result.seconds / 60
+    full = [c for c in judged if c.every_filter]
+    console.print(f"speed: {len(judged) / minutes:.0f} candidates judged/min, {len(full) / minutes:.0f} through "
+                  f"every filter/min, {len(accepted) / minutes:.1f} accepted/min ({result.seconds:.1f} s)")

@@ -1,0 +1,245 @@
+"""The sampler end to end (sampler/): degenerate stages each rejected by the filter built to catch
+them, duplicates under symmetry and colours, variant sets reproducible to the byte whatever the
+number of processes, accepted stages valid on both engines, and `ludica sample`."""
+from __future__ import annotations
+
+import filecmp
+import json
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ludica import compiler, gdl, sampler
+from ludica.cli import main
+from ludica.gdl import ast as A
+from ludica.gdl.conformance import check_game
+from ludica.gdl.parser import parse
+from ludica.gdl.printer import format as fmt
+from ludica.sampler import edits, screen, symmetry
+from ludica.sampler.prior import generator
+
+STAGES = Path(__file__).resolve().parents[1] / "stages"
+
+
+def stage(text: str) -> A.Stage:
+    return parse(textwrap.dedent(text))
+
+
+# --- each filter rejects a stage built to fail it --------------------------------------------------
+
+DEGENERATE = {
+    "first move": """
+        board square 4
+        players a b
+        setup a a1
+        setup b d4
+        move place empty
+          flip custodial all
+          require capture
+        end no-moves: most-pieces
+    """,  # no capture anywhere: the game is over before it starts
+    "length": """
+        board square 4
+        players a b
+        move place empty
+        end after 1 plies: draw
+    """,  # ends at once
+    "completion": """
+        board square 4
+        players a b
+        setup a a1
+        setup b d4
+        move step orthogonal to empty
+        end no-pieces: mover loses
+    """,  # pieces wander for ever: no game ends within the cap
+    "balance": """
+        board square 3
+        players a b
+        move place empty
+        end after 3 plies: mover wins
+    """,  # the first mover always wins
+    "greedy play": """
+        board square 3
+        players a b
+        move place empty
+        end line 2: mover wins
+        end board-full: draw
+    """,  # solved by a one-ply search: the first mover's greedy wins at its second move, every game
+    "draws": """
+        board square 4
+        players a b
+        move place empty
+        end board-full: most-pieces
+    """,  # eight pieces each, every game
+    "greedy skill": """
+        board rect 1 6
+        players a b
+        move place empty
+          flip custodial all
+        end board-full: most-pieces
+    """,  # the greedy counting of a short row is no better than chance
+}
+
+
+@pytest.mark.parametrize("expected", sorted(DEGENERATE))
+def test_each_filter_rejects_the_stage_built_to_fail_it(expected):
+    found = screen.screen(stage(DEGENERATE[expected]))
+    assert found.rejected_by == expected, (found.rejected_by, found.reason)
+    assert found.reason
+    for name in screen.FILTERS[: screen.FILTERS.index(expected)]:  # every cheaper filter kept its figure
+        assert name in found.figures, name
+
+
+def test_a_playable_stage_passes_with_every_figure():
+    found = screen.screen(gdl.load(STAGES / "small-board-6x6.gdl"))
+    assert found.rejected_by is None, found.reason
+    assert set(screen.FILTERS) <= set(found.figures)
+    assert found.tau > 0 and found.fingerprint
+
+
+def test_unfiltered_screening_measures_tau_and_rejects_nothing():
+    found = screen.screen(stage(DEGENERATE["length"]), screen.NO_FILTERS)
+    assert found.rejected_by is None and found.tau is not None
+
+
+# --- duplicates --------------------------------------------------------------------------------------
+
+OTHELLO = gdl.load(STAGES / "standard-8x8.gdl")
+
+
+def test_a_rotated_recoloured_rewritten_stage_is_the_same_game():
+    rotated = replace(OTHELLO, setup=(A.Setup("black", (A.Cell(3, 3), A.Cell(4, 4))),
+                                      A.Setup("white", (A.Cell(3, 4), A.Cell(4, 3)))))  # a quarter turn
+    recoloured = symmetry.relabelled(rotated, ("white", "black"))  # the same positions, other names
+    rewritten = replace(OTHELLO, board=A.RectBoard(8, 8), name="something else",
+                        moves=(A.MoveRule(A.PlaceEmpty(), (A.FlipCustodial(A.Directions(("orthogonal", "diagonal"))),
+                                                           A.RequireCapture())),))
+    key = symmetry.canonical_key(OTHELLO)
+    assert symmetry.canonical_key(rotated) == key
+    assert symmetry.canonical_key(recoloured) == key
+    # `all` and `orthogonal diagonal` are other words for one rule: the same random games say so
+    # (symmetric positions play other random games: the key sees those)
+    assert screen.screen(rewritten, screen.NO_FILTERS).fingerprint == screen.screen(OTHELLO, screen.NO_FILTERS).fingerprint
+    assert symmetry.canonical_key(gdl.load(STAGES / "reverse-othello.gdl")) != key
+    split = gdl.load(STAGES / "othello-split-setup.gdl")
+    assert symmetry.canonical_key(split) != key
+
+
+def test_gravity_keeps_down_and_hex_keeps_its_rhombus():
+    c4 = gdl.load(STAGES / "connect-four.gdl")
+    assert len(symmetry.symmetries(c4)) == 2  # the identity and the left-right mirror
+    assert len(symmetry.symmetries(gdl.load(STAGES / "hex-11.gdl"))) == 4
+    assert len(symmetry.symmetries(OTHELLO)) == 8
+
+
+# --- variants ----------------------------------------------------------------------------------------
+
+
+def test_edits_are_drawn_with_their_bits_and_say_what_changed():
+    seen = set()
+    for i in range(300):
+        e = edits.edit(OTHELLO, generator(9, i), "arena")
+        if e.rejected is None:
+            assert e.bits > 0 and e.changes and e.stage != OTHELLO
+            assert parse(fmt(e.stage)) == e.stage
+            seen.update(part.split(" ")[0] for part in e.changes.split("; "))
+        else:
+            assert e.rejected.split(":")[0] in ("not applicable", "limit", "invalid")
+    assert {"board", "blocked", "turn", "end", "setup"} <= seen, seen
+
+
+def test_arena_edits_keep_to_the_arena_kinds():
+    for i in range(300):
+        e = edits.edit(OTHELLO, generator(4, i), "arena")
+        if e.stage is not None:
+            assert type(e.stage.turn) in edits.ARENA_TURNS
+            assert {type(end.result) for end in e.stage.ends} <= set(edits.ARENA_RESULTS)
+            assert isinstance(e.stage.board, A.SquareBoard)
+
+
+@pytest.fixture(scope="module")
+def small_sets(tmp_path_factory):
+    base = gdl.load(STAGES / "small-board-6x6.gdl")
+    out = {}
+    for jobs in (1, 2):
+        run = sampler.variants(base, 3, seed=11, family="arena", jobs=jobs)
+        folder = tmp_path_factory.mktemp(f"jobs{jobs}")
+        sampler.write(run, folder, prefix="variant")
+        out[jobs] = (run, folder)
+    return out
+
+
+def test_same_seed_same_bytes_with_one_process_or_two(small_sets):
+    (run1, a), (run2, b) = small_sets[1], small_sets[2]
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir()) and "manifest.json" in names and len(names) == 4
+    for name in names:
+        assert filecmp.cmp(a / name, b / name, shallow=False), name
+    assert [c.number for c in run1.judged] == [c.number for c in run2.judged]
+
+
+def test_accepted_variants_are_valid_distinct_and_play_alike_on_both_engines(small_sets):
+    run, folder = small_sets[1]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["accepted"] == 3 and manifest["candidates"] == len(run.judged)
+    assert sum(manifest["rejections"].values()) == len(run.judged) - 3
+    keys = set()
+    for entry in manifest["stages"]:
+        s = gdl.load(folder / entry["file"])
+        assert not [d for d in gdl.check(s) if d.is_error]
+        assert parse(fmt(s)) == s and fmt(s) == (folder / entry["file"]).read_text()
+        check_game(gdl.reference(s), games=3)
+        check_game(compiler.compile(s), games=3)
+        assert entry["K"] == pytest.approx(entry["bits"] + __import__("math").log2(entry["tau"]), abs=1e-5)
+        assert set(screen.FILTERS) <= set(entry["figures"])
+        keys.add(symmetry.canonical_key(s))
+    assert len(keys) == 3
+    assert sum(e["levin_weight"] for e in manifest["stages"]) == pytest.approx(1.0)
+    public = {symmetry.canonical_key(gdl.load(p)) for p in STAGES.glob("*.gdl")}
+    assert not keys & public
+
+
+def test_exclude_keeps_a_new_set_disjoint(small_sets, tmp_path):
+    _, folder = small_sets[1]
+    base = gdl.load(STAGES / "small-board-6x6.gdl")
+    again = sampler.variants(base, 3, seed=11, family="arena", jobs=1, exclude=[folder])
+    before = {symmetry.canonical_key(gdl.load(p)) for p in folder.glob("*.gdl")}
+    assert not before & {c.key for c in again.accepted}
+    assert any(c.rejected_by == "duplicate" and "excluded" in c.reason for c in again.judged)
+
+
+def test_raw_prior_draws_are_valid_stages():
+    run = sampler.fresh(4, seed=3, filters=sampler.NO_FILTERS, jobs=1)
+    assert len(run.accepted) == 4
+    for c in run.accepted:
+        assert not [d for d in gdl.check(c.stage) if d.is_error]
+        assert c.bits == pytest.approx(gdl.description_length(c.stage))
+
+
+# --- the command ---------------------------------------------------------------------------------------
+
+
+def test_ludica_sample_writes_stages_that_check(tmp_path, capsys):
+    out = tmp_path / "set"
+    assert main(["sample", "--base", "small-board-6x6", "-n", "2", "--seed", "2", "--family", "arena",
+                 "--out", str(out), "--jobs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "accepted" in printed and "candidates judged/min" in printed
+    files = sorted(out.glob("*.gdl"))
+    assert len(files) == 2
+    assert main(["check", *map(str, files)]) == 0
+
+
+def test_ludica_sample_refuses_what_it_should(tmp_path, capsys):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("mine")
+    assert main(["sample", "--fresh", "-n", "1", "--seed", "1", "--out", str(tmp_path / "full")]) == 2
+    assert "not empty" in capsys.readouterr().err
+    assert (tmp_path / "full" / "keep.txt").read_text() == "mine"
+    assert main(["sample", "--base", "standard-8x8", "-n", "1", "--seed", "1", "--family", "nope",
+                 "--out", str(tmp_path / "new")]) == 2
+    assert "no family" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["sample", "--base", "standard-8x8", "--fresh", "-n", "1", "--seed", "1", "--out", str(tmp_path / "x")])
