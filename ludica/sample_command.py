@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ludica import gdl
@@ -25,12 +25,22 @@ def add_parser(sub, count_type) -> None:
     p.add_argument("--family", default="all", help="variants: the kinds of change (all, arena; default all)")
     p.add_argument("--exclude", action="append", default=[], metavar="DIR",
                    help="keep the set disjoint from the .gdl files of DIR (repeat the option)")
+    p.add_argument("--sides", type=_sides, default=None, metavar="MIN..MAX",
+                   help="board sides a draw may have (default 3..12 fresh, 4..12 variants)")
     p.add_argument("--filters", choices=("default", "none"), default="default",
                    help="none: raw draws of the prior (valid stages, no playability filter, duplicates kept)")
     p.add_argument("--jobs", type=count_type, default=None, metavar="J", help="processes (default: every core)")
     p.add_argument("--max-candidates", type=count_type, default=None, metavar="M",
-                   help="stop after judging M candidates (default: 500 per stage asked for, at least 1000)")
+                   help="stop after judging M candidates (default: 500 per stage asked for, 20,000 when fresh)")
     p.set_defaults(run=cmd_sample)
+
+
+def _sides(text: str) -> tuple[int, int]:
+    """argparse type: MIN..MAX board sides within 1..26."""
+    low, dots, high = text.partition("..")
+    if not dots or not low.isdigit() or not high.isdigit() or not 1 <= int(low) <= int(high) <= 26:
+        raise argparse.ArgumentTypeError(f"board sides are MIN..MAX with 1 ≤ MIN ≤ MAX ≤ 26, not {text!r}")
+    return int(low), int(high)
 
 
 def _out_folder(text: str) -> Path:
@@ -48,6 +58,7 @@ def cmd_sample(args) -> int:
 
     from ludica import sampler
     from ludica.cli import stage_path
+    from ludica.sampler.edits import VARIANT_LIMITS
 
     console = Console()
     out = _out_folder(args.out)
@@ -63,7 +74,12 @@ def cmd_sample(args) -> int:
         base_file = stage_path(args.base)
         base = gdl.load(base_file)
     filters = sampler.Filters() if args.filters == "default" else sampler.NO_FILTERS
-    spec = sampler.Spec(args.seed, base, args.family, filters=filters)
+    limits = None
+    if args.sides is not None:
+        default = sampler.Limits() if base is None else VARIANT_LIMITS
+        limits = replace(default, min_side=args.sides[0], max_side=args.sides[1],
+                         max_cells=max(default.max_cells, args.sides[1] ** 2))
+    spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:
         task = progress.add_task("screening the public stages (duplicates)", total=args.n)

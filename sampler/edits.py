@@ -13,6 +13,7 @@ Kinds of change (FAMILIES names the kinds each family draws from):
 | change          | parameters                                                 | bits                 |
 |-----------------|------------------------------------------------------------|----------------------|
 | board size      | the new side(s) (renormalised gamma); cells kept centred   | side code            |
+| board shape     | another kind of board (a rectangle: its new columns)       | 1 (+ side code)      |
 | blocked cells   | how many k, symmetric or not, then k cells                 | γ(k) + 1 + k lg N    |
 | unblock         | every blocked cell becomes playable                        | 0                    |
 | setup pieces    | how many k, then each: which piece, to which cell          | γ(k) + k lg(P·N)     |
@@ -77,6 +78,20 @@ def _board_size(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
         raise NotApplicable("a player's setup falls off the board")
     return (replace(s, board=board, blocked=moved(s.blocked), setup=setup),
             f"board {b.rows}x{b.cols} → {board.rows}x{board.cols}")
+
+
+def _board_shape(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+    b = s.board
+    kind = c.choice(None, tuple(k for k in A.BOARD_KINDS if k is not type(b)))
+    if kind is A.RectBoard:
+        board = A.RectBoard(b.rows, c.side(None), b.wrap)  # a square's or rhombus's rows, new columns
+        if board.cols < b.cols and any(cell.col >= board.cols for cell in A.expand(s.blocked + sum((x.cells for x in s.setup), ()))):
+            raise NotApplicable("cells fall off the narrower board")
+    elif b.rows != b.cols:
+        raise NotApplicable("a rectangle that is not square has no square or hex form")
+    else:
+        board = kind(b.rows, b.wrap)
+    return replace(s, board=board), f"{text(b)} → {text(board)}"
 
 
 def _orbit(cell: A.Cell, rows: int, cols: int) -> set[tuple[int, int]]:
@@ -216,7 +231,7 @@ def _line_length(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
 
 
 CHANGES = {c.name: c for c in (
-    Change("board size", _board_size), Change("blocked cells", _blocked_cells), Change("unblock", _unblock),
+    Change("board size", _board_size), Change("board shape", _board_shape), Change("blocked cells", _blocked_cells), Change("unblock", _unblock),
     Change("setup pieces", _setup_pieces), Change("over-blocked", _over_blocked),
     Change("capture kind", _capture_kind), Change("capture rays", _capture_rays),
     Change("turn order", _turn_order), Change("pass rule", _pass_rule), Change("result", _result),

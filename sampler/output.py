@@ -17,6 +17,8 @@ from pathlib import Path
 from ..gdl.bits import description_length
 from ..gdl.printer import format
 from .cost import TAU_GAMES, TAU_SEED
+from .edits import VARIANT_LIMITS
+from .prior import Limits
 from .sample import Run
 from .screen import FILTERS
 
@@ -68,7 +70,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
             "file": base_file, "name": spec.base.name, "sha256": stage_hash(format(spec.base)),
             "description_length": round(description_length(spec.base), 6)},
         "family": spec.family if spec.base is not None else None,
-        "limits": spec.limits.as_dict() if spec.base is None else None,
+        "limits": (spec.limits or (Limits() if spec.base is None else VARIANT_LIMITS)).as_dict(),
         "filters": spec.filters.as_dict() if spec.filters.enabled else "none",
         "prior": PRIOR, "tau": TAU, "K": LEVIN,
         "bits": "of the edit (its changes) for variants; the description length for fresh stages",

@@ -55,6 +55,10 @@ class Candidate:
         return self.rejected_by is None
 
     @property
+    def verdict(self) -> str:
+        return "accepted" if self.accepted else f"rejected: {self.rejected_by}"
+
+    @property
     def K(self) -> float | None:
         return None if self.tau is None or self.bits is None else levin_k(self.bits, self.tau)
 
@@ -66,7 +70,7 @@ class Spec:
     seed: int
     base: A.Stage | None = None
     family: str = "all"
-    limits: prior.Limits = prior.Limits()
+    limits: prior.Limits | None = None  # None: prior.Limits() for fresh stages, edits.VARIANT_LIMITS for variants
     filters: screen.Filters = screen.Filters()
 
     def __post_init__(self):
@@ -82,11 +86,11 @@ def draw_candidate(spec: Spec, known: "Known", number: int) -> Candidate:
     rng = prior.generator(spec.seed, number)
     c = Candidate(number)
     if spec.base is not None:
-        edited = edits.edit(spec.base, rng, spec.family)
+        edited = edits.edit(spec.base, rng, spec.family, spec.limits or edits.VARIANT_LIMITS)
         c.stage, c.bits, c.changes = edited.stage, edited.bits, edited.changes
         rejected = edited.rejected
     else:
-        drawn = prior.draw(rng, spec.limits, players=("black", "white"))
+        drawn = prior.draw(rng, spec.limits or prior.Limits(), players=("black", "white"))
         c.stage, c.bits, rejected = drawn.stage, drawn.bits, drawn.rejected
     if rejected is not None:
         c.rejected_by, _, c.reason = rejected.partition(": ")
@@ -184,7 +188,8 @@ def run(spec: Spec, n: int, *, jobs: int = 0, exclude: list[Path] = (), max_cand
     raw = not spec.filters.enabled
     known = Known() if raw else known_stages(spec, list(exclude))
     static = Known(dict(known.keys), dict(known.prints))  # what workers check: fixed for the run
-    limit = max_candidates if max_candidates is not None else max(1000, 500 * n)
+    per_stage = 500 if spec.base is not None else 20_000  # fresh draws: most break a limit, in microseconds
+    limit = max_candidates if max_candidates is not None else max(1000, per_stage * n)
     accepted: list[Candidate] = []
     judged: list[Candidate] = []
     for c in _screened(spec, static, jobs, 0):
