@@ -8,6 +8,8 @@
                                       one game between two agents, printed as boards
     ludica tournament STAGE... --agent AGENT... [--builtins] --out DIR [--resume]
                                       round robins of sandboxed agents, results in DIR
+    ludica sample (--base STAGE | --fresh) -n N --seed S --out DIR [--family arena] [--exclude DIR]
+                                      unseen stages drawn ∝ 2^-K, screened, with manifest.json
     ludica demo [--out DIR]           check every bundled stage, then a small tournament of the
                                       built-in agents on bundled stages (results in ./ludica-demo)
     ludica bench [STAGE...]           speed of the compiled engine: runs benchmarks/bench.py of the
