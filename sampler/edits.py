@@ -280,7 +280,47 @@ def edit(base: A.Stage, rng: random.Random, family: str = "all", limits: Limits 
     except OutOfLimits as err:
         return Edited(None, None, "; ".join(words), f"limit: {err.what}")
     stage = replace(stage, name=name or stage.name)
+    said = describe(base, stage)
     errors = [d for d in check(stage) if d.is_error]
     if errors:
-        return Edited(stage, coder.bits, "; ".join(words), f"invalid: {errors[0].code}")
-    return Edited(stage, coder.bits, "; ".join(words), None)
+        return Edited(stage, coder.bits, said, f"invalid: {errors[0].code}")
+    return Edited(stage, coder.bits, said, None)
+
+
+def describe(base: A.Stage, stage: A.Stage) -> str:
+    """What differs between two stages, in one line, statement by statement (the net effect of an
+    edit: two changes that undo each other are not mentioned)."""
+    out = []
+    if base.board != stage.board:
+        out.append(f"{text(base.board)} → {text(stage.board)}")
+    for what, old, new in (("blocked", base.blocked_cells, stage.blocked_cells),
+                           *((f"setup {p}", _cells_of(base, p), _cells_of(stage, p)) for p in stage.players.names)):
+        gone, added = sorted(old - new), sorted(new - old)
+        if gone or added:
+            out.append(what + "".join(f" -{A.cell_name(*c)}" for c in gone) + "".join(f" +{A.cell_name(*c)}" for c in added))
+    for a, b in zip(base.moves, stage.moves):
+        if a.kind != b.kind:
+            out.append(f"move {text(a.kind)} → move {text(b.kind)}")
+        out += _pairs([text(e) for e in a.effects], [text(e) for e in b.effects])
+    out += _pairs([f"move {text(m.kind)}" for m in base.moves], [f"move {text(m.kind)}" for m in stage.moves],
+                  start=min(len(base.moves), len(stage.moves)))
+    if type(base.turn) is not type(stage.turn):
+        out.append(f"{text(base.turn)} → {text(stage.turn)}")
+    if (base.pass_rule is None) != (stage.pass_rule is None):
+        out.append("pass forced " + ("added" if stage.pass_rule is not None else "removed"))
+    out += _pairs([text(e) for e in base.ends], [text(e) for e in stage.ends])
+    return "; ".join(out)
+
+
+def _cells_of(s: A.Stage, player: str) -> frozenset[tuple[int, int]]:
+    return frozenset((c.row, c.col) for x in s.setup if x.player == player for c in A.expand(x.cells))
+
+
+def _pairs(old: list[str], new: list[str], start: int = 0) -> list[str]:
+    """The lines that differ, position by position from `start`: "a → b", "b added", "a removed"."""
+    out = []
+    for i in range(start, max(len(old), len(new))):
+        a, b = old[i] if i < len(old) else None, new[i] if i < len(new) else None
+        if a != b:
+            out.append(f"{b} added" if a is None else f"{a} removed" if b is None else f"{a} → {b}")
+    return out

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import deque
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -146,10 +147,12 @@ def _screened(spec: Spec, known: Known, jobs: int, start: int) -> Iterator[Candi
             number += 1
     # fork: the workers start with the kernels this process loaded (Linux, like the sandbox)
     with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
-        batch = 4 * jobs
+        ahead = deque()  # candidates in flight, oldest first: a window kept full, results in order
         while True:
-            yield from pool.map(draw_candidate, [spec] * batch, [known] * batch, range(number, number + batch))
-            number += batch
+            while len(ahead) < 4 * jobs:
+                ahead.append(pool.submit(draw_candidate, spec, known, number))
+                number += 1
+            yield ahead.popleft().result()
 
 
 @dataclass
