@@ -22,6 +22,8 @@ WEIGHTS (a third of calibration_games each, then all of them for the best two); 
 is the greedy and search policies' from then on, tested on other games. So reverse scoring or "fewer pieces moves again" do not fool a greedy
 that would count pieces the wrong way.
 
+Games between policies are cut (a draw) at twice the longest random game that ended, plus 20.
+
 The random games are the engine's seeded random playouts (seed 0, games 0, 1, ...); τ is the mean
 counted cost of the first 64 of them (sampler/cost.py). Greedy and search are compiler/matches.py's
 policies, run inside the kernels. z = (score − games/2) / √(games/4): a one-sided test that the
@@ -35,11 +37,12 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 
 import numpy as np
 
 from .. import compiler
+from ..compiler import Games
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
 from . import cost
@@ -68,7 +71,7 @@ class Filters:
     search_games: int = 100
     opening: int = 2
     beam: int = 8
-    max_tau: float = 50_000
+    max_tau: float = 12_000
     min_z: float = 1.645
     min_score: float = 0.55
     enabled: bool = True
@@ -185,18 +188,22 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     start = game.initial_state()
     figures["first move"] = 0 if game.is_terminal(start) else len(game.legal_moves(start))
     cap = f.cap(stage)
-    randoms = game.games(f.random_games, cost.TAU_SEED, ("random", "random"), cap)
+    randoms = game.games(cost.TAU_GAMES, cost.TAU_SEED, ("random", "random"), cap)
     out.tau = cost.tau(randoms.costs.tolist())  # measured even unfiltered: K needs it
+    if f.enabled:
+        if figures["first move"] < 1:
+            return _reject(out, "first move", "no legal move in the initial position")
+        figures["cost"] = round(out.tau, 2)
+        if out.tau > f.max_tau:  # before the other random games: they would cost as much again
+            return _reject(out, "cost", f"a random game costs {out.tau:,.0f} (τ), above {f.max_tau:,.0f}")
+    rest = game.games(f.random_games - cost.TAU_GAMES, cost.TAU_SEED, ("random", "random"), cap,
+                      first_game=cost.TAU_GAMES)
+    randoms = Games(*(np.concatenate([a, b]) for a, b in zip(astuple(randoms), astuple(rest))))
     out.fingerprint = fingerprint(randoms.lengths, randoms.costs, randoms.winners)
     if not f.enabled:
         return None
     if out.fingerprint in known:
         return _reject(out, "duplicate", f"the same game as {known[out.fingerprint]} (the same random games)")
-    if figures["first move"] < 1:
-        return _reject(out, "first move", "no legal move in the initial position")
-    figures["cost"] = round(out.tau, 2)
-    if out.tau > f.max_tau:
-        return _reject(out, "cost", f"a random game costs {out.tau:,.0f} (τ), above {f.max_tau:,.0f}")
     ended = randoms.winners != -2
     figures["completion"] = round(float(ended.mean()), 4)
     if figures["completion"] < f.min_completion:
@@ -222,6 +229,9 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     # Which way material and mobility count is the game's to say (fewest pieces scores, fewer
     # pieces moves again...): greedy plays random with each weighting on games of their own, and
     # the best one is used from here on, on other games (so the tests below are not the selection's).
+    # Games between policies are cut at twice the longest random game that ended (and count as
+    # draws there): a policy that goes round in circles must not cost the cap, game after game.
+    cap = min(cap, 2 * int(randoms.lengths[ended].max()) + 20)
     weights, figures["weights"] = _calibrate(game, cap, f)
     greedy = game.games(f.greedy_games, 1, ("greedy", "greedy"), cap, opening=f.opening, weights=weights)
     first = _score(greedy.winners, 0) / f.greedy_games
