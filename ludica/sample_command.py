@@ -82,7 +82,8 @@ def cmd_sample(args) -> int:
     spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:
-        task = progress.add_task("screening the public stages (duplicates)", total=args.n)
+        task = progress.add_task("preparing: the public stages' fingerprints (the first run also compiles the "
+                                 "kernels, about a minute)", total=args.n)
 
         def on_candidate(c, accepted: int) -> None:
             said = "accepted" if c.accepted else f"rejected: {c.rejected_by}"
