@@ -122,8 +122,10 @@ FLAGS = (False, True)
 
 # The integer fields of the code (each an Elias gamma integer), by the name a coder is given: a
 # sampler's limits are set per field (sampler/prior.py).
-INTEGER_FIELDS = ("blocked items", "forward", "setups", "setup items", "moves", "effects",
+INTEGER_FIELDS = ("blocked items", "setups", "setup items", "moves", "effects",
                   "direction words", "distance", "ends", "line length", "plies")
+# The lists that may be empty: their integer is the count + 1 (a limit on them counts items).
+COUNTS_FROM_ZERO = ("blocked items", "setups", "effects")
 
 
 class NotCodable(ValueError):

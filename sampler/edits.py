@@ -63,7 +63,8 @@ def _board_size(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
         board = type(b)(c.side(None), b.wrap)
     if (board.rows, board.cols) == (b.rows, b.cols):
         raise NotApplicable("the same size")
-    dr, dc = (board.rows - b.rows) // 2, (board.cols - b.cols) // 2
+    # half the growth, rounded toward zero: one row more then one row less is the same board
+    dr, dc = int((board.rows - b.rows) / 2), int((board.cols - b.cols) / 2)
 
     def moved(items) -> tuple:
         out = []
@@ -106,7 +107,7 @@ def _orbit(cell: A.Cell, rows: int, cols: int) -> set[tuple[int, int]]:
 
 def _blocked_cells(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
     rows, cols = s.board.rows, s.board.cols
-    k = c.integer(None, "blocked items")
+    k = c.integer(None, "cells changed")
     symmetric = c.choice(None, B.FLAGS)
     cells: set[tuple[int, int]] = set()
     for _ in range(k):
@@ -131,7 +132,7 @@ def _setup_pieces(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
     pieces = [(x.player, cell) for x in s.setup for cell in A.expand(x.cells)]
     if not pieces:
         raise NotApplicable("no setup")
-    k = c.integer(None, "setup items")
+    k = c.integer(None, "pieces moved")
     moves = []
     for _ in range(k):
         i = c.choice(None, range(len(pieces)))
@@ -241,11 +242,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "all": tuple(CHANGES),
     "arena": ("board size", "blocked cells", "over-blocked", "turn order", "result", "setup pieces"),
 }
-# Variants stay near their base: boards of 4 to 12 (the Arena's private stages are 6 to 10), and at
-# most 4 changes, 16 cells or pieces per change, caps of 1024 plies.
+# Variants stay near their base: boards of 4 to 12 (the Arena's private stages are 6 to 10) when a change draws a
+# side (a base's own board stays as it is), at most 144 cells, at most 4 changes, 16 cells or
+# pieces per change, caps of 1024 plies.
 VARIANT_LIMITS = Limits(min_side=4, max_side=12, max_cells=144, maxima={
-    "blocked items": 16, "setup items": 16, "plies": 1024, "direction words": 4, "moves": 4})
-MAX_CHANGES = 4
+    "changes": 4, "cells changed": 16, "pieces moved": 16, "plies": 1024, "direction words": 4})
 
 
 @dataclass(frozen=True)
@@ -266,15 +267,15 @@ def edit(base: A.Stage, rng: random.Random, family: str = "all", limits: Limits 
     coder = Draw(rng, limits)
     stage, words = base, []
     try:
-        m = coder.integer(None, "changes")  # gamma, like a list's length (no language field: no cap)
-        if m > MAX_CHANGES:
-            raise OutOfLimits(f"more than {MAX_CHANGES} changes")
+        m = coder.integer(None, "changes")  # gamma, like a list's length
         for _ in range(m):
             change = CHANGES[coder.choice(None, kinds)]
             stage, said = change.draw(coder, stage, family)
             words.append(said)
         if stage == base:
             raise NotApplicable("the changes undo each other")
+        if stage.board.rows * stage.board.cols > limits.max_cells:
+            raise OutOfLimits(f"board above {limits.max_cells} cells")
     except NotApplicable as err:
         return Edited(None, None, "; ".join(words), f"not applicable: {err}")
     except OutOfLimits as err:

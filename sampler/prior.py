@@ -25,6 +25,9 @@ from ..gdl import bits as B
 from ..gdl import check
 
 
+EDIT_FIELDS = ("changes", "cells changed", "pieces moved")
+
+
 class OutOfLimits(Exception):
     """A draw went beyond a limit (`what` names it); the draw is rejected whole."""
 
@@ -33,9 +36,11 @@ class OutOfLimits(Exception):
         self.what = what
 
 
-# Each integer field's largest value in a draw, by default (gdl/bits.py INTEGER_FIELDS).
+# Each integer field's largest value in a draw, by default (gdl/bits.py INTEGER_FIELDS; for a list,
+# its number of items). The edits of a base stage (edits.py) draw three more integers, limited the
+# same way: EDIT_FIELDS.
 DEFAULT_MAXIMA: Mapping[str, int] = {
-    "blocked items": 16, "forward": 2, "setups": 8, "setup items": 16, "moves": 4, "effects": 4,
+    "blocked items": 16, "setups": 8, "setup items": 16, "moves": 4, "effects": 4,
     "direction words": 4, "distance": 4, "ends": 4, "line length": 8, "plies": 1024,
 }
 
@@ -53,16 +58,17 @@ class Limits:
     def __post_init__(self):
         if not 1 <= self.min_side <= self.max_side <= B.SIDE_MAX:
             raise ValueError(f"board sides must satisfy 1 ≤ min ≤ max ≤ {B.SIDE_MAX}, not {self.min_side}..{self.max_side}")
-        unknown = set(self.maxima) - set(B.INTEGER_FIELDS)
+        known = (*B.INTEGER_FIELDS, *EDIT_FIELDS)
+        unknown = set(self.maxima) - set(known)
         if unknown:
-            raise ValueError(f"no integer field called {sorted(unknown)}; the fields are {', '.join(B.INTEGER_FIELDS)}")
+            raise ValueError(f"no integer field called {sorted(unknown)}; the fields are {', '.join(known)}")
 
     def maximum(self, what: str) -> int | None:
         return self.maxima.get(what)
 
     def as_dict(self) -> dict:
         return {"board sides": [self.min_side, self.max_side], "board cells at most": self.max_cells,
-                "integers at most": {k: self.maxima[k] for k in B.INTEGER_FIELDS if k in self.maxima}}
+                "integers at most": {k: self.maxima[k] for k in (*B.INTEGER_FIELDS, *EDIT_FIELDS) if k in self.maxima}}
 
 
 def gamma(rng: random.Random, cap: int | None = None) -> int:
@@ -92,10 +98,12 @@ class Draw(B.Coder):
 
     def integer(self, value, field):
         cap = self.limits.maximum(field)
+        if cap is not None and field in B.COUNTS_FROM_ZERO:
+            cap += 1  # the integer of a list that may be empty is its count + 1
         try:
             n = gamma(self.rng, cap)
         except OutOfLimits:
-            raise OutOfLimits(f"{field} above {cap}") from None
+            raise OutOfLimits(f"{field} above {self.limits.maximum(field)}") from None
         self.bits += B.gamma_bits(n)
         return n
 

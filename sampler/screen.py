@@ -231,7 +231,8 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     # the best one is used from here on, on other games (so the tests below are not the selection's).
     # Games between policies are cut at twice the longest random game that ended (and count as
     # draws there): a policy that goes round in circles must not cost the cap, game after game.
-    cap = min(cap, 2 * int(randoms.lengths[ended].max()) + 20)
+    if ended.any():
+        cap = min(cap, 2 * int(randoms.lengths[ended].max()) + 20)
     weights, figures["weights"] = _calibrate(game, cap, f)
     greedy = game.games(f.greedy_games, 1, ("greedy", "greedy"), cap, opening=f.opening, weights=weights)
     first = _score(greedy.winners, 0) / f.greedy_games

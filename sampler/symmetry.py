@@ -3,7 +3,7 @@ players' labels, and a behavioural fingerprint.
 
 `canonical_key(stage)`: the rules with the labels dropped (the game's name; players by position,
 first and second), cell lists as sets (a range is its cells), `board square N` and `board rect N N`
-as one board, move rules as a set (their order only orders the move list), each under every
+as one board, move rules in order (the first rule that allows a move plays it), each under every
 symmetry of the board that the rules allow, the least of them hashed. A symmetry is one of the
 eight maps of the square's dihedral group on (row, column) offsets that keeps the board's
 neighbourhood (all eight on square boards; on rectangles the four that keep the shape, or all
@@ -118,7 +118,8 @@ def _rules(stage: A.Stage, m) -> tuple:
         cells(stage.blocked),
         tuple(sorted(setups[0])), tuple(sorted(setups[1])),
         tuple(headings.get(p) or "" for p in (0, 1)),
-        tuple(sorted({(node(r.kind), tuple(node(e) for e in r.effects)) for r in stage.moves}, key=repr)),
+        tuple((node(r.kind), tuple(node(e) for e in r.effects)) for r in stage.moves),  # in order: the first
+        # rule that allows a move plays it
         node(stage.turn), stage.pass_rule is not None,
         tuple((node(e.condition), node(e.result)) for e in stage.ends),
     )

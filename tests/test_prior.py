@@ -111,7 +111,8 @@ def test_gamma_draws_integers_with_probability_two_to_the_minus_gamma():
 # board (16), forward (41), the move (99), the turn (3), the pass rule (2) and the end (55): each
 # statement's drawn values must follow 2^-bits over its enumerated alternatives.
 
-TIGHT = P.Limits(min_side=1, max_side=2, max_cells=4, maxima={f: 1 for f in B.INTEGER_FIELDS})
+TIGHT = P.Limits(min_side=1, max_side=2, max_cells=4,
+                 maxima={f: 0 if f in B.COUNTS_FROM_ZERO else 1 for f in B.INTEGER_FIELDS})
 BASE = A.Stage("", A.SquareBoard(1), A.Players(("black", "white")), (A.MoveRule(A.PlaceEmpty()),),
                (A.End(A.NoMoves(), A.Draw()),))
 DIRS = [A.Directions((w,)) for w in A.DIRECTION_WORDS]

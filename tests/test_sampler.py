@@ -127,6 +127,48 @@ def test_a_rotated_recoloured_rewritten_stage_is_the_same_game():
     assert symmetry.canonical_key(split) != key
 
 
+def test_rules_in_another_order_can_be_another_game():
+    a = stage("""
+        board square 4
+        players x o
+        setup x b2 c3
+        setup o b3 c2
+        move place empty
+          flip custodial all
+          require capture
+        move place empty
+        end board-full: most-pieces
+    """)  # d2 flips c2 here; with the rules the other way round it places without flipping
+    assert symmetry.canonical_key(a) != symmetry.canonical_key(replace(a, moves=a.moves[::-1]))
+
+
+def test_a_policy_cap_needs_no_ended_game():
+    never_ends = stage(DEGENERATE["completion"])
+    found = screen.screen(never_ends, screen.Filters(min_completion=0.0, max_draws=1.0))
+    assert found.rejected_by is not None and found.figures["completion"] == 0.0
+
+
+def test_variants_keep_to_their_limits_and_a_resize_and_back_is_no_change():
+    small = replace(edits.VARIANT_LIMITS, max_cells=64)
+    for i in range(400):
+        e = edits.edit(OTHELLO, generator(8, i), "arena", small)
+        if e.stage is not None and e.rejected is None:
+            assert e.stage.board.rows * e.stage.board.cols <= 64
+    grown = edits._board_size(_Sides(9), OTHELLO, "arena")[0]
+    back = edits._board_size(_Sides(8), grown, "arena")[0]
+    assert back.setup == OTHELLO.setup
+
+
+class _Sides:
+    """A coder that answers every side with one value (the edit's other fields are not read)."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def side(self, value):
+        return self.n
+
+
 def test_gravity_keeps_down_and_hex_keeps_its_rhombus():
     c4 = gdl.load(STAGES / "connect-four.gdl")
     assert len(symmetry.symmetries(c4)) == 2  # the identity and the left-right mirror
