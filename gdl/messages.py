@@ -23,6 +23,9 @@ MESSAGES: dict[str, Message] = {
     "syntax.stray-indent": Message("error", "indented line under `{keyword}`: only the effects of a `move` are indented"),
     "syntax.indent-at-start": Message("error", "indented line with no statement above it"),
     "syntax.unclosed-string": Message("error", "unclosed string: a quoted name ends with '\"' on the same line"),
+    "syntax.number-too-large": Message("error", "the number {number} is too large: a stage's numbers are at most {limit:,}"),
+    "syntax.cell-beyond-boards": Message("error", "cell {cell!r} is beyond every board: rows are numbered 1 to {rows}"),
+    "syntax.stage-too-long": Message("error", "the stage has {size}: a stage is at most {limit}"),
     # --- structure: statements a stage needs once (gdl/parser.py) ---
     "stage.missing-statement": Message("error", "no `{keyword}` statement: {why}"),
     "stage.duplicate-statement": Message("error", "a second `{keyword}` statement (the first is on line {first_line}); a stage has one"),

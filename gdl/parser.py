@@ -262,8 +262,31 @@ def _has(children: list, terminal: str) -> bool:
     return any(isinstance(c, Token) and c.type == terminal for c in children)
 
 
+# Bounds that make a hostile file cheap to refuse: every number, every cell's row and the file's
+# size are checked here, before any list is built (`blocked a1..z999999` would otherwise name 26
+# million cells before a check could say that the board has 64).
+MAX_NUMBER = 1_000_000  # a board side, a distance, a line length, a ply count
+MAX_LINES = 10_000
+MAX_CHARACTERS = 1_000_000
+
+
+class _OutOfBounds(Exception):
+    """A number or a cell beyond what any stage can mean: reported as a diagnostic of its line."""
+
+    def __init__(self, tok: Token, code: str, **fields):
+        super().__init__(code)
+        self.tok, self.code, self.fields = tok, code, fields
+
+
+def _bounded(tok: Token) -> int:
+    if len(tok) > len(str(MAX_NUMBER)) or int(tok) > MAX_NUMBER:  # the length first: int() of 5,000 digits fails
+        shown = str(tok) if len(tok) <= 20 else f"{tok[:8]}...({len(tok)} digits)"
+        raise _OutOfBounds(tok, "syntax.number-too-large", number=shown, limit=MAX_NUMBER)
+    return int(tok)
+
+
 def _int(children: list) -> list[int]:
-    return [int(c) for c in children if isinstance(c, Token) and c.type == "INT"]
+    return [_bounded(c) for c in children if isinstance(c, Token) and c.type == "INT"]
 
 
 def _token_span(tok: Token) -> A.Span:
@@ -271,7 +294,11 @@ def _token_span(tok: Token) -> A.Span:
 
 
 def _cell(tok: Token) -> A.Cell:
-    return A.Cell(int(tok[1:]) - 1, A.COLUMN_LETTERS.index(tok[0]), span=_token_span(tok))
+    digits = tok[1:]
+    if len(digits) > 2 or int(digits) > A.MAX_BOARD_SIDE:
+        shown = str(tok) if len(tok) <= 20 else f"{tok[:8]}..."
+        raise _OutOfBounds(tok, "syntax.cell-beyond-boards", cell=shown, rows=A.MAX_BOARD_SIDE)
+    return A.Cell(int(digits) - 1, A.COLUMN_LETTERS.index(tok[0]), span=_token_span(tok))
 
 
 # A concept node (a board kind, move kind, effect, turn order, end condition, result, the pass
@@ -507,6 +534,12 @@ def parse_diagnostics(text: str, name: str = "") -> Parsed:
     problems: list[Diagnostic] = []
     statements = []
     failed: set[str] = set()  # statements that did not parse
+    lines = text.count("\n") + 1
+    if len(text) > MAX_CHARACTERS or lines > MAX_LINES:
+        size, limit = ((f"{len(text):,} characters", f"{MAX_CHARACTERS:,} characters") if len(text) > MAX_CHARACTERS
+                       else (f"{lines:,} lines", f"{MAX_LINES:,} lines"))
+        return Parsed(None, [diagnostic("syntax.stage-too-long", A.Span(1, 1, 1, 1), None, size=size, limit=limit)],
+                      frozenset())
     for block in _blocks(text, problems):
         if block.head not in STATEMENT_KEYWORDS:
             number, code = block.lines[0]
@@ -526,7 +559,11 @@ def parse_diagnostics(text: str, name: str = "") -> Parsed:
             failed.add(block.head)
             continue
         _to_file_lines(tree, block)
-        statements.append(_build(tree))
+        try:
+            statements.append(_build(tree))
+        except _OutOfBounds as err:
+            problems.append(diagnostic(err.code, _token_span(err.tok), None, **err.fields))
+            failed.add(block.head)
     lines = text.splitlines() or [""]
     whole = A.Span(1, 1, len(lines), len(lines[-1]) + 1)
     stage = _assemble(statements, name, problems, whole, failed)
