@@ -6,7 +6,7 @@ from pathlib import Path
 from .ast import Stage
 from .checks import check_stage
 from .diagnostics import Diagnostic, StageError, StageFileError, sort
-from .parser import parse_diagnostics
+from .parser import MAX_CHARACTERS, parse_diagnostics
 
 
 def analyse(text: str, path: str | Path | None = None) -> tuple[Stage | None, list[Diagnostic]]:
@@ -21,11 +21,15 @@ def analyse(text: str, path: str | Path | None = None) -> tuple[Stage | None, li
 def read_stage(path: str | Path) -> str:
     """The text of a stage file. A byte-order mark at the start (Windows editors write one) is not
     part of it. FileNotFoundError if it cannot be read, StageFileError for a folder or for bytes
-    that are not UTF-8 (with the line and column of the first bad byte)."""
+    that are not UTF-8 (with the line and column of the first bad byte) or a file far too large to
+    be a stage (never read)."""
     path = Path(path)
     if path.is_dir():
         raise StageFileError(f"{path} is a folder, not a stage file (its stages: {path}/*.gdl)")
     try:
+        size = path.stat().st_size
+        if size > 4 * MAX_CHARACTERS:  # not read at all: a stage is at most MAX_CHARACTERS (≤ 4 bytes each)
+            raise StageFileError(f"{path} is {size:,} bytes: a stage file is at most {MAX_CHARACTERS:,} characters")
         data = path.read_bytes()
     except OSError as err:
         raise FileNotFoundError(f"cannot read stage file {str(path)!r}: {err.strerror}") from None

@@ -139,6 +139,16 @@ def test_check_reads_a_byte_order_mark_as_the_text_it_starts_and_names_bytes_tha
         gdl.load(latin)
 
 
+def test_a_file_far_too_large_to_be_a_stage_is_not_read(tmp_path, capsys):
+    huge = tmp_path / "huge.gdl"
+    with open(huge, "wb") as f:
+        f.truncate(5_000_000)  # sparse: costs no disk
+    with pytest.raises(gdl.StageFileError, match="5,000,000 bytes: a stage file is at most 1,000,000 characters"):
+        gdl.load(huge)
+    assert main(["check", str(huge)]) == 1
+    assert "at most 1,000,000 characters" in capsys.readouterr().out
+
+
 def test_check_of_a_folder_checks_the_stages_in_it(tmp_path, capsys):
     (tmp_path / "a.gdl").write_text(stages.path("tic-tac-toe").read_text())
     (tmp_path / "b.gdl").write_text(stages.path("hex-11").read_text())
