@@ -602,6 +602,19 @@ def _missing_moves(ctx: _Context) -> Iterator[Diagnostic]:
                          why="a stage needs at least one way of moving, e.g. `move place empty`")
 
 
+MAX_RULES = 64  # move rules, and ends: each is tried at every position, so a game's cost grows with them
+
+
+@_check
+def _too_many_rules(ctx: _Context) -> Iterator[Diagnostic]:
+    for what, rules in (("move rules", ctx.stage.moves), ("ends", ctx.stage.ends)):
+        if len(rules) > MAX_RULES:
+            first = rules[MAX_RULES]
+            yield diagnostic("check.too-many-rules", _span(getattr(first, "kind", first), first),
+                             "a rule written twice adds nothing: the first that allows a move plays it",
+                             what=what, count=len(rules), limit=MAX_RULES)
+
+
 @_check
 def _moves_without_pieces(ctx: _Context) -> Iterator[Diagnostic]:
     """Piece moves (and `place adjacent`) need a piece of the mover: from `setup`, or placed by
@@ -705,8 +718,11 @@ def _covers(ctx: _Context, a: object, b: object) -> bool:
 @_check
 def _shadowed_moves(ctx: _Context) -> Iterator[Diagnostic]:
     """When two rules give the same move, the first one written applies: a rule whose every
-    move an earlier rule (with the same effects) also gives never applies."""
+    move an earlier rule (with the same effects) also gives never applies. Not said of a stage
+    with too many rules: that error says it once (and this check is quadratic in the rules)."""
     rules = ctx.stage.moves
+    if len(rules) > MAX_RULES:
+        return
     for j, rule in enumerate(rules):
         for earlier in rules[:j]:
             if earlier.effects == rule.effects and _covers(ctx, earlier.kind, rule.kind):

@@ -52,6 +52,7 @@ MESSAGES: dict[str, Message] = {
     "check.direction-unknown": Message("error", "no direction {word!r} on a {kind} board (it has {names})"),
     "check.direction-none": Message("error", "{words} names no direction on a {kind} board"),
     "check.direction-empty-word": Message("warning", "direction {word!r} names no direction on a {kind} board, so it adds nothing to `{words}`"),
+    "check.too-many-rules": Message("error", "{count} {what}: a stage has at most {limit}"),
     "check.direction-duplicate": Message("warning", "direction {word!r} is listed twice in `{words}`"),
     "check.invalid-value": Message("error", "{what} {value!r} is not one of: {choices}"),
     # moves and their effects
