@@ -66,8 +66,6 @@ def cmd_sample(args) -> int:
     for folder in exclude:
         if not folder.is_dir():
             raise gdl.LudicaError(f"--exclude {folder}: not a folder")
-    if args.family not in sampler.FAMILIES:
-        raise gdl.LudicaError(f"no family {args.family!r}; families: {', '.join(sampler.FAMILIES)}")
     base_file = None
     base = None
     if args.base is not None:
@@ -79,7 +77,10 @@ def cmd_sample(args) -> int:
         default = sampler.Limits() if base is None else VARIANT_LIMITS
         limits = replace(default, min_side=args.sides[0], max_side=args.sides[1],
                          max_cells=max(default.max_cells, args.sides[1] ** 2))
-    spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters)
+    try:
+        spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters)
+    except ValueError as err:  # an unknown family: said by the Spec
+        raise gdl.LudicaError(str(err)) from None
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:
         task = progress.add_task("preparing: the public stages' fingerprints (the first run also compiles the "
@@ -114,7 +115,7 @@ def _spread(values: list[float]) -> str:
 def summary(console, result) -> None:
     """The rejections per filter, the accepted stages' bits and K, and the speed."""
     from rich.table import Table
-    from ludica.sampler.output import _filter_order
+    from ludica.sampler.output import filter_order
 
     judged = result.judged
     table = Table(title=f"{len(judged)} candidates: {len(result.accepted)} accepted")
@@ -123,7 +124,7 @@ def summary(console, result) -> None:
     groups: dict[str, list] = {}
     for c in judged:
         groups.setdefault("accepted" if c.accepted else f"rejected: {c.rejected_by}", []).append(c)
-    order = sorted(groups, key=lambda g: (g == "accepted", _filter_order((g.removeprefix("rejected: "), 0))))
+    order = sorted(groups, key=lambda g: (g == "accepted", filter_order(g.removeprefix("rejected: "))))
     for g in order:
         cs = groups[g]
         table.add_row(g, str(len(cs)), f"{len(cs) / max(1, len(judged)):.0%}",

@@ -49,13 +49,14 @@ class NotApplicable(Exception):
 
 @dataclass(frozen=True)
 class Change:
-    """One kind of change: its name, and how to draw it: (coder, stage, family) → (stage, words)."""
+    """One kind of change: its name, and how to draw it: (coder, stage, family) → the changed stage
+    (what changed is said by `describe`, from the net difference to the base)."""
 
     name: str
     draw: Callable
 
 
-def _board_size(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _board_size(c: Draw, s: A.Stage, family: str) -> A.Stage:
     b = s.board
     if isinstance(b, A.RectBoard):
         board = A.RectBoard(c.side(None), c.side(None), b.wrap)
@@ -77,11 +78,10 @@ def _board_size(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
     setup = tuple(A.Setup(x.player, moved(x.cells)) for x in s.setup)
     if any(not x.cells for x in setup):
         raise NotApplicable("a player's setup falls off the board")
-    return (replace(s, board=board, blocked=moved(s.blocked), setup=setup),
-            f"board {b.rows}x{b.cols} → {board.rows}x{board.cols}")
+    return replace(s, board=board, blocked=moved(s.blocked), setup=setup)
 
 
-def _board_shape(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _board_shape(c: Draw, s: A.Stage, family: str) -> A.Stage:
     b = s.board
     kind = c.choice(None, tuple(k for k in A.BOARD_KINDS if k is not type(b)))
     if kind is A.RectBoard:
@@ -92,7 +92,7 @@ def _board_shape(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
         raise NotApplicable("a rectangle that is not square has no square or hex form")
     else:
         board = kind(b.rows, b.wrap)
-    return replace(s, board=board), f"{text(b)} → {text(board)}"
+    return replace(s, board=board)
 
 
 def _orbit(cell: A.Cell, rows: int, cols: int) -> set[tuple[int, int]]:
@@ -105,7 +105,7 @@ def _orbit(cell: A.Cell, rows: int, cols: int) -> set[tuple[int, int]]:
     return out
 
 
-def _blocked_cells(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _blocked_cells(c: Draw, s: A.Stage, family: str) -> A.Stage:
     rows, cols = s.board.rows, s.board.cols
     k = c.integer(None, "cells changed")
     symmetric = c.choice(None, B.FLAGS)
@@ -116,32 +116,27 @@ def _blocked_cells(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
     new = sorted(cells - s.blocked_cells)
     if not new:
         raise NotApplicable("every cell drawn is blocked already")
-    added = tuple(A.Cell(r, col) for r, col in new)
-    return (replace(s, blocked=tuple(A.expand(s.blocked)) + added),
-            f"blocked {' '.join(x.name for x in added)}" + (" (symmetric)" if symmetric else ""))
+    return replace(s, blocked=tuple(A.expand(s.blocked)) + tuple(A.Cell(r, col) for r, col in new))
 
 
-def _unblock(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _unblock(c: Draw, s: A.Stage, family: str) -> A.Stage:
     if not s.blocked:
         raise NotApplicable("no blocked cell")
-    return replace(s, blocked=()), "no blocked cells"
+    return replace(s, blocked=())
 
 
-def _setup_pieces(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _setup_pieces(c: Draw, s: A.Stage, family: str) -> A.Stage:
     rows, cols = s.board.rows, s.board.cols
     pieces = [(x.player, cell) for x in s.setup for cell in A.expand(x.cells)]
     if not pieces:
         raise NotApplicable("no setup")
     k = c.integer(None, "pieces moved")
-    moves = []
     for _ in range(k):
         i = c.choice(None, range(len(pieces)))
-        to = c.cell(None, rows, cols)
-        moves.append(f"{pieces[i][1].name}→{to.name}")
-        pieces[i] = (pieces[i][0], to)
+        pieces[i] = (pieces[i][0], c.cell(None, rows, cols))
     setup = tuple(A.Setup(p, tuple(cell for q, cell in pieces if q == p)) for p in s.players.names)
     setup = tuple(x for x in setup if x.cells)
-    return replace(s, setup=setup), f"setup {' '.join(moves)}"
+    return replace(s, setup=setup)
 
 
 def _custodial(s: A.Stage) -> list[tuple[int, int]]:
@@ -162,73 +157,67 @@ def _pick(c: Draw, options: list, what: str):
     return options[c.choice(None, range(len(options)))]
 
 
-def _over_blocked(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _over_blocked(c: Draw, s: A.Stage, family: str) -> A.Stage:
     where = _pick(c, _custodial(s), "custodial capture")
     e = s.moves[where[0]].effects[where[1]]
-    new = replace(e, over_blocked=not e.over_blocked)
-    return _with_effect(s, where, new), f"{text(e)} → {text(new)}"
+    return _with_effect(s, where, replace(e, over_blocked=not e.over_blocked))
 
 
-def _capture_kind(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _capture_kind(c: Draw, s: A.Stage, family: str) -> A.Stage:
     where = _pick(c, _custodial(s), "custodial capture")
     e = s.moves[where[0]].effects[where[1]]
     kind = A.RemoveCustodial if isinstance(e, A.FlipCustodial) else A.FlipCustodial
-    new = kind(e.directions, e.over_blocked)
-    return _with_effect(s, where, new), f"{text(e)} → {text(new)}"
+    return _with_effect(s, where, kind(e.directions, e.over_blocked))
 
 
-def _capture_rays(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _capture_rays(c: Draw, s: A.Stage, family: str) -> A.Stage:
     options = [(i, j) for i, m in enumerate(s.moves) for j, e in enumerate(m.effects) if hasattr(e, "directions")]
     where = _pick(c, options, "capture with directions")
     e = s.moves[where[0]].effects[where[1]]
     directions = B.code_node(c, A.Directions)
     if directions == e.directions:
         raise NotApplicable("the same directions")
-    new = replace(e, directions=directions)
-    return _with_effect(s, where, new), f"{text(e)} → {text(new)}"
+    return _with_effect(s, where, replace(e, directions=directions))
 
 
 ARENA_TURNS = (A.Alternate, A.FewerPieces)
 ARENA_RESULTS = (A.MostPieces, A.FewestPieces)
 
 
-def _turn_order(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _turn_order(c: Draw, s: A.Stage, family: str) -> A.Stage:
     kinds = ARENA_TURNS if family == "arena" else A.TURN_ORDERS
     others = tuple(k for k in kinds if k is not type(s.turn))
     if type(s.turn) not in kinds:
         raise NotApplicable("a turn order outside the family")
-    new = c.choice(None, others)()
-    return replace(s, turn=new), f"{text(s.turn)} → {text(new)}"
+    return replace(s, turn=c.choice(None, others)())
 
 
-def _pass_rule(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
-    if s.pass_rule is None:
-        return replace(s, pass_rule=A.PassForced()), "pass forced added"
-    return replace(s, pass_rule=None), "pass forced removed"
+def _pass_rule(c: Draw, s: A.Stage, family: str) -> A.Stage:
+    return replace(s, pass_rule=A.PassForced() if s.pass_rule is None else None)
 
 
-def _result(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _result(c: Draw, s: A.Stage, family: str) -> A.Stage:
     kinds = ARENA_RESULTS if family == "arena" else A.RESULTS
     options = [i for i, e in enumerate(s.ends) if type(e.result) in kinds]
     i = _pick(c, options, "end with a result to change")
     end = s.ends[i]
     new = A.End(end.condition, c.choice(None, tuple(k for k in kinds if k is not type(end.result)))())
-    return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:]), f"{text(end)} → {text(new)}"
+    return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:])
 
 
-def _move_cap(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _move_cap(c: Draw, s: A.Stage, family: str) -> A.Stage:
     end = A.End(A.AfterPlies(c.integer(None, "plies")), c.choice(None, A.RESULTS)())
-    return replace(s, ends=s.ends + (end,)), f"{text(end)} added"
+    return replace(s, ends=s.ends + (end,))
 
 
-def _line_length(c: Draw, s: A.Stage, family: str) -> tuple[A.Stage, str]:
+def _line_length(c: Draw, s: A.Stage, family: str) -> A.Stage:
     i = _pick(c, [i for i, e in enumerate(s.ends) if isinstance(e.condition, A.Line)], "line end")
     end = s.ends[i]
     length = end.condition.length + (1 if c.choice(None, B.FLAGS) else -1)
     if length < 1:
         raise NotApplicable("a line shorter than one")
     new = A.End(replace(end.condition, length=length), end.result)
-    return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:]), f"{text(end)} → {text(new)}"
+    return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:])
 
 
 CHANGES = {c.name: c for c in (
@@ -252,7 +241,8 @@ VARIANT_LIMITS = Limits(min_side=4, max_side=12, max_cells=144, maxima={
 @dataclass(frozen=True)
 class Edited:
     """One draw of the edit model: the variant (None if rejected), the edit's bits, what changed
-    in one line, and why it was rejected ("not applicable: ...", "limit: ...", "invalid: ...")."""
+    in one line ("" when no variant came of it), and why it was rejected ("not applicable: ...",
+    "limit: ...", "invalid: ...")."""
 
     stage: A.Stage | None
     bits: float | None
@@ -265,21 +255,19 @@ def edit(base: A.Stage, rng: random.Random, family: str = "all", limits: Limits 
     """One variant of `base` drawn from the edit model (see the module docstring)."""
     kinds = FAMILIES[family]
     coder = Draw(rng, limits)
-    stage, words = base, []
+    stage = base
     try:
         m = coder.integer(None, "changes")  # gamma, like a list's length
         for _ in range(m):
-            change = CHANGES[coder.choice(None, kinds)]
-            stage, said = change.draw(coder, stage, family)
-            words.append(said)
+            stage = CHANGES[coder.choice(None, kinds)].draw(coder, stage, family)
         if stage == base:
             raise NotApplicable("the changes undo each other")
         if stage.board.rows * stage.board.cols > limits.max_cells:
             raise OutOfLimits(f"board above {limits.max_cells} cells")
     except NotApplicable as err:
-        return Edited(None, None, "; ".join(words), f"not applicable: {err}")
+        return Edited(None, None, "", f"not applicable: {err}")
     except OutOfLimits as err:
-        return Edited(None, None, "; ".join(words), f"limit: {err.what}")
+        return Edited(None, None, "", f"limit: {err.what}")
     stage = replace(stage, name=name or stage.name)
     said = describe(base, stage)
     errors = [d for d in check(stage) if d.is_error]

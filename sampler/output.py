@@ -77,13 +77,14 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         "stages": entries,
         "candidates": len(result.judged),
         "accepted": len(result.accepted),
-        "rejections": {k: v for k, v in sorted(result.rejections().items(), key=_filter_order)},
+        "rejections": {k: v for k, v in sorted(result.rejections().items(), key=lambda kv: filter_order(kv[0]))},
         "stopped": result.stopped,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return files
 
 
-def _filter_order(item: tuple[str, int]) -> tuple[int, str]:
+def filter_order(rejected_by: str) -> tuple[int, str]:
+    """Where a reason for rejection comes in a run: the draw's own, then the filters', then duplicates."""
     order = ("limit", "not applicable", "invalid", *FILTERS, "duplicate")
-    return (order.index(item[0]) if item[0] in order else len(order), item[0])
+    return (order.index(rejected_by) if rejected_by in order else len(order), rejected_by)

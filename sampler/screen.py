@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from dataclasses import asdict, astuple, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
@@ -111,9 +111,14 @@ class Screened:
     seconds: float = 0.0
 
 
+def _drawn(winners: np.ndarray) -> np.ndarray:
+    """Which games nobody won (a draw, or cut at the cap)."""
+    return (winners != 0) & (winners != 1)
+
+
 def _score(winners: np.ndarray, seat: int) -> float:
     """Seat's score: wins plus half the draws (a cut game is a draw)."""
-    return float((winners == seat).sum()) + 0.5 * float(((winners != 0) & (winners != 1)).sum())
+    return float((winners == seat).sum()) + 0.5 * float(_drawn(winners).sum())
 
 
 def _z(score: float, games: int) -> float:
@@ -198,7 +203,7 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
             return _reject(out, "cost", f"a random game costs {out.tau:,.0f} (τ), above {f.max_tau:,.0f}")
     rest = game.games(f.random_games - cost.TAU_GAMES, cost.TAU_SEED, ("random", "random"), cap,
                       first_game=cost.TAU_GAMES)
-    randoms = Games(*(np.concatenate([a, b]) for a, b in zip(astuple(randoms), astuple(rest))))
+    randoms = Games(*(np.concatenate([getattr(randoms, k.name), getattr(rest, k.name)]) for k in fields(Games)))
     out.fingerprint = fingerprint(randoms.lengths, randoms.costs, randoms.winners)
     if not f.enabled:
         return None
@@ -219,7 +224,7 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     if figures["coverage"] < f.min_coverage:
         return _reject(out, "coverage", f"random games cover {figures['coverage']:.0%} of the board")
     n = f.random_games
-    figures["draws"] = round(float(((randoms.winners != 0) & (randoms.winners != 1)).mean()), 4)
+    figures["draws"] = round(float(_drawn(randoms.winners).mean()), 4)
     if figures["draws"] > f.max_draws:
         return _reject(out, "draws", f"{figures['draws']:.0%} of random games are drawn")
     figures["balance"] = round(_score(randoms.winners, 0) / n, 4)
@@ -236,7 +241,7 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     weights, figures["weights"] = _calibrate(game, cap, f)
     greedy = game.games(f.greedy_games, 1, ("greedy", "greedy"), cap, opening=f.opening, weights=weights)
     first = _score(greedy.winners, 0) / f.greedy_games
-    draws = float(((greedy.winners != 0) & (greedy.winners != 1)).mean())
+    draws = float(_drawn(greedy.winners).mean())
     figures["greedy play"] = {"first seat": round(first, 4), "draws": round(draws, 4)}
     if not low <= first <= high:
         return _reject(out, "greedy play", f"the first seat scores {first:.0%} greedy against greedy")

@@ -19,6 +19,7 @@ from ludica.gdl import load
 from ludica.gdl.parser import parse
 from ludica.gdl.printer import format as fmt
 from ludica.sampler import prior as P
+from ludica.sampler.symmetry import relabelled
 
 from strategies import codable_stages
 
@@ -57,15 +58,7 @@ def test_a_word_that_stops_short_or_runs_on_is_not_a_stage():
 @settings(max_examples=200, deadline=None)
 @given(codable_stages())
 def test_the_labels_are_not_in_the_word(s):
-    assert B.encode(s) == B.encode(_relabel(s, ("p", "q"), "other"))
-
-
-def _relabel(s: A.Stage, names: tuple[str, str], name: str) -> A.Stage:
-    old = s.players.names
-    swap = dict(zip(old, names))
-    return replace(s, name=name, players=A.Players(names),
-                   setup=tuple(replace(x, player=swap[x.player]) for x in s.setup),
-                   forward=tuple(replace(h, player=swap[h.player]) for h in s.forward))
+    assert B.encode(s) == B.encode(replace(relabelled(s, ("p", "q")), name="other"))
 
 
 def test_draws_cost_what_they_measure_and_print_back():

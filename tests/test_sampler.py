@@ -154,8 +154,8 @@ def test_variants_keep_to_their_limits_and_a_resize_and_back_is_no_change():
         e = edits.edit(OTHELLO, generator(8, i), "arena", small)
         if e.stage is not None and e.rejected is None:
             assert e.stage.board.rows * e.stage.board.cols <= 64
-    grown = edits._board_size(_Sides(9), OTHELLO, "arena")[0]
-    back = edits._board_size(_Sides(8), grown, "arena")[0]
+    grown = edits._board_size(_Sides(9), OTHELLO, "arena")
+    back = edits._board_size(_Sides(8), grown, "arena")
     assert back.setup == OTHELLO.setup
 
 
