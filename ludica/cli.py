@@ -156,7 +156,7 @@ def cmd_demo(args) -> int:
     status = cmd_check(argparse.Namespace(files=[], bits=False))
     chosen = args.stage or list(DEMO_STAGES)
     print(f"\n== a tournament of the built-in agents on {', '.join(chosen)} ==")
-    targs = argparse.Namespace(stages=chosen, agent=[], builtins=True, games=1,
+    targs = argparse.Namespace(stages=chosen, agent=[], builtins=True, games=1, jobs=None,
                                analysis_time=args.analysis_time, game_time=args.game_time, out=args.out,
                                resume=True, seed=args.seed, reveal=False, memory_mb=2048, in_process=False)
     return status or cmd_tournament(targs)
@@ -193,22 +193,23 @@ def cmd_tournament(args) -> int:
         def on_stage(name: str, todo: int) -> None:
             if "preparing" in task:  # the run's own wait (compiling its kernels) is over
                 progress.update(task.pop("preparing"), total=1, completed=1)
-            task["id"] = progress.add_task(f"{name}: analysis, then games", total=todo)
+            task[name] = task["last"] = progress.add_task(f"{name}: analysis, then games", total=todo)
 
-        def on_game(g: dict) -> None:
+        def on_game(g: dict) -> None:  # stages are played side by side: each has its own bar
             note = "" if g["reason"] == "normal" else f" ({g['reason']})"
-            progress.update(task["id"], advance=1,
+            progress.update(task[g["title"]], advance=1,
                             description=f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}")
 
         def on_wait(message: str) -> None:
-            if "id" in task:
-                progress.update(task["id"], description=message)
+            if "last" in task:
+                progress.update(task["last"], description=message)
             else:  # before the first stage: the run compiles its kinds of stage
                 task["preparing"] = progress.add_task(message, total=None)
 
         try:
             boards = tournament.run(paths, entrants, out, _options(args), resume=args.resume, on_game=on_game,
-                                    on_stage=on_stage, on_wait=on_wait)
+                                    on_stage=on_stage, on_wait=on_wait,
+                                    jobs=args.jobs or len(tournament.cores()))
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; "
                           f"run the same command with --resume to go on[/]")
@@ -349,6 +350,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--in-process", action="store_true",
                        help="run trusted agents inside this process, without the sandbox (faster; for tests)")
 
+    def jobs_option(p) -> None:
+        p.add_argument("--jobs", type=_count, default=None, metavar="N",
+                       help="stages played side by side, each job's agents on a core of their own (default: "
+                            "every core this process may use; clocks are CPU time, so budgets do not depend on it)")
+
     p = sub.add_parser("play", help="one game between two agents, printed as boards")
     p.add_argument("stage", metavar="STAGE")
     p.add_argument("--black", required=True, metavar="AGENT")
@@ -365,6 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
     episode_options(p, 60.0, 10.0)
+    jobs_option(p)
     p.set_defaults(run=cmd_tournament)
 
     sample_command.add_parser(sub, _count)

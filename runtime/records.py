@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import threading
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO
@@ -30,8 +31,11 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT NOT NULL, winner INTEGER, black_score INTEGER NOT NULL, white_score INTEGER NOT NULL,
     reason TEXT NOT NULL, detail TEXT, plies INTEGER NOT NULL, moves TEXT NOT NULL,
     black_time REAL NOT NULL, white_time REAL NOT NULL, illegal TEXT NOT NULL, penalties TEXT NOT NULL,
-    log TEXT NOT NULL, finished_at TEXT NOT NULL,
+    log TEXT NOT NULL, finished_at TEXT NOT NULL, ply_seconds TEXT NOT NULL DEFAULT '[]',
     UNIQUE (stage_hash, black, white, game_index));
+CREATE TABLE IF NOT EXISTS stages (
+    stage_hash TEXT PRIMARY KEY, name TEXT NOT NULL, text TEXT NOT NULL, role TEXT NOT NULL,
+    weight REAL NOT NULL, position INTEGER NOT NULL);
 """
 
 
@@ -42,7 +46,7 @@ def _now() -> str:
 # SQLite's header field for the application that owns a file: "LUDC". A store made before it was
 # set is recognised by its tables.
 APPLICATION_ID = 0x4C554443
-TABLES = {"settings", "analyses", "games"}
+TABLES = {"settings", "analyses", "games", "stages"}
 
 
 class StoreError(LudicaError, ValueError):
@@ -73,11 +77,16 @@ class ResultsStore:
     def __init__(self, path: Path):
         self.path = Path(path)
         existed = self.path.exists()
-        self.db = sqlite3.connect(self.path)
+        # one connection shared by the run's jobs (threads), each use under the lock
+        self.db = sqlite3.connect(self.path, check_same_thread=False)
+        self.lock = threading.RLock()
         try:
             if existed:
                 self._check_owner()
             self.db.executescript(SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+            if "ply_seconds" not in columns:  # a store written before the column existed
+                self.db.execute("ALTER TABLE games ADD COLUMN ply_seconds TEXT NOT NULL DEFAULT '[]'")
             self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.db.commit()
         except sqlite3.DatabaseError as err:
@@ -102,47 +111,60 @@ class ResultsStore:
 
     # --- the run's settings: a resumed run must be the same run --------------------------------
 
+    def _rows(self, query: str, params: tuple = ()) -> list[dict]:
+        with self.lock:
+            cur = self.db.execute(query, params)
+            names = [d[0] for d in cur.description]
+            return [dict(zip(names, row)) for row in cur]
+
+    def _write(self, query: str, params: tuple | list = (), many: bool = False) -> None:
+        with self.lock, self.db:
+            (self.db.executemany if many else self.db.execute)(query, params)
+
     def settings(self) -> dict[str, str]:
-        return dict(self.db.execute("SELECT key, value FROM settings"))
+        return {r["key"]: r["value"] for r in self._rows("SELECT key, value FROM settings")}
 
     def save_settings(self, values: dict[str, str]) -> None:
-        with self.db:
-            self.db.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)", values.items())
+        self._write("INSERT OR REPLACE INTO settings VALUES (?, ?)", list(values.items()), many=True)
 
-    # --- games and analyses --------------------------------------------------------------------
+    # --- stages, games and analyses ------------------------------------------------------------
+
+    def add_stage(self, stage_hash: str, name: str, text: str, role: str, weight: float, position: int) -> None:
+        """A stage of the run: its canonical text (replays and reports need no other file), its role
+        (public, private...), its weight in the anytime estimate and its place in the run."""
+        self._write("INSERT OR REPLACE INTO stages VALUES (?, ?, ?, ?, ?, ?)",
+                    (stage_hash, name, text, role, weight, position))
+
+    def stages(self) -> list[dict]:
+        return self._rows("SELECT * FROM stages ORDER BY position")
 
     def finished(self, stage_hash: str) -> set[tuple[str, str, int]]:
-        rows = self.db.execute("SELECT black, white, game_index FROM games WHERE stage_hash = ?", (stage_hash,))
-        return {(b, w, int(k)) for b, w, k in rows}
+        rows = self._rows("SELECT black, white, game_index FROM games WHERE stage_hash = ?", (stage_hash,))
+        return {(r["black"], r["white"], int(r["game_index"])) for r in rows}
 
     def add_game(self, record: GameRecord, game_index: int) -> None:
         moves = [p.move for p in record.plies]
-        with self.db:
-            self.db.execute(
-                "INSERT INTO games (stage, stage_hash, black, white, game_index, seed, result, winner, black_score,"
-                " white_score, reason, detail, plies, moves, black_time, white_time, illegal, penalties, log,"
-                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.stage, record.stage_hash, record.players[0], record.players[1], game_index, record.seed,
-                 record.result, record.winner, record.scores[0], record.scores[1], record.reason, record.detail,
-                 len(record.plies), json.dumps(moves), record.time_used[0], record.time_used[1],
-                 json.dumps(record.illegal), json.dumps(record.penalties), "\n".join(record.log), _now()))
+        self._write(
+            "INSERT INTO games (stage, stage_hash, black, white, game_index, seed, result, winner, black_score,"
+            " white_score, reason, detail, plies, moves, black_time, white_time, illegal, penalties, log,"
+            " finished_at, ply_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.stage, record.stage_hash, record.players[0], record.players[1], game_index, record.seed,
+             record.result, record.winner, record.scores[0], record.scores[1], record.reason, record.detail,
+             len(record.plies), json.dumps(moves), record.time_used[0], record.time_used[1],
+             json.dumps(record.illegal), json.dumps(record.penalties), "\n".join(record.log), _now(),
+             json.dumps([p.seconds for p in record.plies])))
 
     def add_analysis(self, stage: str, stage_hash: str, agent: str, answer, lockdown: dict,
                      output: tuple[str, int]) -> None:
-        with self.db:
-            self.db.execute(
-                "INSERT INTO analyses (stage, stage_hash, agent, ok, seconds, wall, failure, detail, lockdown, output,"
-                " output_bytes, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (stage, stage_hash, agent, answer.failure is None, answer.seconds, answer.wall, answer.failure,
-                 answer.detail, json.dumps(lockdown), output[0], output[1], _now()))
+        self._write(
+            "INSERT INTO analyses (stage, stage_hash, agent, ok, seconds, wall, failure, detail, lockdown, output,"
+            " output_bytes, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (stage, stage_hash, agent, answer.failure is None, answer.seconds, answer.wall, answer.failure,
+             answer.detail, json.dumps(lockdown), output[0], output[1], _now()))
 
     def games(self, stage_hash: str | None = None) -> list[dict]:
         query = "SELECT * FROM games" + (" WHERE stage_hash = ?" if stage_hash else "") + " ORDER BY id"
-        cur = self.db.execute(query, (stage_hash,) if stage_hash else ())
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, row)) for row in cur]
+        return self._rows(query, (stage_hash,) if stage_hash else ())
 
     def analyses(self) -> list[dict]:
-        cur = self.db.execute("SELECT * FROM analyses ORDER BY id")
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, row)) for row in cur]
+        return self._rows("SELECT * FROM analyses ORDER BY id")

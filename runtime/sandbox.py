@@ -68,6 +68,7 @@ class Settings:
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
     hide: tuple[str, ...] = ()  # paths the agent must not see (the results folder...)
     reveal: bool = False  # GGP mode: the stage's text is handed to the agent
+    core: int | None = None  # pin every process of the agent to this core (games side by side)
 
     @property
     def max_processes(self) -> int:
@@ -119,6 +120,7 @@ class AgentProcess:
         self._before_game: set[int] = set()
         self._seq = 0
         self._game_seq: int | None = None  # the seq of the running game's `game` request
+        self._closed = False
 
     # --- life of the worker ----------------------------------------------------------------------
 
@@ -136,6 +138,11 @@ class AgentProcess:
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True, cwd="/", env=_worker_environment())
         theirs.close()
+        if self.settings.core is not None:  # its game processes and anything it starts inherit the core
+            try:
+                os.sched_setaffinity(self.proc.pid, {self.settings.core})
+            except OSError:
+                pass  # the core went offline, or the worker is already gone: it runs unpinned
         # In its control groups before it runs any code of the agent's (it is still starting Python)
         self.group = AgentGroup.create(4 * self.settings.max_processes + 16)
         if self.group is not None:
@@ -214,8 +221,10 @@ class AgentProcess:
         return self.drain.mark()
 
     def close(self) -> None:
-        if self.proc is None:
+        """Kill every process of the agent and let go of the worker (again: nothing happens)."""
+        if self.proc is None or self._closed:
             return
+        self._closed = True
         self._kill_all(lambda: set(self.tree.members(rescan=True)) | ({self.proc.pid} if self.alive else set()))
         try:
             self.proc.wait(timeout=5)

@@ -1,6 +1,9 @@
 """Round robins: every entrant against every other on each stage, in both seats, N games per
 seating; each agent analyses each stage once (in its sandboxed worker), then plays all its games
-there from that strategy. One game at a time: two timed agents never think at the same time.
+there from that strategy. With `jobs` > 1 several stages are played side by side, one per job
+(a thread of this process), each job's agent processes pinned to a core of their own; within a
+stage one game at a time, so an agent's two seats never think at the same time, and clocks are
+CPU time: an agent's budget does not depend on the number of jobs.
 
 Every game is in the results store the moment it ends; `resume=True` plays only the games the
 store does not hold (agents analyse again the stages they still have games on). Game g of the
@@ -12,13 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import queue
 import threading
 from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..compiler import compile as compile_stage
+from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.printer import format as format_stage
 from . import leaderboard, logs
@@ -52,17 +58,38 @@ def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: in
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def schedule(names: list[str], games: int) -> list[tuple[str, str, int]]:
-    """Every ordered pair of distinct entrants, `games` games each, in a fixed order."""
-    return [(b, w, k) for b in names for w in names if b != w for k in range(games)]
+def round_robin(names: list[str]) -> tuple[tuple[str, str], ...]:
+    """Every ordered pair (black, white) of distinct entrants, in a fixed order."""
+    return tuple((b, w) for b in names for w in names if b != w)
+
+
+@dataclass(frozen=True)
+class StagePlan:
+    """The games of one stage: ordered pairs (black, white), `games` games each, played in that
+    order; `analysis_time` overrides the run's budget on this stage."""
+
+    stage: A.Stage
+    pairs: tuple[tuple[str, str], ...]
+    games: int
+    title: str
+    analysis_time: float | None = None
+
+    def schedule(self) -> list[tuple[str, str, int]]:
+        return [(b, w, k) for b, w in self.pairs for k in range(self.games)]
+
+    @property
+    def entrants(self) -> list[str]:
+        return list(dict.fromkeys(name for pair in self.pairs for name in pair))
 
 
 class Entrant:
     """One agent on one stage: its seat (sandboxed or local), analysed, restarted if its worker dies."""
 
-    def __init__(self, spec: AgentSpec, game, text: str, options: Options, hide: tuple[str, ...], store, stage):
+    def __init__(self, spec: AgentSpec, game, text: str, options: Options, hide: tuple[str, ...], store, stage,
+                 core: int | None = None, analysis_time: float | None = None):
         self.spec, self.game, self.text, self.options, self.hide = spec, game, text, options, hide
-        self.store, self.stage = store, stage
+        self.store, self.stage, self.core = store, stage, core
+        self.analysis_time = options.analysis_time if analysis_time is None else analysis_time
         self.seat = None
         self.why_not = ""
         self.analysis: dict = {}
@@ -90,7 +117,7 @@ class Entrant:
     def _process(self) -> AgentProcess:
         o = self.options
         seat = AgentProcess(str(self.spec.path), self.text,
-                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal))
+                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal, core=self.core))
         seat.name = self.spec.name
         return seat
 
@@ -110,11 +137,11 @@ class Entrant:
                 answer = seat.start()
             lockdown = seat.lockdown
             if not answer.failure:
-                answer = seat.analyze(o.analysis_time)
+                answer = seat.analyze(self.analysis_time)
             output = seat.drain.mark()
         else:
             seat = LocalSeat(self.spec.name, str(self.spec.path), self.game, self.text if o.reveal else None)
-            answer = seat.analyze(o.analysis_time)
+            answer = seat.analyze(self.analysis_time)
         self.store.add_analysis(self.stage.name, stage_hash(self.stage), self.spec.name, answer, lockdown, output)
         self.analysis = {"attempts": attempts, "ok": answer.failure is None, "seconds": round(answer.seconds, 3),
                          "wall": round(answer.wall, 3), "failure": answer.failure, "detail": answer.detail[-2000:],
@@ -135,32 +162,18 @@ class Entrant:
 
 def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Options, resume: bool = False,
         on_game: Callable[[dict], None] | None = None, on_stage: Callable[[str, int], None] | None = None,
-        on_wait: Callable[[str], None] | None = None
+        on_wait: Callable[[str], None] | None = None, jobs: int = 1
         ) -> dict[str, list[leaderboard.Standing]]:
     """Play the round robins; returns the leaderboard of each stage (by stage name)."""
-    names = [a.name for a in agents]
-    if len(set(names)) != len(names):
-        raise ValueError(f"two entrants share a name: {sorted(n for n in names if names.count(n) > 1)}; "
-                         "set NAME in one of the files")
-    if len(agents) < 2:
-        raise ValueError("a round robin needs at least two entrants")
-    stages = [load(p) for p in stage_paths]  # every stage checked before anything is played
-    if out.exists() and not out.is_dir():
-        raise StoreError(f"--out {out} is a file, not a folder")
-    if not out.exists():
-        out.mkdir(parents=True)
-        out.chmod(0o700)  # private, as ludica made it (the sandbox also hides it from the agents)
-    # the folder, held for this run (a second run is refused), then its store; both let go at the end
-    with lock_folder(out), closing(ResultsStore(out / "results.sqlite")) as store:
-        _check_run(store, stages, agents, options, resume)
-        hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
-        with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):
-            warm_stages(stages)  # then each stage's own warm-up below loads from the cache
-        for stage in stages:
-            _play_stage(stage, agents, out, options, store, hide, on_game, on_stage, on_wait)
+    names = check_entrants(agents)
+    stages = unique_stages(load(p) for p in stage_paths)  # every stage checked before anything is played
+    plans = [StagePlan(s, round_robin(names), options.games, _title(s, stages)) for s in stages]
+    with open_run(out) as store:
+        check_settings(store, run_settings(stages, agents, options), resume)
+        play(plans, agents, out, options, store, jobs=jobs, on_game=on_game, on_stage=on_stage, on_wait=on_wait)
         boards = {}
-        for stage in stages:
-            boards[_title(stage, stages)] = leaderboard.standings(store.games(stage_hash(stage)), names)
+        for plan in plans:
+            boards[plan.title] = leaderboard.standings(store.games(stage_hash(plan.stage)), names)
         if len(stages) > 1:
             boards["all stages"] = leaderboard.standings(
                 [g for s in stages for g in store.games(stage_hash(s))], names)
@@ -168,11 +181,127 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         return boards
 
 
-def _check_run(store: ResultsStore, stages, agents: list[AgentSpec], options: Options, resume: bool) -> None:
+def check_entrants(agents: list[AgentSpec]) -> list[str]:
+    """The entrants' names: distinct, at least two."""
     names = [a.name for a in agents]
-    wanted = {"stages": json.dumps([stage_hash(s) for s in stages]), "agents": json.dumps(names),
-              "agent files": json.dumps([hashlib.sha256(a.path.read_bytes()).hexdigest() for a in agents]),
-              "options": json.dumps(asdict(options), sort_keys=True)}
+    if len(set(names)) != len(names):
+        raise ValueError(f"two entrants share a name: {sorted(n for n in names if names.count(n) > 1)}; "
+                         "set NAME in one of the files")
+    if len(agents) < 2:
+        raise ValueError("a round robin needs at least two entrants")
+    return names
+
+
+def unique_stages(stages: Iterable[A.Stage]) -> list[A.Stage]:
+    """The stages, each once: two files with the same canonical text are one stage (its games
+    would be counted twice, and the store holds them once)."""
+    return list({stage_hash(s): s for s in stages}.values())
+
+
+@contextmanager
+def open_run(out: Path):
+    """The run folder, made private if ludica makes it, held for this run (a second run is
+    refused), and its results store; both let go at the end."""
+    if out.exists() and not out.is_dir():
+        raise StoreError(f"--out {out} is a file, not a folder")
+    if not out.exists():
+        out.mkdir(parents=True)
+        out.chmod(0o700)  # private, as ludica made it (the sandbox also hides it from the agents)
+    with lock_folder(out), closing(ResultsStore(out / "results.sqlite")) as store:
+        yield store
+
+
+def run_settings(stages, agents: list[AgentSpec], options: Options) -> dict[str, str]:
+    """What makes a run the same run: a resumed run must match it."""
+    return {"stages": json.dumps([stage_hash(s) for s in stages]), "agents": json.dumps([a.name for a in agents]),
+            "agent files": json.dumps([hashlib.sha256(a.path.read_bytes()).hexdigest() for a in agents]),
+            "options": json.dumps(asdict(options), sort_keys=True)}
+
+
+def cores() -> list[int]:
+    """The cores this process may run on, in order."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux: the sandbox refuses to start anyway
+        return list(range(os.cpu_count() or 1))
+
+
+class Stopped(Exception):
+    """The run was told to stop; the game in hand is not recorded."""
+
+
+def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Options, store: ResultsStore,
+         jobs: int = 1, on_game: Callable[[dict], None] | None = None,
+         on_stage: Callable[[str, int], None] | None = None, on_wait: Callable[[str], None] | None = None,
+         on_stage_done: Callable[[StagePlan], None] | None = None,
+         keep_going: Callable[[], bool] = lambda: True) -> None:
+    """Play the plans' missing games, `jobs` stages at a time, in the plans' order; `keep_going()`
+    is asked before each stage starts. Ctrl-C (or an exception in a callback) stops every job:
+    the games in hand are not recorded, every agent process is killed, and the exception goes on."""
+    hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
+    by_name = {a.name: a for a in agents}
+    with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):
+        warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
+    if not options.sandbox:
+        jobs = 1  # in-process agents share this process's CPU clock: one game at a time
+    jobs = max(1, min(jobs, len(plans)))
+    slots = cores()
+    todo: queue.Queue = queue.Queue()
+    for plan in plans:
+        todo.put(plan)
+    stopping = threading.Event()
+    live: set[Entrant] = set()
+    errors: list[BaseException] = []
+
+    def job(number: int) -> None:
+        core = slots[number % len(slots)] if jobs > 1 else None
+        try:
+            while not stopping.is_set():
+                try:
+                    plan = todo.get_nowait()
+                except queue.Empty:
+                    return
+                if not keep_going():
+                    return
+                _play_stage(plan, by_name, out, options, store, hide, core, live, stopping, on_game, on_stage,
+                            on_wait)
+                if on_stage_done and not stopping.is_set():
+                    on_stage_done(plan)
+        except Stopped:
+            pass
+        except BaseException as err:  # noqa: BLE001 - handed to the caller's thread below
+            errors.append(err)
+            stopping.set()
+            _close_all(live)
+
+    if jobs == 1:
+        job(0)
+    else:
+        threads = [threading.Thread(target=job, args=(n,), name=f"ludica-job-{n}", daemon=True) for n in range(jobs)]
+        for t in threads:
+            t.start()
+        try:
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.2)
+        except KeyboardInterrupt as err:
+            errors.append(err)
+            stopping.set()
+            _close_all(live)
+            for t in threads:
+                t.join()
+    if errors:
+        raise errors[0]
+
+
+def _close_all(live: set) -> None:
+    for entrant in list(live):
+        entrant.close()
+
+
+def check_settings(store: ResultsStore, wanted: dict[str, str], resume: bool) -> None:
+    """A new run on an empty store, or `resume` of the very same run (else RunMismatch, naming
+    what differs)."""
     held = store.settings()
     if held and not resume:
         raise RunMismatch(f"{store.path.parent} already holds a run: add --resume to continue it, "
@@ -212,36 +341,43 @@ def notice_if_slow(say: Callable[[str], None] | None, message: str, after: float
         timer.cancel()
 
 
-def _play_stage(stage, agents, out, options, store, hide, on_game, on_stage, on_wait=None) -> None:
+def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, store, hide, core, live, stopping,
+                on_game, on_stage, on_wait=None) -> None:
+    stage = plan.stage
     h = stage_hash(stage)
-    names = [a.name for a in agents]
-    plan = schedule(names, options.games)
     done = store.finished(h)
-    todo = [(n, g) for n, g in enumerate(plan, 1) if g not in done]
+    todo = [(n, g) for n, g in enumerate(plan.schedule(), 1) if g not in done]
     if on_stage:
-        on_stage(stage.name, len(todo))
+        on_stage(plan.title, len(todo))
     if not todo:
         return
     with notice_if_slow(on_wait, f"{stage.name}: {COMPILING}"):
         game = compile_stage(stage)
         warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
     text = format_stage(stage)
-    entrants = {a.name: Entrant(a, game, text, options, hide, store, stage) for a in agents}
+    entrants = {name: Entrant(agents[name], game, text, options, hide, store, stage, core, plan.analysis_time)
+                for name in plan.entrants}
+    live.update(entrants.values())
     folder = out / "logs" / logs.slug(_title(stage, [stage]) + "-" + h[:8])
     try:
         playing = {name for _, (b, w, _) in todo for name in (b, w)}
         for name in playing:
             entrants[name].launch()
         for number, (black, white, k) in todo:
+            if stopping.is_set():
+                raise Stopped
             seats = (entrants[black].ready(), entrants[white].ready())
             record = play_game(game, seats, game_seed(options.seed, h, black, white, k), options.game_time,
                                names=(black, white), no_strategy=(entrants[black].why_not, entrants[white].why_not))
+            if stopping.is_set():  # the game may have been cut short by the stop: not a result
+                raise Stopped
             analyses = {"black": entrants[black].analysis, "white": entrants[white].analysis}
             logs.write_game(folder, number, record, analyses)
             store.add_game(record, k)
             if on_game:
-                on_game({"stage": stage.name, "black": black, "white": white, "result": record.result,
-                         "reason": record.reason, "number": number})
+                on_game({"stage": stage.name, "title": plan.title, "stage_hash": h, "black": black, "white": white,
+                         "result": record.result, "reason": record.reason, "number": number})
     finally:
         for e in entrants.values():
             e.close()
+            live.discard(e)

@@ -258,6 +258,20 @@ def test_an_interrupted_run_resumed_gives_the_same_results(tmp_path):
     assert len(_table(tmp_path / "whole")) == 2 * 6 * 2
 
 
+def test_two_jobs_play_the_same_games_as_one(tmp_path):
+    """Stages side by side, each job's agents on their own core: deterministic agents (seeded by
+    the game's seed) make the very same moves; the same stage given twice is played once."""
+    specs = [agents.resolve(a) for a in ("random", "greedy", "positional")]
+    paths = [stages.path("tic-tac-toe"), stages.path("small-board-6x6"), stages.path("tic-tac-toe")]
+    options = tournament.Options(games=1, analysis_time=5, game_time=5, seed=2)
+    one = tournament.run(paths, specs, tmp_path / "one", options, jobs=1)
+    two = tournament.run(paths, specs, tmp_path / "two", options, jobs=2)
+    assert _table(tmp_path / "one") == _table(tmp_path / "two")
+    assert len(_table(tmp_path / "one")) == 2 * 6
+    assert sum(s.games for s in one["all stages"]) == 2 * 2 * 6
+    assert [(s.name, s.wins) for s in one["all stages"]] == [(s.name, s.wins) for s in two["all stages"]]
+
+
 def test_a_sandboxed_run_killed_with_sigkill_resumes_to_the_same_table(tmp_path):
     command = [sys.executable, "-m", "ludica.cli", "tournament", "tic-tac-toe", "--agent", "random", "--agent",
                "greedy", "--agent", str(HERE / "crash_at_5.py"), "--games", "2", "--analysis-time", "5",
