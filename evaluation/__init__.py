@@ -1,12 +1,23 @@
-"""The evaluation: ratings with intervals, the Arena's metrics and the anytime generalisation
-score, computed from the runtime's results store.
+"""The evaluation: agents on public and unseen stages through the runtime's episodes, then
+ratings with intervals, the Arena's metrics and the anytime generalisation score, and a report.
 
-The modules: ratings.py (Bradley–Terry with choix, bootstrap intervals, rank probabilities, the
-pairwise matrix), views.py (online Elo, the unified cross-stage score, instant-runoff ranks and
-their lexicographic order).
+    from ludica.evaluation import evaluate, stageset
+    stages = stageset.public([path]) + stageset.sampled(Path("out/unseen"), base=stage, n=4, seed=0)
+    summary = evaluate.run(stages, agents, Path("out"), evaluate.Config(games=1))
+    summary.overall.ratings          # best first: elo, low, high, rank, rank_probabilities
+    write_report(summary, Path("out"))
+
+The modules: stageset.py (public and unseen stages, with weights), evaluate.py (the run: formats,
+schedules, stopping rules), ratings.py (Bradley–Terry with choix, bootstrap intervals, rank
+probabilities, the pairwise matrix), views.py (online Elo, the unified cross-stage score,
+instant-runoff ranks and their lexicographic order), failures.py (games lost other than by play),
+metrics.py (P, E, G, R), anytime.py (the anytime estimate), summary.py (all of it from a store),
+report.py (HTML, JSON, CSV).
 """
 from .ratings import Outcome, Rating, Ratings, outcomes, rate, shared_ranks
+from .report import write_report
+from .summary import Summary, summarise
 from .views import instant_runoff, lexicographic, online_elo, unified_score
 
-__all__ = ["Outcome", "Rating", "Ratings", "outcomes", "rate", "shared_ranks", "instant_runoff", "lexicographic",
-           "online_elo", "unified_score"]
+__all__ = ["Outcome", "Rating", "Ratings", "outcomes", "rate", "shared_ranks", "write_report", "Summary", "summarise",
+           "instant_runoff", "lexicographic", "online_elo", "unified_score"]

@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 from ludica import gdl
-from ludica import sample_command
+from ludica import evaluate_command, sample_command
 from ludica import stages as bundled
 
 
@@ -375,6 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_tournament)
 
     sample_command.add_parser(sub, _count)
+    evaluate_command.add_parsers(sub, _count, _seconds, episode_options, jobs_option)
 
     p = sub.add_parser("demo", help="check every bundled stage, then a small tournament of the built-in agents")
     p.add_argument("--out", default="ludica-demo", metavar="DIR", help="where the results go (default ./ludica-demo)")

@@ -31,11 +31,12 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT NOT NULL, winner INTEGER, black_score INTEGER NOT NULL, white_score INTEGER NOT NULL,
     reason TEXT NOT NULL, detail TEXT, plies INTEGER NOT NULL, moves TEXT NOT NULL,
     black_time REAL NOT NULL, white_time REAL NOT NULL, illegal TEXT NOT NULL, penalties TEXT NOT NULL,
-    log TEXT NOT NULL, finished_at TEXT NOT NULL, ply_seconds TEXT NOT NULL DEFAULT '[]',
+    log TEXT NOT NULL, finished_at TEXT NOT NULL,
+    ply_seconds TEXT NOT NULL DEFAULT '[]',  -- [[player, seconds charged], ...] per ply
     UNIQUE (stage_hash, black, white, game_index));
 CREATE TABLE IF NOT EXISTS stages (
     stage_hash TEXT PRIMARY KEY, name TEXT NOT NULL, text TEXT NOT NULL, role TEXT NOT NULL,
-    weight REAL NOT NULL, position INTEGER NOT NULL);
+    weight REAL NOT NULL, position INTEGER NOT NULL, analysis_time REAL NOT NULL, planned INTEGER NOT NULL);
 """
 
 
@@ -129,11 +130,13 @@ class ResultsStore:
 
     # --- stages, games and analyses ------------------------------------------------------------
 
-    def add_stage(self, stage_hash: str, name: str, text: str, role: str, weight: float, position: int) -> None:
+    def add_stage(self, stage_hash: str, name: str, text: str, role: str, weight: float, position: int,
+                  analysis_time: float, planned: int) -> None:
         """A stage of the run: its canonical text (replays and reports need no other file), its role
-        (public, private...), its weight in the anytime estimate and its place in the run."""
-        self._write("INSERT OR REPLACE INTO stages VALUES (?, ?, ?, ?, ?, ?)",
-                    (stage_hash, name, text, role, weight, position))
+        (public, unseen), its weight in the anytime estimate, its place in the run, the agents'
+        analysis budget on it and the number of games planned there."""
+        self._write("INSERT OR REPLACE INTO stages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (stage_hash, name, text, role, weight, position, analysis_time, planned))
 
     def stages(self) -> list[dict]:
         return self._rows("SELECT * FROM stages ORDER BY position")
@@ -152,7 +155,7 @@ class ResultsStore:
              record.result, record.winner, record.scores[0], record.scores[1], record.reason, record.detail,
              len(record.plies), json.dumps(moves), record.time_used[0], record.time_used[1],
              json.dumps(record.illegal), json.dumps(record.penalties), "\n".join(record.log), _now(),
-             json.dumps([p.seconds for p in record.plies])))
+             json.dumps([[p.player, p.seconds] for p in record.plies])))
 
     def add_analysis(self, stage: str, stage_hash: str, agent: str, answer, lockdown: dict,
                      output: tuple[str, int]) -> None:

@@ -198,16 +198,22 @@ def unique_stages(stages: Iterable[A.Stage]) -> list[A.Stage]:
     return list({stage_hash(s): s for s in stages}.values())
 
 
-@contextmanager
-def open_run(out: Path):
-    """The run folder, made private if ludica makes it, held for this run (a second run is
-    refused), and its results store; both let go at the end."""
+def run_folder(out: Path) -> Path:
+    """The run folder: an existing folder as it is, or a new one made private (as ludica made it;
+    the sandbox also hides it from the agents)."""
     if out.exists() and not out.is_dir():
         raise StoreError(f"--out {out} is a file, not a folder")
     if not out.exists():
         out.mkdir(parents=True)
-        out.chmod(0o700)  # private, as ludica made it (the sandbox also hides it from the agents)
-    with lock_folder(out), closing(ResultsStore(out / "results.sqlite")) as store:
+        out.chmod(0o700)
+    return out
+
+
+@contextmanager
+def open_run(out: Path):
+    """The run folder, held for this run (a second run is refused), and its results store; both
+    let go at the end."""
+    with lock_folder(run_folder(out)), closing(ResultsStore(out / "results.sqlite")) as store:
         yield store
 
 
@@ -234,9 +240,9 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
          jobs: int = 1, on_game: Callable[[dict], None] | None = None,
          on_stage: Callable[[str, int], None] | None = None, on_wait: Callable[[str], None] | None = None,
          on_stage_done: Callable[[StagePlan], None] | None = None,
-         keep_going: Callable[[], bool] = lambda: True) -> None:
-    """Play the plans' missing games, `jobs` stages at a time, in the plans' order; `keep_going()`
-    is asked before each stage starts. Ctrl-C (or an exception in a callback) stops every job:
+         keep_going: Callable[[StagePlan], bool] = lambda plan: True) -> None:
+    """Play the plans' missing games, `jobs` stages at a time, in the plans' order; `keep_going(plan)`
+    is asked before each stage starts (in the plans' order, finished ones too). Ctrl-C (or an exception in a callback) stops every job:
     the games in hand are not recorded, every agent process is killed, and the exception goes on."""
     hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
     by_name = {a.name: a for a in agents}
@@ -261,7 +267,7 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
                     plan = todo.get_nowait()
                 except queue.Empty:
                     return
-                if not keep_going():
+                if not keep_going(plan):
                     return
                 _play_stage(plan, by_name, out, options, store, hide, core, live, stopping, on_game, on_stage,
                             on_wait)

@@ -26,17 +26,17 @@ from .edits import FAMILIES
 
 
 def variants(base: Stage, n: int, *, seed: int, family: str = "all", filters: Filters = Filters(), jobs: int = 0,
-             exclude: list[Path] = (), max_candidates: int | None = None) -> Run:
+             exclude: list[Path] = (), max_candidates: int | None = None, progress=None) -> Run:
     """Draw variants of `base` until `n` are accepted (see sample.run)."""
     return run(Spec(seed, base, family, filters=filters), n, jobs=jobs, exclude=exclude,
-               max_candidates=max_candidates)
+               max_candidates=max_candidates, progress=progress)
 
 
 def fresh(n: int, *, seed: int, limits: Limits = Limits(), filters: Filters = Filters(), jobs: int = 0,
-          exclude: list[Path] = (), max_candidates: int | None = None) -> Run:
+          exclude: list[Path] = (), max_candidates: int | None = None, progress=None) -> Run:
     """Draw fresh stages from the whole language until `n` are accepted."""
     return run(Spec(seed, None, limits=limits, filters=filters), n, jobs=jobs, exclude=exclude,
-               max_candidates=max_candidates)
+               max_candidates=max_candidates, progress=progress)
 
 
 __all__ = ["variants", "fresh", "run", "write", "Spec", "Run", "Candidate", "Filters", "NO_FILTERS", "FILTERS",

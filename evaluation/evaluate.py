@@ -1,0 +1,163 @@
+"""An evaluation run: agents on public and unseen stages through the runtime's analyse-then-play
+episodes, every game in the run folder's store as it ends, resumable; then the summary.
+
+Formats: `round-robin` (every ordered pair of entrants on every stage, baselines included) or
+`gauntlet` (only games with at least one submitted agent: the baselines' games among themselves
+are not what a participant waits for). Public stages come first, then the unseen ones in the
+order they were drawn; with the doubling schedule the unseen stages' analysis budgets follow
+anytime.doubling. Stopping rules (`max_stages`, `max_time`, `until_separated`) are asked before
+each stage starts; a stopped run is resumed with --resume and may be given other stopping rules.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..runtime import tournament
+from ..runtime.entrants import AgentSpec
+from ..runtime.referee import stage_hash
+from . import anytime
+from .stageset import UNSEEN, EvalStage
+from .summary import Summary, anytime_points, summarise
+
+BASELINES = ("random", "greedy", "corners", "positional", "mcts")
+FORMATS = ("round-robin", "gauntlet")
+SCHEDULES = ("flat", "doubling")
+
+
+@dataclass
+class Config:
+    games: int = 1  # per seating and stage
+    analysis_time: float = 2.0  # T0 with the doubling schedule
+    game_time: float = 2.0
+    seed: int = 0
+    format: str = "round-robin"
+    schedule: str = "flat"
+    reveal: bool = False
+    limits: dict = field(default_factory=dict)
+    sandbox: bool = True
+
+    def options(self) -> tournament.Options:
+        return tournament.Options(games=self.games, analysis_time=self.analysis_time, game_time=self.game_time,
+                                  seed=self.seed, reveal=self.reveal, limits=self.limits, sandbox=self.sandbox)
+
+
+@dataclass
+class Stopping:
+    """When to stop before the planned stages are all played (none of it is part of the run's
+    identity: a resumed run may be given other rules)."""
+
+    max_stages: int | None = None  # unseen stages
+    max_time: float | None = None  # seconds of this invocation
+    until_separated: bool = False
+    min_stages: int = 3  # unseen stages before separation may stop the run
+
+
+def pairs(names: list[str], baselines: set[str], format: str) -> tuple[tuple[str, str], ...]:
+    everyone = tournament.round_robin(names)
+    if format == "round-robin" or all(n in baselines for n in names):
+        return everyone
+    return tuple((b, w) for b, w in everyone if b not in baselines or w not in baselines)
+
+
+def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config: Config
+          ) -> list[tuple[EvalStage, tournament.StagePlan]]:
+    ordered = [s for s in stages if s.role != UNSEEN] + [s for s in stages if s.role == UNSEEN]
+    unseen = sum(s.role == UNSEEN for s in ordered)
+    budgets = [config.analysis_time] * unseen
+    if config.schedule == "doubling":
+        rounds = 1
+        while len(anytime.doubling(rounds, config.analysis_time)) < unseen:
+            rounds += 1
+        budgets = anytime.doubling(rounds, config.analysis_time)[:unseen]
+    chosen = pairs(names, baselines, config.format)
+    out, k = [], 0
+    for s in ordered:
+        budget = config.analysis_time
+        if s.role == UNSEEN:
+            budget, k = budgets[k], k + 1
+        title = _title(s, ordered)
+        out.append((s, tournament.StagePlan(s.stage, chosen, config.games, title, budget)))
+    return out
+
+
+def _title(s: EvalStage, stages: list[EvalStage]) -> str:
+    twins = [t for t in stages if t.stage.name == s.stage.name]
+    return s.stage.name if len(twins) < 2 else f"{s.stage.name} ({stage_hash(s.stage)[:8]})"
+
+
+@dataclass
+class Callbacks:
+    on_plan: Callable[[int, int], None] | None = None  # (games to play, games in the run)
+    on_game: Callable[[dict], None] | None = None
+    on_stage: Callable[[str, int], None] | None = None
+    on_wait: Callable[[str], None] | None = None
+    on_estimate: Callable[[anytime.Point], None] | None = None  # after each unseen stage
+    on_stop: Callable[[str], None] | None = None  # why the run stopped early
+
+
+def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Config, *, baselines=BASELINES,
+        resume: bool = False, jobs: int = 1, stopping: Stopping = Stopping(), callbacks: Callbacks = Callbacks(),
+        resamples: int = 1000) -> Summary:
+    """Play what is missing of the evaluation in `out`, then summarise it."""
+    names = tournament.check_entrants(agents)
+    stages = list({stage_hash(s.stage): s for s in stages}.values())  # a stage given twice is one stage
+    base = sorted(set(baselines) & set(names))
+    planned = plans(stages, names, set(base), config)
+    options = config.options()
+    started = time.monotonic()
+    with tournament.open_run(out) as store:
+        settings = tournament.run_settings([s.stage for s in stages], agents, options)
+        settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),
+                                             "roles": [s.role for s in stages]}, sort_keys=True)
+        tournament.check_settings(store, settings, resume)
+        for position, (s, plan) in enumerate(planned):
+            store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
+                            plan.analysis_time, len(plan.schedule()))
+        if callbacks.on_plan:
+            left = sum(len([g for g in p.schedule() if g not in store.finished(stage_hash(p.stage))])
+                       for _, p in planned)
+            callbacks.on_plan(left, sum(len(p.schedule()) for _, p in planned))
+        state = {"unseen given": 0, "stop": ""}
+        unseen_hashes = {stage_hash(s.stage) for s, _ in planned if s.role == UNSEEN}
+
+        def keep_going(plan: tournament.StagePlan) -> bool:
+            if stage_hash(plan.stage) in unseen_hashes:
+                if stopping.max_stages is not None and state["unseen given"] >= stopping.max_stages:
+                    _stop(state, callbacks, f"--max-stages {stopping.max_stages} reached")
+                state["unseen given"] += 1
+            return not state["stop"]
+
+        def stage_started(title: str, todo: int) -> None:
+            if callbacks.on_stage:
+                callbacks.on_stage(title, todo)
+
+        def stage_done(plan: tournament.StagePlan) -> None:
+            if stage_hash(plan.stage) in unseen_hashes:
+                points = anytime_points(store, base)
+                if points:
+                    point = points[-1]
+                    if callbacks.on_estimate:
+                        callbacks.on_estimate(point)
+                    if (stopping.until_separated and point.stages >= stopping.min_stages
+                            and anytime.separated(point.estimates)):
+                        _stop(state, callbacks, f"the agents' intervals separated after {point.stages} unseen stages")
+            if stopping.max_time is not None and time.monotonic() - started >= stopping.max_time:
+                _stop(state, callbacks, f"--max-time {stopping.max_time:g} s reached")
+
+        tournament.play([p for _, p in planned], agents, out, options, store, jobs=jobs,
+                        on_game=callbacks.on_game, on_stage=stage_started, on_wait=callbacks.on_wait,
+                        on_stage_done=stage_done, keep_going=keep_going)
+        summary = summarise(store, resamples=resamples, seed=config.seed)
+        summary.stopped = state["stop"]
+        return summary
+
+
+def _stop(state: dict, callbacks: Callbacks, why: str) -> None:
+    if not state["stop"]:
+        state["stop"] = why
+        if callbacks.on_stop:
+            callbacks.on_stop(why)

@@ -1,0 +1,94 @@
+"""The Othello AI Arena's metrics, per agent, from the results store's rows (README: "Metrics").
+
+- P, performance: score = (wins + draws/2) / games, overall (stages weighted equally), per stage
+  and per opponent, with the mean final piece difference (own − opponent's pieces).
+- A, adaptation speed: the score of the strategy an agent builds with growing analysis budgets
+  (evaluation/adaptation.py plays those games), as a curve and its normalised area.
+- E, efficiency: analysis time used over the budget, game time used per game and per move.
+- G, generalisation: mean score on public stages minus mean score on unseen ones (positive: the
+  agent does worse on stages it has not seen).
+- R, robustness: the worst stage's score and the spread (best − worst) across stages.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+
+SCORE = {"black": (1.0, 0.0), "white": (0.0, 1.0), "draw": (0.5, 0.5), "none": (0.0, 0.0)}
+
+
+def stage_scores(games: list[dict]) -> dict[str, dict[str, float]]:
+    """stage hash → agent → points per game on that stage."""
+    points: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for g in games:
+        sb, sw = SCORE[g["result"]]
+        points[g["stage_hash"]][g["black"]].append(sb)
+        points[g["stage_hash"]][g["white"]].append(sw)
+    return {h: {a: sum(v) / len(v) for a, v in per.items()} for h, per in points.items()}
+
+
+def performance(games: list[dict]) -> dict[str, dict]:
+    """P per agent: score (stages weighted equally), and per stage and opponent (score, games,
+    mean piece difference)."""
+    cells: dict[str, dict[tuple[str, str], list[tuple[float, int]]]] = defaultdict(lambda: defaultdict(list))
+    for g in games:
+        sb, sw = SCORE[g["result"]]
+        diff = g["black_score"] - g["white_score"]
+        cells[g["black"]][(g["stage_hash"], g["white"])].append((sb, diff))
+        cells[g["white"]][(g["stage_hash"], g["black"])].append((sw, -diff))
+    by_stage = stage_scores(games)
+    out = {}
+    for agent, per in cells.items():
+        scores = [s[agent] for s in by_stage.values() if agent in s]
+        out[agent] = {
+            "score": statistics.fmean(scores) if scores else 0.0,
+            "cells": [{"stage": h, "opponent": o, "score": statistics.fmean(x for x, _ in v), "games": len(v),
+                       "piece_difference": statistics.fmean(d for _, d in v)} for (h, o), v in sorted(per.items())],
+        }
+    return out
+
+
+def efficiency(games: list[dict], analyses: list[dict], budgets: dict[str, float]) -> dict[str, dict]:
+    """E per agent: analysis seconds over the stage's budget (mean over its analyses), game seconds
+    per game and per own move (CPU time charged by the referee)."""
+    used: dict[str, list[float]] = defaultdict(list)
+    for a in analyses:
+        budget = budgets.get(a["stage_hash"])
+        if budget:
+            used[a["agent"]].append(a["seconds"] / budget)
+    per_game: dict[str, list[float]] = defaultdict(list)
+    moves: dict[str, int] = defaultdict(int)
+    for g in games:
+        for p, name in enumerate((g["black"], g["white"])):
+            per_game[name].append(g["black_time"] if p == 0 else g["white_time"])
+        for player, _ in json.loads(g.get("ply_seconds") or "[]"):
+            moves[(g["black"], g["white"])[player]] += 1
+    agents = set(used) | set(per_game)
+    return {a: {"analysis_share": statistics.fmean(used[a]) if used[a] else None,
+                "seconds_per_game": statistics.fmean(per_game[a]) if per_game[a] else 0.0,
+                "seconds_per_move": sum(per_game[a]) / moves[a] if moves[a] else None}
+            for a in agents}
+
+
+def generalisation(by_stage: dict[str, dict[str, float]], roles: dict[str, str]) -> dict[str, float | None]:
+    """G per agent: mean public-stage score − mean unseen-stage score (None without both kinds)."""
+    out = {}
+    agents = {a for s in by_stage.values() for a in s}
+    for a in agents:
+        mean = {}
+        for role in ("public", "unseen"):
+            xs = [s[a] for h, s in by_stage.items() if roles.get(h) == role and a in s]
+            mean[role] = statistics.fmean(xs) if xs else None
+        out[a] = None if None in mean.values() else mean["public"] - mean["unseen"]
+    return out
+
+
+def robustness(by_stage: dict[str, dict[str, float]]) -> dict[str, dict]:
+    """R per agent: the worst stage (hash and score) and the spread best − worst."""
+    out = {}
+    for a in {a for s in by_stage.values() for a in s}:
+        scores = {h: s[a] for h, s in by_stage.items() if a in s}
+        worst = min(scores, key=lambda h: (scores[h], h))
+        out[a] = {"worst_stage": worst, "worst": scores[worst], "spread": max(scores.values()) - scores[worst]}
+    return out

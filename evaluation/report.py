@@ -1,0 +1,385 @@
+"""The report of an evaluation: report.html (one self-contained file: it opens with no network),
+report.json (the same numbers) and ratings.csv / games.csv.
+
+The plots are matplotlib's, drawn as SVG into the page; the game replay is a few lines of script
+over the boards the compiled stage gives when the game's moves are applied again (each board a
+string of cells: '.' empty, '1' first player, '2' second, '#' blocked), drawn as squares, or as
+hexagons on hex boards.
+"""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display is needed or wanted
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from ..compiler import compile as compile_stage  # noqa: E402
+from ..gdl import loads  # noqa: E402
+from .failures import KINDS  # noqa: E402
+from .summary import Summary  # noqa: E402
+
+CELL = {-1: "#", 0: ".", 1: "1", 2: "2"}
+
+
+def to_dict(s: Summary) -> dict:
+    """Every number of the report, as JSON-ready data."""
+    def rating(x):
+        return {"agent": x.name, "elo": x.elo, "low": x.low, "high": x.high, "rank": x.rank,
+                "rank_probabilities": x.rank_probabilities, "games": x.games, "score": x.score}
+
+    return {
+        "agents": s.agents, "baselines": s.baselines,
+        "stages": [{k: v for k, v in st.items() if k != "text"} | {"title": s.stage_name(st["stage_hash"])}
+                   for st in s.stages],
+        "ratings": {"overall": [rating(x) for x in s.overall.ratings], "resamples": s.overall.resamples,
+                    "strata": s.overall.strata, "anchor": s.overall.anchor, "level": s.overall.level,
+                    "notes": s.overall.notes,
+                    "per_stage": {h: [rating(x) for x in r.ratings] for h, r in s.per_stage.items()}},
+        "matrix": {a: {b: {"points": p, "games": n} for b, (p, n) in row.items()} for a, row in s.overall.matrix.items()},
+        "failures": {a: {"games": f.games, "lost": dict(f.lost), "illegal_moves": f.illegal_moves,
+                         "top_reasons": f.top_reasons()} for a, f in s.failures.items()},
+        "warnings": s.warnings,
+        "scores": s.scores,
+        "metrics": s.metrics,
+        "views": s.views,
+        "anytime": [{"stage": p.stage, "stages": p.stages, "skipped": p.skipped,
+                     "estimates": {a: {"mean": e.mean, "low": e.low, "high": e.high} for a, e in p.estimates.items()}}
+                    for p in s.anytime],
+        "stopped": s.stopped,
+    }
+
+
+def write_report(s: Summary, folder: Path) -> dict[str, Path]:
+    data = to_dict(s)
+    paths = {"html": folder / "report.html", "json": folder / "report.json", "csv": folder / "ratings.csv",
+             "games": folder / "games.csv"}
+    paths["json"].write_text(json.dumps(data, indent=1, default=_plain), encoding="utf-8")
+    _ratings_csv(s, paths["csv"])
+    _games_csv(s, paths["games"])
+    paths["html"].write_text(_html(s, data), encoding="utf-8")
+    return paths
+
+
+def _plain(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return float(x) if hasattr(x, "__float__") else str(x)
+
+
+def _ratings_csv(s: Summary, path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["scope", "agent", "rank", "elo", "low", "high", "p_best", "score", "games", *KINDS])
+        scopes = [("overall", s.overall)] + [(s.stage_name(h), r) for h, r in s.per_stage.items()]
+        for scope, ratings in scopes:
+            for x in ratings.ratings:
+                lost = s.failures[x.name].lost if scope == "overall" and x.name in s.failures else {}
+                out.writerow([scope, x.name, x.rank, f"{x.elo:.1f}", f"{x.low:.1f}", f"{x.high:.1f}",
+                              f"{x.rank_probabilities[0]:.3f}", f"{x.score:.4f}", x.games,
+                              *(lost.get(k, 0) if scope == "overall" else "" for k in KINDS)])
+
+
+def _games_csv(s: Summary, path: Path) -> None:
+    columns = ["stage", "stage_hash", "black", "white", "game_index", "seed", "result", "reason", "black_score",
+               "white_score", "plies", "black_time", "white_time", "moves"]
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(columns)
+        for g in s.games:
+            out.writerow([g[c] for c in columns])
+
+
+# --- plots -----------------------------------------------------------------------------------
+
+
+def _svg(fig) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", bbox_inches="tight")
+    plt.close(fig)
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _leaderboard_plot(s: Summary) -> str:
+    ratings = list(reversed(s.overall.ratings))
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(ratings) + 1.2))
+    y = range(len(ratings))
+    elo = [x.elo for x in ratings]
+    ax.errorbar(elo, y, xerr=[[x.elo - x.low for x in ratings], [x.high - x.elo for x in ratings]], fmt="o",
+                capsize=4, color="#1f4e79")
+    ax.set_yticks(list(y), [x.name for x in ratings])
+    ax.axvline(1000, color="#999", linestyle=":", linewidth=1)
+    ax.set_xlabel(f"Elo (Bradley–Terry; {s.overall.anchor} = 1000), {100 * s.overall.level:.0f}% bootstrap interval")
+    ax.grid(axis="x", alpha=0.3)
+    return _svg(fig)
+
+
+def _matrix_plot(s: Summary) -> str:
+    names = [x.name for x in s.overall.ratings]
+    values = [[math.nan if a == b or not s.overall.matrix[a][b][1] else s.overall.matrix[a][b][0] /
+               s.overall.matrix[a][b][1] for b in names] for a in names]
+    fig, ax = plt.subplots(figsize=(1.0 * len(names) + 2, 0.8 * len(names) + 1.5))
+    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(len(names)), names, rotation=40, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    for i, row in enumerate(values):
+        for j, v in enumerate(row):
+            if not math.isnan(v):
+                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(v - 0.5) > 0.3 else "black")
+    ax.set_xlabel("opponent")
+    fig.colorbar(image, ax=ax, label="score of the row's agent against the column's")
+    return _svg(fig)
+
+
+def _stage_plot(s: Summary) -> str:
+    names = [x.name for x in s.overall.ratings]
+    hashes = [st["stage_hash"] for st in s.stages if st["stage_hash"] in s.scores]
+    values = [[s.scores[h].get(a, math.nan) for h in hashes] for a in names]
+    fig, ax = plt.subplots(figsize=(0.7 * len(hashes) + 3, 0.5 * len(names) + 2))
+    image = ax.imshow(values, cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    roles = {st["stage_hash"]: st["role"] for st in s.stages}
+    ax.set_xticks(range(len(hashes)), [f"{s.stage_name(h)} ({roles[h]})" for h in hashes], rotation=40, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    fig.colorbar(image, ax=ax, label="score on the stage")
+    return _svg(fig)
+
+
+def _anytime_plot(s: Summary) -> str:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    xs = [p.stages for p in s.anytime]
+    for x in s.overall.ratings:
+        means = [p.estimates[x.name].mean for p in s.anytime]
+        low = [p.estimates[x.name].low if p.estimates[x.name].low is not None else math.nan for p in s.anytime]
+        high = [p.estimates[x.name].high if p.estimates[x.name].high is not None else math.nan for p in s.anytime]
+        line, = ax.plot(xs, means, marker="o", label=x.name)
+        ax.fill_between(xs, low, high, alpha=0.15, color=line.get_color())
+    ax.axhline(0, color="#999", linestyle=":", linewidth=1)
+    ax.axhline(1, color="#999", linestyle=":", linewidth=1)
+    means = [e.mean for p in s.anytime for e in p.estimates.values() if math.isfinite(e.mean)]
+    if means:  # the first intervals (t with one degree of freedom) are huge: keep the means in view
+        ax.set_ylim(min(-0.25, min(means) - 0.5), max(1.25, max(means) + 0.5))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("unseen stages so far")
+    ax.set_ylabel("mean normalised score (0 random, 1 best baseline)")
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(alpha=0.3)
+    return _svg(fig)
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+
+def _replays(s: Summary) -> list[dict]:
+    """Every game with its boards, for the replay."""
+    out = []
+    games_by_stage: dict[str, list[dict]] = {}
+    for g in s.games:
+        games_by_stage.setdefault(g["stage_hash"], []).append(g)
+    for st in s.stages:
+        games = games_by_stage.get(st["stage_hash"], [])
+        if not games:
+            continue
+        game = compile_stage(loads(st["text"]))
+        board = game.stage.board
+        for g in games:
+            state = game.initial_state()
+            boards, captured = [_cells(game.board(state))], []
+            for text in json.loads(g["moves"]):
+                state, took = game.apply_counted(state, game.parse_move(text))
+                boards.append(_cells(game.board(state)))
+                captured.append(took)
+            out.append({"stage": s.stage_name(st["stage_hash"]), "black": g["black"], "white": g["white"],
+                        "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
+                        "moves": json.loads(g["moves"]), "seconds": json.loads(g.get("ply_seconds") or "[]"),
+                        "captured": captured, "boards": boards, "rows": board.rows, "cols": board.cols,
+                        "hex": board.keyword == "hex", "log": g["log"]})
+    return out
+
+
+def _cells(board) -> str:
+    return "".join(CELL.get(int(v), "?") for v in board.reshape(-1))
+
+
+def _table(header: list[str], rows: list[list], cls: str = "") -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _html(s: Summary, data: dict) -> str:
+    r = s.overall
+    board_rows = []
+    for x in r.ratings:
+        f = s.failures.get(x.name)
+        board_rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}",
+                           f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%", x.games,
+                           *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
+    leaderboard = _table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
+                          *(k.capitalize() for k in KINDS)], board_rows, "leaderboard")
+    ranks = _table(["Agent", *[f"P(rank {k + 1})" for k in range(len(r.ratings))]],
+                   [[x.name, *(f"{p:.2f}" for p in x.rank_probabilities)] for x in r.ratings])
+    m = s.metrics
+    metric_rows = []
+    for x in r.ratings:
+        a = x.name
+        e, rob, g = m["E"].get(a, {}), m["R"].get(a), m["G"].get(a)
+        metric_rows.append([a, f"{m['P'].get(a, {}).get('score', 0):.3f}", "—" if g is None else f"{g:+.3f}",
+                            f"{rob['worst']:.3f} ({s.stage_name(rob['worst_stage'])})" if rob else "—",
+                            f"{rob['spread']:.3f}" if rob else "—",
+                            "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
+                            f"{e.get('seconds_per_game', 0):.2f}",
+                            "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}"])
+    metrics = _table(["Agent", "P: score", "G: public − unseen", "R: worst stage", "R: spread", "E: analysis used",
+                      "E: s per game", "E: ms per move"], metric_rows)
+    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], f"{st['weight']:.3f}", f"{st['analysis_time']:g}",
+                   sum(1 for g in s.games if g["stage_hash"] == st["stage_hash"]), st["planned"],
+                   ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
+                   if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
+    stages = _table(["Stage", "Role", "Weight", "Analysis s", "Games", "Planned", "Best (per-stage Elo)"], stage_rows)
+    failure_rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,
+                     "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
+                    for f in sorted(s.failures.values(), key=lambda f: -f.share)]
+    failures_table = _table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced",
+                             "Top reasons"], failure_rows)
+    views = s.views
+    view_rows = [[a, f"{views['unified'].get(a, 0):.1f}",
+                  " ".join(str(r_) for r_ in dict(views["lexicographic"]).get(a, []))] for a in [x.name for x in r.ratings]]
+    views_table = _table(["Agent", "Unified score (online Elo, K 32 from 1200)", "Instant-runoff ranks, sorted"],
+                         view_rows)
+    warnings = "".join(f'<p class="warning">warning: {html.escape(w)}</p>' for w in s.warnings)
+    anytime = (f"<figure>{_anytime_plot(s)}</figure>" if s.anytime else
+               "<p>No unseen stage finished yet: the anytime estimate needs at least one.</p>")
+    replays = json.dumps(_replays(s), separators=(",", ":")).replace("</", "<\\/")
+    title = f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games"
+    return PAGE.format(
+        title=html.escape(title), leaderboard=leaderboard, leaderboard_plot=_leaderboard_plot(s),
+        strata=html.escape(f"{r.resamples} bootstrap resamples within {r.strata}; stages weigh equally; "
+                           f"draws count half; {r.anchor} = 1000."),
+        warnings=warnings, ranks=ranks, matrix_plot=_matrix_plot(s), metrics=metrics, stage_plot=_stage_plot(s),
+        stages=stages, anytime=anytime, failures=failures_table, views=views_table, replays=replays,
+        stopped=f"<p class='warning'>stopped early: {html.escape(s.stopped)}</p>" if s.stopped else "")
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }}
+table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }}
+th, td {{ border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }}
+th:nth-child(2), td:nth-child(2), th:first-child, td:first-child {{ text-align: left; }}
+.warning {{ color: #8a4b00; background: #fff4e0; padding: 0.4em 0.7em; }}
+figure {{ margin: 0.5em 0 1.5em; }} figure svg {{ max-width: 100%; height: auto; }}
+#replay-board svg {{ width: 26em; height: auto; }}
+#replay-moves {{ font-family: monospace; font-size: 0.85em; max-height: 22em; overflow-y: auto; }}
+#replay-moves .current {{ background: #ffe9a8; }}
+.replay {{ display: flex; gap: 2em; align-items: flex-start; }}
+</style></head><body>
+<h1>{title}</h1>
+{stopped}
+<h2>Leaderboard</h2>
+{leaderboard}
+<p>{strata}</p>
+{warnings}
+<figure>{leaderboard_plot}</figure>
+<h3>Probability of each rank (bootstrap)</h3>
+{ranks}
+<h2>Pairwise scores</h2>
+<figure>{matrix_plot}</figure>
+<h2>Metrics</h2>
+{metrics}
+<h3>Score per agent and stage</h3>
+<figure>{stage_plot}</figure>
+<h3>Stages</h3>
+{stages}
+<h2>Anytime generalisation estimate</h2>
+{anytime}
+<h2>Failures</h2>
+{failures}
+<h2>Secondary views</h2>
+{views}
+<h2>Replay</h2>
+<p><select id="replay-game"></select>
+<button id="replay-first">|&lt;</button><button id="replay-back">&lt;</button>
+<button id="replay-next">&gt;</button><button id="replay-last">&gt;|</button>
+<span id="replay-where"></span></p>
+<div class="replay"><div id="replay-board"></div><div id="replay-moves"></div></div>
+<script id="replay-data" type="application/json">{replays}</script>
+<script>
+(function () {{
+  const games = JSON.parse(document.getElementById("replay-data").textContent);
+  const pick = document.getElementById("replay-game"), where = document.getElementById("replay-where");
+  const boardBox = document.getElementById("replay-board"), movesBox = document.getElementById("replay-moves");
+  let game = null, ply = 0;
+  games.forEach((g, i) => {{
+    const o = document.createElement("option");
+    o.value = i; o.textContent = g.stage + ": " + g.black + " vs " + g.white + " → " + g.result +
+      (g.reason === "normal" ? "" : " (" + g.reason + ")");
+    pick.appendChild(o);
+  }});
+  const colour = {{".": "#3f8f4f", "1": "#111", "2": "#f4f4f4", "#": "#777"}};
+  function draw() {{
+    const cells = game.boards[ply], n = game.rows, m = game.cols, s = 30;
+    let parts = [];
+    for (let r = 0; r < n; r++) for (let c = 0; c < m; c++) {{
+      const v = cells[r * m + c];
+      let x, y, shape;
+      if (game.hex) {{
+        x = s * (c + r / 2) + s; y = s * r * 0.866 + s;
+        const pts = [];
+        for (let k = 0; k < 6; k++) {{
+          const a = Math.PI / 180 * (60 * k - 30);
+          pts.push((x + s * 0.577 * Math.cos(a)).toFixed(1) + "," + (y + s * 0.577 * Math.sin(a)).toFixed(1));
+        }}
+        shape = '<polygon class="cell" points="' + pts.join(" ") + '" fill="' + (v === "#" ? "#777" : "#3f8f4f") +
+          '" stroke="#1b3d22"/>';
+      }} else {{
+        x = s * c + s; y = s * r + s;
+        shape = '<rect class="cell" x="' + (x - s / 2) + '" y="' + (y - s / 2) + '" width="' + s + '" height="' + s +
+          '" fill="' + (v === "#" ? "#777" : "#3f8f4f") + '" stroke="#1b3d22"/>';
+      }}
+      parts.push(shape);
+      if (v === "1" || v === "2")
+        parts.push('<circle class="piece piece-' + v + '" cx="' + x + '" cy="' + y + '" r="' + s * 0.38 +
+          '" fill="' + colour[v] + '" stroke="#000"/>');
+    }}
+    const w = game.hex ? s * (m + n / 2 + 1) : s * (m + 1), h = game.hex ? s * (n * 0.866 + 1.2) : s * (n + 1);
+    boardBox.innerHTML = '<svg viewBox="0 0 ' + w + ' ' + h + '" xmlns="http://www.w3.org/2000/svg">' +
+      parts.join("") + "</svg>";
+    const total = game.boards.length - 1;
+    where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + game.moves[ply - 1] : " (the start)");
+    movesBox.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === ply - 1));
+  }}
+  function load(i) {{
+    game = games[i]; ply = 0;
+    movesBox.innerHTML = "<ol>" + game.moves.map((mv, k) => {{
+      const t = game.seconds[k], who = t ? (t[0] === 0 ? game.black : game.white) : "";
+      return "<li>" + who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
+        (t ? " (" + t[1].toFixed(3) + " s)" : "") + "</li>";
+    }}).join("") + "</ol><p>" + game.black + " " + game.score[0] + " – " + game.score[1] + " " + game.white + "</p>";
+    draw();
+  }}
+  const step = d => {{ if (game) {{ ply = Math.max(0, Math.min(game.boards.length - 1, ply + d)); draw(); }} }};
+  document.getElementById("replay-next").onclick = () => step(1);
+  document.getElementById("replay-back").onclick = () => step(-1);
+  document.getElementById("replay-first").onclick = () => step(-1e9);
+  document.getElementById("replay-last").onclick = () => step(1e9);
+  pick.onchange = () => load(+pick.value);
+  // report.html#game=G&ply=P opens game G at ply P (a link to a position; tests use it too)
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  if (games.length) {{
+    const g = Math.min(games.length - 1, Math.max(0, +(wanted.get("game") || 0)));
+    pick.value = g; load(g); step(+(wanted.get("ply") || 0));
+  }}
+}})();
+</script>
+</body></html>
+"""

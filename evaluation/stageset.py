@@ -1,0 +1,82 @@
+"""The stages of an evaluation: public ones (bundled or given files) and unseen ones (a folder of
+.gdl files, or a set the sampler draws into the run folder), each with its role and its weight in
+the anytime estimate.
+
+Unseen stages drawn by the sampler come ∝ 2^-bits and carry Levin weights 2^-K normalised over the
+set (sampler/output.py, manifest.json): the weighted mean over the set estimates the mean under
+the prior ∝ 2^-K. Stages of a folder without a manifest weigh the same.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..gdl import ast as A
+from ..gdl import load
+from ..gdl.diagnostics import LudicaError
+from ..gdl.printer import format as format_stage
+
+PUBLIC, UNSEEN = "public", "unseen"
+
+
+@dataclass(frozen=True)
+class EvalStage:
+    stage: A.Stage
+    role: str  # PUBLIC or UNSEEN
+    weight: float  # relative weight in the anytime estimate (public stages: 1, not used there)
+    source: str  # the file it came from
+
+    @property
+    def text(self) -> str:
+        return format_stage(self.stage)
+
+
+def public(paths: list[Path]) -> list[EvalStage]:
+    return [EvalStage(load(p), PUBLIC, 1.0, str(p)) for p in paths]
+
+
+def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
+    """Every .gdl file of `folder`, in the manifest's order when it has one (with its weights)."""
+    files = sorted(folder.glob("*.gdl"))
+    if not files:
+        raise LudicaError(f"no .gdl file in {folder}")
+    weights: dict[str, float] = {}
+    manifest = folder / "manifest.json"
+    if manifest.is_file():
+        try:
+            entries = json.loads(manifest.read_text(encoding="utf-8")).get("stages", [])
+            weights = {e["file"]: float(e["levin_weight"]) for e in entries}
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise LudicaError(f"{manifest} is not a sampler manifest ({err}); remove it, or give the folder "
+                              "of a `ludica sample` run") from None
+        order = list(weights)
+        files.sort(key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
+    return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p)) for p in files]
+
+
+def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: str = "arena",
+            jobs: int = 0, progress=None) -> list[EvalStage]:
+    """`n` unseen stages drawn by the sampler into `folder` (variants of `base`, or fresh stages
+    when it is None), or those it holds already from the same draw (a resumed run)."""
+    manifest = folder / "manifest.json"
+    if manifest.is_file():
+        held = json.loads(manifest.read_text(encoding="utf-8"))
+        same = (held.get("seed") == seed and held.get("accepted") == n
+                and held.get("mode") == ("fresh" if base is None else "variants")
+                and (base is None or held.get("family") == family))
+        if not same:
+            raise LudicaError(f"{folder} holds another draw of unseen stages (seed {held.get('seed')}, "
+                              f"{held.get('accepted')} stages); resume with the same options, or choose another --out")
+        return from_folder(folder)
+    from .. import sampler  # the sampler's screening compiles kernels: only when a set is drawn
+
+    if base is not None:
+        drawn = sampler.variants(base, n, seed=seed, family=family, jobs=jobs, progress=progress)
+    else:
+        drawn = sampler.fresh(n, seed=seed, jobs=jobs, progress=progress)
+    if len(drawn.accepted) < n:
+        raise LudicaError(f"the sampler accepted {len(drawn.accepted)} of the {n} unseen stages asked for "
+                          f"({drawn.stopped}); ask for fewer, or another seed")
+    sampler.write(drawn, folder, prefix="variant" if base is not None else "fresh")
+    return from_folder(folder)

@@ -1,0 +1,102 @@
+"""Everything an evaluation reports, computed from its results store alone (so `ludica report DIR`
+works on any run folder, finished or still going): ratings overall and per stage, the standings
+with failures, the secondary views, the Arena's metrics and the anytime estimate.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from . import anytime, failures, metrics, views
+from .ratings import Ratings, outcomes, rate
+
+RANDOM = "random"
+
+
+@dataclass
+class Summary:
+    agents: list[str]
+    baselines: list[str]
+    stages: list[dict]  # the store's stages rows (hash, name, role, weight, position, analysis_time)
+    games: list[dict]
+    analyses: list[dict]
+    overall: Ratings
+    per_stage: dict[str, Ratings]  # by stage hash
+    failures: dict[str, failures.Failures]
+    warnings: list[str]
+    scores: dict[str, dict[str, float]]  # stage hash → agent → score
+    metrics: dict[str, dict]
+    views: dict
+    anytime: list[anytime.Point]
+    settings: dict = field(default_factory=dict)
+    stopped: str = ""  # why the run stopped before its planned stages were played, if it did
+
+    def stage_name(self, stage_hash: str) -> str:
+        names = {s["stage_hash"]: s["name"] for s in self.stages}
+        twins = [h for h, n in names.items() if n == names.get(stage_hash)]
+        name = names.get(stage_hash, stage_hash[:8])
+        return name if len(twins) < 2 else f"{name} ({stage_hash[:8]})"
+
+
+def summarise(store, resamples: int = 1000, seed: int = 0, stage_resamples: int = 200) -> Summary:
+    settings = store.settings()
+    setup = json.loads(settings.get("evaluation", "{}"))
+    agents = json.loads(settings.get("agents", "[]"))
+    baselines = setup.get("baselines", [])
+    stages = store.stages()
+    games, analyses = store.games(), store.analyses()
+    played = {g["stage_hash"] for g in games}
+    stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
+    everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
+    overall = rate(outcomes(games), everyone, resamples=resamples, seed=seed)
+    per_stage = {}
+    for s in stages:
+        here = [g for g in games if g["stage_hash"] == s["stage_hash"]]
+        if here:
+            per_stage[s["stage_hash"]] = rate(outcomes(here), everyone, resamples=stage_resamples, seed=seed)
+    table = failures.tally(games, analyses, everyone)
+    scores = metrics.stage_scores(games)
+    roles = {s["stage_hash"]: s["role"] for s in stages}
+    budgets = {s["stage_hash"]: s["analysis_time"] for s in stages}
+    summary_metrics = {
+        "P": metrics.performance(games),
+        "E": metrics.efficiency(games, analyses, budgets),
+        "G": metrics.generalisation(scores, roles),
+        "R": metrics.robustness(scores),
+    }
+    return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
+                   failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
+                   _anytime(scores, stages, games, everyone, baselines), settings)
+
+
+def anytime_points(store, baselines: list[str]) -> list[anytime.Point]:
+    """The anytime estimate after each finished unseen stage, straight from the store (cheap: no
+    ratings), as a run goes."""
+    games = store.games()
+    agents = json.loads(store.settings().get("agents", "[]"))
+    return _anytime(metrics.stage_scores(games), store.stages(), games, agents, baselines)
+
+
+def _views(games: list[dict], stages: list[dict], agents: list[str]) -> dict:
+    online, runoff = {}, {}
+    for s in stages:
+        here = outcomes([g for g in games if g["stage_hash"] == s["stage_hash"]])
+        if here:  # in the order they were scheduled: the store's order within a stage
+            online[s["stage_hash"]] = views.online_elo(here, agents)
+            runoff[s["stage_hash"]] = views.instant_runoff(here, agents)
+    return {"online_elo": online, "unified": views.unified_score(online, agents), "instant_runoff": runoff,
+            "lexicographic": views.lexicographic(runoff, agents)}
+
+
+def _anytime(scores: dict, stages: list[dict], games: list[dict], agents: list[str], baselines: list[str]
+             ) -> list[anytime.Point]:
+    """The running estimate over the unseen stages whose games are all played, in the run's order."""
+    counts: dict[str, int] = {}
+    for g in games:
+        counts[g["stage_hash"]] = counts.get(g["stage_hash"], 0) + 1
+    per_stage = []
+    for s in sorted((s for s in stages if s["role"] == "unseen" and counts.get(s["stage_hash"]) == s["planned"]),
+                    key=lambda s: s["position"]):
+        per_stage.append((s["stage_hash"], anytime.normalised(scores[s["stage_hash"]], RANDOM, baselines),
+                          s["weight"]))
+    return anytime.running(per_stage, agents)

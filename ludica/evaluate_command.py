@@ -1,0 +1,251 @@
+"""`ludica evaluate` and `ludica report`: an evaluation of agents on public and unseen stages, with
+a progress bar (games done and left, time left, the current leader), the anytime estimate after
+each unseen stage, and at the end the leaderboard with intervals and failures, the metrics, the
+anytime estimate and the report's path."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ludica import gdl
+
+DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
+DEFAULT_BASE = "standard-8x8"
+DEFAULT_UNSEEN = 4
+
+
+def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> None:
+    p = sub.add_parser(
+        "evaluate", help="agents on public and unseen stages: ratings with intervals, metrics, a report",
+        description="Evaluate agents (the built-ins, plus any agent files or names given) on public stages and "
+                    "a set of unseen stages drawn by the sampler; every game goes to DIR/results.sqlite as it "
+                    "ends; the run ends with the leaderboard, the metrics, the anytime generalisation estimate "
+                    "and DIR/report.html. With no arguments: the built-ins on "
+                    f"{' and '.join(DEFAULT_PUBLIC)} and {DEFAULT_UNSEEN} unseen variants of {DEFAULT_BASE}.")
+    p.add_argument("agents", nargs="*", metavar="AGENT", help="submitted agents: agent files or built-in names")
+    p.add_argument("--no-builtins", action="store_true", help="do not add the built-in agents")
+    p.add_argument("--stage", action="append", default=None, metavar="STAGE",
+                   help=f"a public stage (repeat; a file, a folder or a bundled name; default {', '.join(DEFAULT_PUBLIC)})")
+    unseen = p.add_mutually_exclusive_group()
+    unseen.add_argument("--unseen", metavar="DIR", help="the unseen stages: the .gdl files of DIR (a `ludica sample` "
+                                                        "folder gives its weights)")
+    unseen.add_argument("--sample-base", metavar="STAGE", default=None,
+                        help=f"draw the unseen stages as variants of STAGE (default {DEFAULT_BASE})")
+    unseen.add_argument("--sample-fresh", action="store_true", help="draw fresh unseen stages from the whole language")
+    unseen.add_argument("--no-unseen", action="store_true", help="public stages only")
+    p.add_argument("--variants", type=count_type, default=DEFAULT_UNSEEN, metavar="N",
+                   help=f"how many unseen stages to draw (default {DEFAULT_UNSEEN})")
+    p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all; default arena)")
+    p.add_argument("--games", type=count_type, default=1, metavar="N", help="games per seating and stage (default 1)")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
+                   help="gauntlet: only games with a submitted agent in them")
+    p.add_argument("--schedule", choices=("flat", "doubling"), default="flat",
+                   help="doubling: unseen stages in rounds of 2^i, half with the analysis budget, a quarter with "
+                        "twice it, ..., one with 2^i times it")
+    p.add_argument("--max-stages", type=count_type, default=None, metavar="N", help="stop after N unseen stages")
+    p.add_argument("--max-time", type=seconds_type, default=None, metavar="S", help="start no stage after S seconds")
+    p.add_argument("--until-separated", action="store_true",
+                   help="stop once the anytime intervals of agents next in rank are disjoint")
+    p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    p.add_argument("--out", default="ludica-eval", metavar="DIR", help="the run folder (default ./ludica-eval)")
+    p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
+    episode_options(p, 2.0, 2.0)
+    jobs_option(p)
+    p.set_defaults(run=cmd_evaluate)
+
+    p = sub.add_parser("report", help="write DIR/report.html (and JSON, CSV) from an evaluation's run folder")
+    p.add_argument("folder", metavar="DIR")
+    p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    p.set_defaults(run=cmd_report)
+
+
+def _agents(args):
+    from ludica.runtime import entrants
+
+    submitted = [entrants.resolve(a) for a in args.agents]
+    chosen = list(submitted)
+    if not args.no_builtins:
+        chosen += [b for b in entrants.builtins() if b.path not in {c.path for c in chosen}]
+    for spec in chosen:  # a file that does not compile is said now, with its line, not as a 0% row later
+        source = spec.path.read_text(encoding="utf-8", errors="replace")
+        try:
+            compile(source, str(spec.path), "exec")
+        except SyntaxError as err:
+            raise gdl.LudicaError(f"agent {spec.name}: {spec.path}:{err.lineno}: {err.msg}; fix the file, or leave "
+                                  "it out") from None
+    return chosen
+
+
+def _stages(args, out: Path, console):
+    from ludica.cli import _stage_files
+    from ludica.evaluation import stageset
+
+    public = stageset.public(_stage_files(args.stage or list(DEFAULT_PUBLIC)))
+    if args.no_unseen:
+        return public
+    if args.unseen:
+        return public + stageset.from_folder(Path(args.unseen))
+    base = None
+    if not args.sample_fresh:
+        from ludica.cli import stage_path
+        base = gdl.load(stage_path(args.sample_base or DEFAULT_BASE))
+    what = "fresh stages" if base is None else f"variants of {base.name} ({args.family} family)"
+    console.print(f"unseen stages: {args.variants} {what}, seed {args.seed}, drawn into {out / 'unseen'}")
+    unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=args.seed, family=args.family,
+                              jobs=args.jobs or 0)
+    return public + unseen
+
+
+def cmd_evaluate(args) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
+    from ludica.cli import _options
+    from ludica.evaluation import evaluate
+    from ludica.evaluation.report import write_report
+    from ludica.runtime import tournament
+
+    console = Console()
+    out = Path(args.out)
+    agents = _agents(args)
+    if (out / "results.sqlite").exists() and not args.resume:
+        raise gdl.LudicaError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
+    tournament.run_folder(out)
+    started = time.monotonic()
+    stages = _stages(args, out, console)
+    options = _options(args)
+    config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
+                             seed=args.seed, format=args.format, schedule=args.schedule, reveal=args.reveal,
+                             limits=options.limits, sandbox=options.sandbox)
+    baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
+    stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
+    tally: dict[str, list[float]] = {a.name: [0.0, 0] for a in agents}
+    public = sum(s.role == "public" for s in stages)
+    console.print(f"{len(agents)} agents ({', '.join(a.name for a in agents)}) on {public} public and "
+                  f"{len(stages) - public} unseen stages, {args.format}, {args.games} game(s) per seating; "
+                  f"analysis {args.analysis_time:g} s, game {args.game_time:g} s; results in {out}")
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("left"), TimeRemainingColumn(), console=console) as progress:
+        bar = {}
+
+        def on_plan(left: int, total: int) -> None:
+            bar["id"] = progress.add_task("games", total=total, completed=total - left)
+
+        def on_game(g: dict) -> None:
+            for seat, name in enumerate((g["black"], g["white"])):
+                score = {"black": (1.0, 0.0), "white": (0.0, 1.0), "draw": (0.5, 0.5)}.get(g["result"], (0.0, 0.0))
+                tally[name][0] += score[seat]
+                tally[name][1] += 1
+            leader = max(tally, key=lambda a: (tally[a][0] / tally[a][1] if tally[a][1] else -1, a))
+            rate = tally[leader][0] / max(tally[leader][1], 1)
+            progress.update(bar["id"], advance=1,
+                            description=f"games (leader: {leader}, {100 * rate:.0f}% of this session's games)")
+
+        def on_wait(message: str) -> None:
+            progress.console.print(f"[dim]{message}[/]")
+
+        def on_estimate(point) -> None:
+            progress.console.print(_anytime_line(point))
+
+        def on_stop(why: str) -> None:
+            progress.console.print(f"[yellow]stopping: {why}; the stages in hand finish[/]")
+
+        callbacks = evaluate.Callbacks(on_plan=on_plan, on_game=on_game, on_wait=on_wait, on_estimate=on_estimate,
+                                       on_stop=on_stop)
+        try:
+            summary = evaluate.run(stages, agents, out, config, baselines=baselines, resume=args.resume,
+                                   jobs=args.jobs or len(tournament.cores()), stopping=stopping, callbacks=callbacks,
+                                   resamples=args.resamples)
+        except KeyboardInterrupt:
+            console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; run the same "
+                          "command with --resume to go on[/]")
+            return 130
+        except tournament.RunMismatch as err:
+            console.print(f"[red]error:[/] {err}")
+            return 2
+    paths = write_report(summary, out)  # first: the report exists even if the screen output is cut
+    show(summary, console)
+    console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name}); results: "
+                  f"{out / 'results.sqlite'}; took {time.monotonic() - started:.0f} s")
+    if summary.stopped:
+        console.print(f"stopped early ({summary.stopped}): --resume plays the rest")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from rich.console import Console
+
+    from ludica.evaluation import summarise
+    from ludica.evaluation.report import write_report
+    from ludica.runtime.records import ResultsStore
+
+    folder = Path(args.folder)
+    if not (folder / "results.sqlite").is_file():
+        raise gdl.LudicaError(f"{folder} holds no results.sqlite: give the --out folder of `ludica evaluate`")
+    store = ResultsStore(folder / "results.sqlite")  # read while a run may be writing: SQLite allows it
+    try:
+        summary = summarise(store, resamples=args.resamples)
+    finally:
+        store.close()
+    console = Console()
+    paths = write_report(summary, folder)
+    show(summary, console)
+    console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name})")
+    return 0
+
+
+def _interval(low, high) -> str:
+    return "—" if low is None else f"[{low:.2f}, {high:.2f}]"
+
+
+def _anytime_line(point) -> str:
+    ranked = sorted(point.estimates.items(), key=lambda kv: -kv[1].mean)
+    parts = [f"{a} {e.mean:.2f} {_interval(e.low, e.high)}" for a, e in ranked]
+    skipped = f" ({point.skipped} without spread left out)" if point.skipped else ""
+    return f"anytime after {point.stages} unseen stage(s){skipped}: " + " | ".join(parts)
+
+
+def show(summary, console) -> None:
+    """The leaderboard with intervals and failures, warnings, metrics and the anytime estimate."""
+    from rich.table import Table
+
+    from ludica.evaluation.failures import KINDS
+    from ludica.runtime import leaderboard
+
+    r = summary.overall
+    table = Table(title=f"Leaderboard: {len(summary.stages)} stages, {len(summary.games)} games "
+                        f"(Bradley–Terry, Elo scale, {r.anchor} = 1000)")
+    for column in ("#", "Agent", "Elo", "95% CI", "P(1st)", "Score", "W-L-D", "t/c/i/n"):
+        table.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
+    standings = {x.name: (x.wins, x.losses, x.draws) for x in leaderboard.standings(summary.games)}
+    for x in r.ratings:
+        w, l, d = standings.get(x.name, (0, 0, 0))
+        f = summary.failures.get(x.name)
+        table.add_row(str(x.rank), x.name, f"{x.elo:.0f}", f"{x.low:.0f}–{x.high:.0f}",
+                      f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%", f"{w}-{l}-{d}",
+                      "/".join(str(f.lost.get(k, 0)) if f else "0" for k in KINDS))
+    console.print(table)
+    console.print(f"[dim]intervals: {r.resamples} bootstrap resamples within {r.strata}; overall ratings weigh "
+                  f"stages equally; draws count half; one virtual draw per pair keeps sweeps finite. Forfeits: "
+                  f"t/c/i/n: games lost by time / crash / illegal moves / no strategy (analysis failed).[/]")
+    for note in r.notes:
+        console.print(f"[dim]{note}[/]")
+    for line in summary.warnings:
+        console.print(f"[bold yellow]warning:[/] {line}")
+    m = summary.metrics
+    metrics = Table(title="Metrics: P score; G public − unseen; R worst stage, best − worst; E analysis budget "
+                          "used, game time")
+    for column in ("Agent", "P", "G", "R min", "R span", "E anal.", "s/game", "ms/move"):
+        metrics.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
+    for x in r.ratings:
+        a = x.name
+        p, g, rob, e = m["P"].get(a, {}), m["G"].get(a), m["R"].get(a), m["E"].get(a, {})
+        metrics.add_row(a, f"{p.get('score', 0):.3f}", "—" if g is None else f"{g:+.3f}",
+                        f"{rob['worst']:.3f}" if rob else "—", f"{rob['spread']:.3f}" if rob else "—",
+                        "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
+                        f"{e.get('seconds_per_game', 0):.2f}",
+                        "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}")
+    console.print(metrics)
+    if summary.anytime:
+        console.print(_anytime_line(summary.anytime[-1]) + " (0 = random, 1 = the best baseline on each stage)")
