@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 import time
 
+from .cgroups import read_small
+
 TICK = 1.0 / os.sysconf("SC_CLK_TCK")
 
 
@@ -22,8 +24,7 @@ def _stat(pid: int) -> tuple[int, int, int, bool] | None:
     """(parent, session, CPU ticks including reaped children, whether it is a zombie) of a
     process, None if it is gone."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            text = f.read()
+        text = read_small(f"/proc/{pid}/stat")
     except OSError:
         return None
     fields = text[text.rindex(b")") + 2:].split()  # the name may hold spaces and parentheses

@@ -33,6 +33,15 @@ def _sweep() -> None:
                     pass  # still holds processes: they die with their namespace, and a later sweep
 
 
+def read_small(path: str) -> bytes:
+    """The contents of a small kernel file (a /proc or cgroup file: one read is all of it)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 1 << 16)
+    finally:
+        os.close(fd)
+
+
 def _write(path: Path, value: str) -> None:
     with open(path, "w") as f:
         f.write(value)
@@ -44,6 +53,8 @@ class AgentGroup:
 
     def __init__(self, dirs: list[Path], usage: Path, v2: bool):
         self.dirs, self.usage, self.v2 = dirs, usage, v2
+        # read on every move: plain strings and os.read (pathlib's read_text costs several times more)
+        self._usage, self._procs = str(usage), str(dirs[0] / "cgroup.procs")
 
     @classmethod
     def create(cls, max_tasks: int) -> "AgentGroup | None":
@@ -74,18 +85,18 @@ class AgentGroup:
             _write(d / "cgroup.procs", str(pid))
 
     def cpu_seconds(self) -> float:
-        text = self.usage.read_text()
+        text = read_small(self._usage)
         if self.v2:
             for line in text.splitlines():
-                key, _, value = line.partition(" ")
-                if key == "usage_usec":
+                key, _, value = line.partition(b" ")
+                if key == b"usage_usec":
                     return int(value) / 1e6
             return 0.0
         return int(text) / 1e9
 
     def pids(self) -> set[int]:
         try:
-            return {int(p) for p in (self.dirs[0] / "cgroup.procs").read_text().split()}
+            return {int(p) for p in read_small(self._procs).split()}
         except OSError:
             return set()
 

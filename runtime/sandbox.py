@@ -20,6 +20,7 @@ reply is dropped, never taken for the answer to another request.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -81,31 +82,55 @@ class _Drain(threading.Thread):
 
     def __init__(self, stream):
         super().__init__(daemon=True)
-        self.stream, self.kept, self.total = stream, bytearray(), 0
+        self.stream, self.fd = stream, stream.fileno()
+        os.set_blocking(self.fd, False)
+        self.kept, self.total = bytearray(), 0
         self.lock = threading.Lock()
+        self.ended = threading.Event()
 
     def run(self) -> None:
-        while chunk := self.stream.read1(1 << 16):
-            with self.lock:
-                self.total += len(chunk)
-                room = OUTPUT_KEPT - len(self.kept)
-                if room > 0:
-                    self.kept += chunk[:room]
+        try:
+            while not self.ended.is_set():
+                select.select([self.fd], [], [])
+                with self.lock:  # one chunk at a time: a flood must not keep mark() waiting
+                    self._read(once=True)
+        except (OSError, ValueError):
+            self.ended.set()  # the stream was closed under us
 
-    def mark(self, settle: float = 0.02) -> tuple[str, int]:
-        """The output since the last mark (kept text, total bytes); starts a new count. Waits
-        until no byte has come for `settle` seconds (the output travels apart from the replies)."""
-        seen, quiet_since = -1, time.monotonic()
-        while time.monotonic() - quiet_since < settle:
-            with self.lock:
-                total = self.total
-            if total != seen:
-                seen, quiet_since = total, time.monotonic()
-            time.sleep(settle / 4)
+    def _read(self, once: bool = False) -> None:
+        """Read what the pipe holds (under the lock), or one chunk of it; at its end, say so."""
+        while True:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self.ended.set()
+                return
+            self.total += len(chunk)
+            room = OUTPUT_KEPT - len(self.kept)
+            if room > 0:
+                self.kept += chunk[:room]
+            if once:
+                return
+
+    def mark(self) -> tuple[str, int]:
+        """The output since the last mark (kept text, total bytes); starts a new count. Called when
+        every process of the agent is stopped or gone, so all it wrote is in the pipe: reading the
+        pipe dry here makes the count exact, with no waiting."""
         with self.lock:
+            if not self.ended.is_set():
+                self._read()
             text, total = self.kept.decode(errors="replace"), self.total
             self.kept, self.total = bytearray(), 0
         return text, total
+
+    def stop(self) -> None:
+        """After the agent's processes are gone: let the thread see the pipe's end, then close it
+        (never while the thread may still read it: its number could be reused by another file)."""
+        self.join(timeout=1.0)
+        if not self.is_alive():
+            self.stream.close()
 
 
 class AgentProcess:
@@ -121,6 +146,7 @@ class AgentProcess:
         self._seq = 0
         self._game_seq: int | None = None  # the seq of the running game's `game` request
         self._closed = False
+        self._stopped: set[int] = set()  # the processes the last freeze stopped
 
     # --- life of the worker ----------------------------------------------------------------------
 
@@ -191,7 +217,7 @@ class AgentProcess:
     def start_game(self, seed: int, budget: float) -> Answer:
         """Fork a game process from the analysed strategy; its CPU time counts on the game clock."""
         self._before_game = set(self.tree.members(rescan=True))
-        self.drain.mark(settle=0.0)
+        self.drain.mark()
         answer = self._request({"op": "game", "seed": seed}, budget, whole=False)
         if answer.reply is not None and answer.reply.get("op") != "game-ready":
             answer.failure, answer.detail = "crash", _status_text(answer.reply, "the game process did not start")
@@ -231,7 +257,7 @@ class AgentProcess:
         except subprocess.TimeoutExpired:
             pass
         self._sock.close()
-        self.proc.stdout.close()
+        self.drain.stop()
         if self.group is not None:
             self.group.remove()
 
@@ -245,12 +271,13 @@ class AgentProcess:
         """Send a request and wait for its reply, charged against `budget`. `whole`: the request
         is the worker's own (analysis), not a game process's."""
         self._thaw()
+        cpu0 = self.tree.cpu_seconds()  # before the request goes: all the agent does for it is charged
         try:
             self._send(message)
         except (protocol.ProtocolError, protocol.Closed) as e:
             answer = Answer(None, 0.0, 0.0, "crash", str(e))
         else:
-            answer = self._wait(self._seq, 2 * budget + 1.0, budget)
+            answer = self._wait(self._seq, 2 * budget + 1.0, budget, cpu0=cpu0)
         if answer.reply is not None and answer.reply.get("op") == "error":
             answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
         if answer.failure is None:
@@ -267,12 +294,12 @@ class AgentProcess:
                 self._end_game_processes()
         return answer
 
-    def _wait(self, seq: int, wall_limit: float, budget: float | None = None, ending: bool = False) -> Answer:
-        """Wait for the reply to request `seq`, charging CPU time against `budget` when given.
-        The worker's `game-ended` for the running game ends the wait too: a crash of the game
-        process, unless the game is `ending`."""
-        t0, members = time.monotonic(), self.tree.members()
-        cpu0 = self.tree.cpu_seconds(members)
+    def _wait(self, seq: int, wall_limit: float, budget: float | None = None, ending: bool = False,
+              cpu0: float = 0.0) -> Answer:
+        """Wait for the reply to request `seq`, charging the CPU time used since `cpu0` against
+        `budget` when given. The worker's `game-ended` for the running game ends the wait too: a
+        crash of the game process, unless the game is `ending`."""
+        t0 = time.monotonic()
         spent = 0.0
         while True:
             try:
@@ -282,7 +309,8 @@ class AgentProcess:
             except protocol.ProtocolError as e:
                 return Answer(None, spent, time.monotonic() - t0, "protocol", str(e))
             wall = time.monotonic() - t0
-            members = self.tree.members()
+            # a quick answer costs one reading of the CPU time; the processes are listed only while waiting
+            members = self.tree.members() if reply is None else None
             if budget is not None:
                 spent = max(0.0, self.tree.cpu_seconds(members) - cpu0)
             if reply is not None:
@@ -327,14 +355,17 @@ class AgentProcess:
         for _ in range(100):
             new = live - stopped
             if not new:
-                return
+                break
             self._kill(new, signal.SIGSTOP)
             stopped |= new
             live = self._live()
+        self._stopped = stopped & live
 
     def _thaw(self) -> None:
-        """Let the agent's processes run again (those the last freeze saw: stopped, none can start)."""
-        self._kill(set(self.tree.members()) - self.tree.zombies, signal.SIGCONT)
+        """Let the agent's processes run again: those the last freeze stopped (stopped, none of
+        them could start another; a process killed since gets a harmless signal)."""
+        self._kill(self._stopped, signal.SIGCONT)
+        self._stopped = set()
 
     def _end_game_processes(self) -> None:
         """Kill what the game started (its process if still there, and anything it left), let the

@@ -1,0 +1,77 @@
+"""The referee's own cost per move through the sandbox, measured in one run.
+
+Plays random against greedy on a stage, both sandboxed (each in its worker, a game process per
+game), and reports per ply: real time, the CPU time charged to the agents, and the difference,
+which is the referee's own cost (asking, waiting, charging, stopping and resuming the agents,
+applying the move, logging). The same games with both agents in-process (no sandbox) give the
+floor: the engine's and the referee's bookkeeping without any process boundary.
+
+    python benchmarks/referee_cost.py [--stage standard-8x8] [--games 20]
+
+Target (issue 11): under 1 ms per move through the sandbox.
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from ludica import gdl, stages
+from ludica.compiler import compile as compile_stage
+from ludica.runtime import referee, resolve, tournament
+from ludica.runtime.records import ResultsStore
+
+TARGET_MS = 1.0
+
+
+def measure(stage, game, sandbox: bool, games: int) -> tuple[float, float, int]:
+    """(real seconds, charged seconds, plies) over `games` games after one warm-up game."""
+    options = tournament.Options(analysis_time=5, game_time=30, sandbox=sandbox)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = ResultsStore(Path(tmp) / "r.sqlite")
+        seats = [tournament.Entrant(resolve(n), game, gdl.format(stage), options, (tmp,), store, stage)
+                 for n in ("random", "greedy")]
+        try:
+            ready = tuple(s.ready() for s in seats)
+            referee.play_game(game, ready, 0, 30.0, names=("random", "greedy"))
+            wall = charged = 0.0
+            plies = 0
+            for g in range(1, games + 1):
+                t0 = time.perf_counter()
+                record = referee.play_game(game, ready, g, 30.0, names=("random", "greedy"))
+                wall += time.perf_counter() - t0
+                charged += sum(record.time_used)
+                plies += sum(1 for p in record.plies if p.move != "pass")
+        finally:
+            for s in seats:
+                s.close()
+            store.close()
+    return wall, charged, plies
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stage", default="standard-8x8")
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+    stage = gdl.load(stages.path(args.stage) if "/" not in args.stage else Path(args.stage))
+    game = compile_stage(stage)
+    rows = {}
+    for label, sandbox in (("in-process", False), ("sandboxed", True)):
+        wall, charged, plies = measure(stage, game, sandbox, args.games)
+        rows[label] = (wall, charged, plies)
+        print(f"{label:>10}: {args.games} games, {plies} moves: {1000 * wall / plies:6.3f} ms real per move, "
+              f"{1000 * charged / plies:6.3f} ms charged to the agents, referee's own "
+              f"{1000 * (wall - charged) / plies:6.3f} ms; {wall / args.games * 1000:.0f} ms per game")
+    wall, charged, plies = rows["sandboxed"]
+    own = 1000 * (wall - charged) / plies
+    floor = 1000 * (rows["in-process"][0] - rows["in-process"][1]) / rows["in-process"][2]
+    print(f"sandbox overhead per move: {own - floor:.3f} ms over the in-process floor ({floor:.3f} ms); "
+          f"referee's own cost {own:.3f} ms per move: target < {TARGET_MS:g} ms "
+          f"{'met' if own < TARGET_MS else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
