@@ -19,7 +19,7 @@ from typing import Callable
 from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.referee import stage_hash
-from . import anytime
+from . import adaptation, anytime
 from .stageset import UNSEEN, EvalStage
 from .summary import Summary, anytime_points, summarise
 
@@ -36,6 +36,7 @@ class Config:
     seed: int = 0
     format: str = "round-robin"
     schedule: str = "flat"
+    adaptation: tuple[float, ...] = (0.25, 0.5)  # budget fractions for A (evaluation/adaptation.py)
     reveal: bool = False
     limits: dict = field(default_factory=dict)
     sandbox: bool = True
@@ -63,8 +64,10 @@ def pairs(names: list[str], baselines: set[str], format: str) -> tuple[tuple[str
     return tuple((b, w) for b, w in everyone if b not in baselines or w not in baselines)
 
 
-def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config: Config
-          ) -> list[tuple[EvalStage, tournament.StagePlan]]:
+def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config: Config,
+          learners: dict[str, tuple[AgentSpec, float]] | None = None) -> list[tuple[EvalStage, tournament.StagePlan]]:
+    """The stages in the run's order with their games; on unseen stages also the adaptation games of
+    `learners` (name@f → (spec, f)) against each baseline, in both seats."""
     ordered = [s for s in stages if s.role != UNSEEN] + [s for s in stages if s.role == UNSEEN]
     unseen = sum(s.role == UNSEEN for s in ordered)
     budgets = [config.analysis_time] * unseen
@@ -74,13 +77,20 @@ def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config
             rounds += 1
         budgets = anytime.doubling(rounds, config.analysis_time)[:unseen]
     chosen = pairs(names, baselines, config.format)
+    learners = learners or {}
+    extra = tuple(pair for name in learners for b in sorted(baselines) for pair in ((name, b), (b, name)))
+    scale = tuple((name, f) for name, (_, f) in learners.items())
+    same = tuple((name, name.rsplit(adaptation.MARK, 1)[0]) for name in learners)  # common random numbers
     out, k = [], 0
     for s in ordered:
         budget = config.analysis_time
         if s.role == UNSEEN:
             budget, k = budgets[k], k + 1
-        title = _title(s, ordered)
-        out.append((s, tournament.StagePlan(s.stage, chosen, config.games, title, budget)))
+            plan = tournament.StagePlan(s.stage, chosen + extra, config.games, _title(s, ordered), budget, scale,
+                                        same)
+        else:
+            plan = tournament.StagePlan(s.stage, chosen, config.games, _title(s, ordered), budget)
+        out.append((s, plan))
     return out
 
 
@@ -106,13 +116,17 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
     names = tournament.check_entrants(agents)
     stages = list({stage_hash(s.stage): s for s in stages}.values())  # a stage given twice is one stage
     base = sorted(set(baselines) & set(names))
-    planned = plans(stages, names, set(base), config)
+    learners = adaptation.entrants(agents, set(base), config.adaptation) if base else {}
+    planned = plans(stages, names, set(base), config, learners)
     options = config.options()
     started = time.monotonic()
     with tournament.open_run(out) as store:
         settings = tournament.run_settings([s.stage for s in stages], agents, options)
         settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),
-                                             "roles": [s.role for s in stages]}, sort_keys=True)
+                                             "roles": [s.role for s in stages],
+                                             "adaptation": {n: [spec.name.split(adaptation.MARK)[0], f]
+                                                            for n, (spec, f) in learners.items()}},
+                                            sort_keys=True)
         tournament.check_settings(store, settings, resume)
         for position, (s, plan) in enumerate(planned):
             store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
@@ -148,7 +162,8 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
             if stopping.max_time is not None and time.monotonic() - started >= stopping.max_time:
                 _stop(state, callbacks, f"--max-time {stopping.max_time:g} s reached")
 
-        tournament.play([p for _, p in planned], agents, out, options, store, jobs=jobs,
+        everyone = agents + [spec for spec, _ in learners.values()]
+        tournament.play([p for _, p in planned], everyone, out, options, store, jobs=jobs,
                         on_game=callbacks.on_game, on_stage=stage_started, on_wait=callbacks.on_wait,
                         on_stage_done=stage_done, keep_going=keep_going)
         summary = summarise(store, resamples=resamples, seed=config.seed)

@@ -113,7 +113,9 @@ def _leaderboard_plot(s: Summary) -> str:
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(ratings) + 1.2))
     y = range(len(ratings))
     elo = [x.elo for x in ratings]
-    ax.errorbar(elo, y, xerr=[[x.elo - x.low for x in ratings], [x.high - x.elo for x in ratings]], fmt="o",
+    # a percentile interval need not hold the estimate (a skewed bootstrap): bars from the estimate, clipped
+    ax.errorbar(elo, y, xerr=[[max(0.0, x.elo - x.low) for x in ratings], [max(0.0, x.high - x.elo) for x in ratings]],
+                fmt="o",
                 capsize=4, color="#1f4e79")
     ax.set_yticks(list(y), [x.name for x in ratings])
     ax.axvline(1000, color="#999", linestyle=":", linewidth=1)
@@ -170,6 +172,21 @@ def _anytime_plot(s: Summary) -> str:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("unseen stages so far")
     ax.set_ylabel("mean normalised score (0 random, 1 best baseline)")
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(alpha=0.3)
+    return _svg(fig)
+
+
+def _adaptation_plot(s: Summary) -> str:
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for agent, curve in s.metrics["A"].items():
+        if curve["points"]:
+            xs, ys = zip(*curve["points"])
+            ax.plot(xs, ys, marker="o", label=f"{agent} (area {curve['area']:.2f})")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("fraction of the analysis budget")
+    ax.set_ylabel("score against the baselines, unseen stages")
+    ax.set_ylim(-0.02, 1.02)
     ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
     return _svg(fig)
@@ -232,16 +249,18 @@ def _html(s: Summary, data: dict) -> str:
     for x in r.ratings:
         a = x.name
         e, rob, g = m["E"].get(a, {}), m["R"].get(a), m["G"].get(a)
-        metric_rows.append([a, f"{m['P'].get(a, {}).get('score', 0):.3f}", "—" if g is None else f"{g:+.3f}",
+        area = m["A"].get(a, {}).get("area")
+        metric_rows.append([a, f"{m['P'].get(a, {}).get('score', 0):.3f}", "—" if area is None else f"{area:.3f}",
+                            "—" if g is None else f"{g:+.3f}",
                             f"{rob['worst']:.3f} ({s.stage_name(rob['worst_stage'])})" if rob else "—",
                             f"{rob['spread']:.3f}" if rob else "—",
                             "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
                             f"{e.get('seconds_per_game', 0):.2f}",
                             "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}"])
-    metrics = _table(["Agent", "P: score", "G: public − unseen", "R: worst stage", "R: spread", "E: analysis used",
+    metrics = _table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread", "E: analysis used",
                       "E: s per game", "E: ms per move"], metric_rows)
     stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], f"{st['weight']:.3f}", f"{st['analysis_time']:g}",
-                   sum(1 for g in s.games if g["stage_hash"] == st["stage_hash"]), st["planned"],
+                   sum(1 for g in s.games + s.adaptation_games if g["stage_hash"] == st["stage_hash"]), st["planned"],
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
     stages = _table(["Stage", "Role", "Weight", "Analysis s", "Games", "Planned", "Best (per-stage Elo)"], stage_rows)
@@ -256,6 +275,8 @@ def _html(s: Summary, data: dict) -> str:
     views_table = _table(["Agent", "Unified score (online Elo, K 32 from 1200)", "Instant-runoff ranks, sorted"],
                          view_rows)
     warnings = "".join(f'<p class="warning">warning: {html.escape(w)}</p>' for w in s.warnings)
+    curves = (f"<figure>{_adaptation_plot(s)}</figure>" if any(c["points"] for c in s.metrics["A"].values()) else
+              "<p>Not measured in this run: every agent is a baseline, or --adaptation none.</p>")
     anytime = (f"<figure>{_anytime_plot(s)}</figure>" if s.anytime else
                "<p>No unseen stage finished yet: the anytime estimate needs at least one.</p>")
     replays = json.dumps(_replays(s), separators=(",", ":")).replace("</", "<\\/")
@@ -265,8 +286,19 @@ def _html(s: Summary, data: dict) -> str:
         strata=html.escape(f"{r.resamples} bootstrap resamples within {r.strata}; stages weigh equally; "
                            f"draws count half; {r.anchor} = 1000."),
         warnings=warnings, ranks=ranks, matrix_plot=_matrix_plot(s), metrics=metrics, stage_plot=_stage_plot(s),
-        stages=stages, anytime=anytime, failures=failures_table, views=views_table, replays=replays,
-        stopped=f"<p class='warning'>stopped early: {html.escape(s.stopped)}</p>" if s.stopped else "")
+        stages=stages, anytime=anytime, failures=failures_table, views=views_table, replays=replays, curves=curves,
+        stopped=_unfinished(s))
+
+
+def _unfinished(s: Summary) -> str:
+    """Said at the top when the run is not over: its figures are over the games played so far."""
+    notes = []
+    if s.stopped:
+        notes.append(f"stopped early: {s.stopped}.")
+    if s.played < s.planned:
+        notes.append(f"This run is not finished: {s.played} of its {s.planned} planned games are played (run the "
+                     "same command with --resume to go on); every figure is over the games played so far.")
+    return "".join(f"<p class='warning'>{html.escape(n)}</p>" for n in notes)
 
 
 PAGE = """<!DOCTYPE html>
@@ -296,6 +328,8 @@ figure {{ margin: 0.5em 0 1.5em; }} figure svg {{ max-width: 100%; height: auto;
 <figure>{matrix_plot}</figure>
 <h2>Metrics</h2>
 {metrics}
+<h3>Adaptation: score with a fraction of the analysis budget (A)</h3>
+{curves}
 <h3>Score per agent and stage</h3>
 <figure>{stage_plot}</figure>
 <h3>Stages</h3>

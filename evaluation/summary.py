@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from . import anytime, failures, metrics, views
+from . import adaptation, anytime, failures, metrics, views
 from .ratings import Ratings, outcomes, rate
 
 RANDOM = "random"
@@ -30,6 +30,15 @@ class Summary:
     anytime: list[anytime.Point]
     settings: dict = field(default_factory=dict)
     stopped: str = ""  # why the run stopped before its planned stages were played, if it did
+    adaptation_games: list[dict] = field(default_factory=list)  # name@f's games (metric A), kept apart
+
+    @property
+    def played(self) -> int:
+        return len(self.games) + len(self.adaptation_games)
+
+    @property
+    def planned(self) -> int:
+        return sum(s["planned"] for s in self.stages)
 
     def stage_name(self, stage_hash: str) -> str:
         names = {s["stage_hash"]: s["name"] for s in self.stages}
@@ -44,7 +53,8 @@ def summarise(store, resamples: int = 1000, seed: int = 0, stage_resamples: int 
     agents = json.loads(settings.get("agents", "[]"))
     baselines = setup.get("baselines", [])
     stages = store.stages()
-    games, analyses = store.games(), store.analyses()
+    pseudo = {n: (a, f) for n, (a, f) in setup.get("adaptation", {}).items()}
+    games, analyses, learning = _split(store.games(), store.analyses(), pseudo)
     played = {g["stage_hash"] for g in games}
     stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
     everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
@@ -63,18 +73,31 @@ def summarise(store, resamples: int = 1000, seed: int = 0, stage_resamples: int 
         "E": metrics.efficiency(games, analyses, budgets),
         "G": metrics.generalisation(scores, roles),
         "R": metrics.robustness(scores),
+        "A": adaptation.curves(games + learning, pseudo, baselines,
+                               {s["stage_hash"] for s in stages if s["role"] == "unseen"}),
     }
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
                    failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
-                   _anytime(scores, stages, games, everyone, baselines), settings)
+                   _anytime(scores, stages, games + learning, everyone, baselines), settings,
+                   adaptation_games=learning)
+
+
+def _split(games: list[dict], analyses: list[dict], pseudo: dict) -> tuple[list[dict], list[dict], list[dict]]:
+    """(the evaluation's games, its analyses, the adaptation games): the agents entered again with
+    smaller budgets (name@f) stay out of the ratings and the other metrics."""
+    main = [g for g in games if g["black"] not in pseudo and g["white"] not in pseudo]
+    learning = [g for g in games if g["black"] in pseudo or g["white"] in pseudo]
+    return main, [a for a in analyses if a["agent"] not in pseudo], learning
 
 
 def anytime_points(store, baselines: list[str]) -> list[anytime.Point]:
     """The anytime estimate after each finished unseen stage, straight from the store (cheap: no
     ratings), as a run goes."""
-    games = store.games()
-    agents = json.loads(store.settings().get("agents", "[]"))
-    return _anytime(metrics.stage_scores(games), store.stages(), games, agents, baselines)
+    settings = store.settings()
+    pseudo = json.loads(settings.get("evaluation", "{}")).get("adaptation", {})
+    games, _, learning = _split(store.games(), [], pseudo)
+    agents = json.loads(settings.get("agents", "[]"))
+    return _anytime(metrics.stage_scores(games), store.stages(), games + learning, agents, baselines)
 
 
 def _views(games: list[dict], stages: list[dict], agents: list[str]) -> dict:

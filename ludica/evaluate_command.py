@@ -4,6 +4,7 @@ each unseen stage, and at the end the leaderboard with intervals and failures, t
 anytime estimate and the report's path."""
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
@@ -46,6 +47,9 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     p.add_argument("--max-time", type=seconds_type, default=None, metavar="S", help="start no stage after S seconds")
     p.add_argument("--until-separated", action="store_true",
                    help="stop once the anytime intervals of agents next in rank are disjoint")
+    p.add_argument("--adaptation", type=_fractions, default=(0.25, 0.5), metavar="F,F",
+                   help="metric A: budget fractions at which agents that are not baselines play the baselines "
+                        "again on unseen stages (default 0.25,0.5; none: not measured)")
     p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.add_argument("--out", default="ludica-eval", metavar="DIR", help="the run folder (default ./ludica-eval)")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
@@ -57,6 +61,19 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     p.add_argument("folder", metavar="DIR")
     p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.set_defaults(run=cmd_report)
+
+
+def _fractions(text: str) -> tuple[float, ...]:
+    """argparse type: budget fractions in (0, 1), comma-separated, or `none`."""
+    if text.strip().lower() == "none":
+        return ()
+    try:
+        values = tuple(sorted({float(x) for x in text.split(",")}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of fractions: {text!r} (e.g. 0.25,0.5, or none)") from None
+    if not values or not all(0 < v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"fractions of the budget are between 0 and 1 (exclusive), not {text!r}")
+    return values
 
 
 def _agents(args):
@@ -90,9 +107,19 @@ def _stages(args, out: Path, console):
         from ludica.cli import stage_path
         base = gdl.load(stage_path(args.sample_base or DEFAULT_BASE))
     what = "fresh stages" if base is None else f"variants of {base.name} ({args.family} family)"
-    console.print(f"unseen stages: {args.variants} {what}, seed {args.seed}, drawn into {out / 'unseen'}")
-    unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=args.seed, family=args.family,
-                              jobs=args.jobs or 0)
+    held = (out / "unseen" / "manifest.json").is_file()
+    console.print(f"unseen stages: {args.variants} {what}, seed {args.seed}, "
+                  + (f"the set already drawn into {out / 'unseen'}" if held else f"drawn into {out / 'unseen'}"))
+    with console.status("drawing unseen stages") as status:
+        judged = [0]
+
+        def progress(candidate, accepted: int) -> None:
+            judged[0] += 1
+            status.update(f"drawing unseen stages: {accepted} of {args.variants} accepted, {judged[0]} candidates "
+                          "judged")
+
+        unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=args.seed, family=args.family,
+                                  jobs=args.jobs or 0, progress=progress)
     return public + unseen
 
 
@@ -116,7 +143,8 @@ def cmd_evaluate(args) -> int:
     stages = _stages(args, out, console)
     options = _options(args)
     config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
-                             seed=args.seed, format=args.format, schedule=args.schedule, reveal=args.reveal,
+                             seed=args.seed, format=args.format, schedule=args.schedule,
+                             adaptation=args.adaptation, reveal=args.reveal,
                              limits=options.limits, sandbox=options.sandbox)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
     stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
@@ -130,13 +158,17 @@ def cmd_evaluate(args) -> int:
         bar = {}
 
         def on_plan(left: int, total: int) -> None:
+            if args.resume:
+                progress.console.print(f"resuming: {total - left} of the {total} games are in {out / 'results.sqlite'} "
+                                       f"and are kept; {left} to play")
             bar["id"] = progress.add_task("games", total=total, completed=total - left)
 
         def on_game(g: dict) -> None:
+            score = {"black": (1.0, 0.0), "white": (0.0, 1.0), "draw": (0.5, 0.5)}.get(g["result"], (0.0, 0.0))
             for seat, name in enumerate((g["black"], g["white"])):
-                score = {"black": (1.0, 0.0), "white": (0.0, 1.0), "draw": (0.5, 0.5)}.get(g["result"], (0.0, 0.0))
-                tally[name][0] += score[seat]
-                tally[name][1] += 1
+                if name in tally:  # not the adaptation games' NAME@f entrants
+                    tally[name][0] += score[seat]
+                    tally[name][1] += 1
             leader = max(tally, key=lambda a: (tally[a][0] / tally[a][1] if tally[a][1] else -1, a))
             rate = tally[leader][0] / max(tally[leader][1], 1)
             progress.update(bar["id"], advance=1,
@@ -234,14 +266,16 @@ def show(summary, console) -> None:
     for line in summary.warnings:
         console.print(f"[bold yellow]warning:[/] {line}")
     m = summary.metrics
-    metrics = Table(title="Metrics: P score; G public − unseen; R worst stage, best − worst; E analysis budget "
-                          "used, game time")
-    for column in ("Agent", "P", "G", "R min", "R span", "E anal.", "s/game", "ms/move"):
+    metrics = Table(title="Metrics: P score; A adaptation (area); G public − unseen; R worst stage, best − "
+                          "worst; E analysis budget used, game time")
+    for column in ("Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game", "ms/move"):
         metrics.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
     for x in r.ratings:
         a = x.name
         p, g, rob, e = m["P"].get(a, {}), m["G"].get(a), m["R"].get(a), m["E"].get(a, {})
-        metrics.add_row(a, f"{p.get('score', 0):.3f}", "—" if g is None else f"{g:+.3f}",
+        area = m["A"].get(a, {}).get("area")
+        metrics.add_row(a, f"{p.get('score', 0):.3f}", "—" if area is None else f"{area:.3f}",
+                        "—" if g is None else f"{g:+.3f}",
                         f"{rob['worst']:.3f}" if rob else "—", f"{rob['spread']:.3f}" if rob else "—",
                         "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
                         f"{e.get('seconds_per_game', 0):.2f}",
@@ -249,3 +283,6 @@ def show(summary, console) -> None:
     console.print(metrics)
     if summary.anytime:
         console.print(_anytime_line(summary.anytime[-1]) + " (0 = random, 1 = the best baseline on each stage)")
+    if summary.played < summary.planned:
+        console.print(f"[yellow]this run is not finished: {summary.played} of {summary.planned} planned games "
+                      "played; every figure is over those (--resume goes on)[/]")

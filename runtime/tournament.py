@@ -66,13 +66,22 @@ def round_robin(names: list[str]) -> tuple[tuple[str, str], ...]:
 @dataclass(frozen=True)
 class StagePlan:
     """The games of one stage: ordered pairs (black, white), `games` games each, played in that
-    order; `analysis_time` overrides the run's budget on this stage."""
+    order; `analysis_time` overrides the run's budget on this stage, and `scale` gives some
+    entrants a fraction (or a multiple) of it: ((name, factor), ...). An entrant in `same_seeds`
+    ((name, other), ...) plays its games with the seeds `other` has in the same seat against the
+    same opponent: an agent entered again with another budget meets the very same chances."""
 
     stage: A.Stage
     pairs: tuple[tuple[str, str], ...]
     games: int
     title: str
     analysis_time: float | None = None
+    scale: tuple[tuple[str, float], ...] = ()
+    same_seeds: tuple[tuple[str, str], ...] = ()
+
+    def seed(self, run_seed: int, black: str, white: str, index: int) -> int:
+        alias = dict(self.same_seeds)
+        return game_seed(run_seed, stage_hash(self.stage), alias.get(black, black), alias.get(white, white), index)
 
     def schedule(self) -> list[tuple[str, str, int]]:
         return [(b, w, k) for b, w in self.pairs for k in range(self.games)]
@@ -80,6 +89,11 @@ class StagePlan:
     @property
     def entrants(self) -> list[str]:
         return list(dict.fromkeys(name for pair in self.pairs for name in pair))
+
+    def budget(self, name: str, default: float) -> float:
+        """The analysis budget of entrant `name` on this stage."""
+        base = default if self.analysis_time is None else self.analysis_time
+        return base * dict(self.scale).get(name, 1.0)
 
 
 class Entrant:
@@ -361,8 +375,8 @@ def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, sto
         game = compile_stage(stage)
         warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
     text = format_stage(stage)
-    entrants = {name: Entrant(agents[name], game, text, options, hide, store, stage, core, plan.analysis_time)
-                for name in plan.entrants}
+    entrants = {name: Entrant(agents[name], game, text, options, hide, store, stage, core,
+                              plan.budget(name, options.analysis_time)) for name in plan.entrants}
     live.update(entrants.values())
     folder = out / "logs" / logs.slug(_title(stage, [stage]) + "-" + h[:8])
     try:
@@ -373,7 +387,7 @@ def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, sto
             if stopping.is_set():
                 raise Stopped
             seats = (entrants[black].ready(), entrants[white].ready())
-            record = play_game(game, seats, game_seed(options.seed, h, black, white, k), options.game_time,
+            record = play_game(game, seats, plan.seed(options.seed, black, white, k), options.game_time,
                                names=(black, white), no_strategy=(entrants[black].why_not, entrants[white].why_not))
             if stopping.is_set():  # the game may have been cut short by the stop: not a result
                 raise Stopped

@@ -163,9 +163,25 @@ def test_an_interrupted_evaluation_resumed_gives_the_same_ratings(tmp_path, unse
     assert {s["role"] for s in resumed.stages} == {"public", "unseen"}
 
 
+def test_adaptation_curves_come_from_games_kept_apart(tmp_path, unseen):
+    """`last` ignores its analysis: at a quarter and half of the budget it plays the same games, so its
+    curve is flat and its area is its full-budget score; the games of last@f are in no rating."""
+    specs = [agents.resolve(a) for a in ENTRANTS]
+    summary = evaluate.run(_stages(unseen), specs, tmp_path / "a", CONFIG, resamples=20)
+    curve = summary.metrics["A"]["last"]
+    assert [f for f, _ in curve["points"]] == [0.25, 0.5, 1.0]
+    assert len({round(x, 9) for _, x in curve["points"]}) == 1
+    assert curve["area"] == pytest.approx(curve["points"][-1][1])
+    assert len(summary.adaptation_games) == 2 * 2 * 2 * 2  # 2 stages, 2 fractions, 2 baselines, 2 seats
+    assert {r.name for r in summary.overall.ratings} == {"random", "greedy", "last"}
+    assert summary.played == summary.planned
+    none = evaluate.Config(**{**CONFIG.__dict__, "adaptation": ()})
+    assert not evaluate.run(_stages(unseen), specs, tmp_path / "b", none, resamples=20).adaptation_games
+
+
 def test_a_gauntlet_plays_only_the_submitted_agents_games(tmp_path, unseen):
     specs = [agents.resolve(a) for a in ENTRANTS]
-    config = evaluate.Config(**{**CONFIG.__dict__, "format": "gauntlet"})
+    config = evaluate.Config(**{**CONFIG.__dict__, "format": "gauntlet", "adaptation": ()})
     summary = evaluate.run(_stages(unseen), specs, tmp_path / "g", config, resamples=20)
     assert all("last" in (g["black"], g["white"]) for g in summary.games)
     assert len(summary.games) == 3 * 4  # last against each baseline, both seats, on three stages
@@ -196,6 +212,9 @@ def test_the_command_evaluates_and_reports(tmp_path, unseen, capsys):
     assert 'class="leaderboard"' in page and "<svg" in page and "replay-data" in page
     assert main(["evaluate", "--no-builtins", "random", "greedy", "--stage", "tic-tac-toe", "--no-unseen",
                  "--in-process", "--out", str(out)]) == 2  # a run is there: --resume or another folder
+    for bad in ("1.5", "0", "half"):
+        with pytest.raises(SystemExit):
+            main(["evaluate", "--adaptation", bad, "--out", str(tmp_path / "never")])
     (out / "report.html").unlink()
     assert main(["report", str(out), "--resamples", "20"]) == 0
     assert (out / "report.html").is_file()
@@ -219,5 +238,5 @@ def test_the_store_keeps_each_stage_with_its_role_and_budget(tmp_path, unseen):
     held = store.stages()
     store.close()
     assert [(s["role"], s["analysis_time"], s["planned"]) for s in held] == \
-        [("public", 1.0, 6), ("unseen", 1.0, 6), ("unseen", 1.0, 6), ("unseen", 2.0, 6)]
+        [("public", 1.0, 6), ("unseen", 1.0, 14), ("unseen", 1.0, 14), ("unseen", 2.0, 14)]  # + last@f's 8
     assert "Tic-tac-toe" in held[0]["text"]
