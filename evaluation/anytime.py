@@ -10,9 +10,12 @@ most). 0 is random's level, 1 the best baseline's. A stage where the best baseli
 MIN_SPREAD of random tells skill from luck too little to normalise by: it is left out of the
 estimate and counted.
 
-The estimate is the weighted mean with the stages' Levin weights normalised over the stages so
-far (equal weights give the plain mean); its interval is Student's t with n − 1 degrees of freedom
-on the weighted variance, (n / (n − 1))·Σ p_i²(x_i − m)² (s²/n when weights are equal).
+The estimate is the weighted mean m = Σ p_i x_i with the stages' Levin weights p_i normalised over
+the stages so far (equal weights give the plain mean). Its variance is s_w²·Σ p_i², with the
+weighted variance s_w² = Σ p_i (x_i − m)² / (1 − Σ p_i²), and its interval Student's t with
+n_eff − 1 degrees of freedom, n_eff = 1 / Σ p_i² (Kish's effective number of stages): with equal
+weights, s²/n and n − 1 exactly; when one stage carries most of the weight, n_eff is near 1 and
+the interval stays wide, as it should.
 """
 from __future__ import annotations
 
@@ -28,9 +31,10 @@ LEVEL = 0.95
 @dataclass(frozen=True)
 class Estimate:
     mean: float
-    low: float | None  # None: fewer than two stages
+    low: float | None  # None: fewer than two stages' worth of weight
     high: float | None
     stages: int
+    effective: float = 0.0  # Kish's effective number of stages, 1 / Σ p_i²
 
 
 def estimate(values: list[float], weights: list[float] | None = None, level: float = LEVEL) -> Estimate:
@@ -42,11 +46,13 @@ def estimate(values: list[float], weights: list[float] | None = None, level: flo
     total = sum(w)
     p = [x / total for x in w]
     mean = sum(pi * x for pi, x in zip(p, values))
-    if n < 2:
-        return Estimate(mean, None, None, n)
-    var = n / (n - 1) * sum(pi * pi * (x - mean) ** 2 for pi, x in zip(p, values))
-    half = stats.t.ppf(0.5 + level / 2.0, n - 1) * math.sqrt(var)
-    return Estimate(mean, mean - half, mean + half, n)
+    concentration = sum(pi * pi for pi in p)
+    effective = 1.0 / concentration
+    if n < 2 or effective < 1.0 + 1e-9:
+        return Estimate(mean, None, None, n, effective)
+    spread = sum(pi * (x - mean) ** 2 for pi, x in zip(p, values)) / (1.0 - concentration)
+    half = stats.t.ppf(0.5 + level / 2.0, max(1.0, effective - 1.0)) * math.sqrt(spread * concentration)
+    return Estimate(mean, mean - half, mean + half, n, effective)
 
 
 def normalised(scores: dict[str, float], random_name: str, baselines: list[str]) -> dict[str, float] | None:

@@ -51,7 +51,8 @@ def to_dict(s: Summary) -> dict:
         "metrics": s.metrics,
         "views": s.views,
         "anytime": [{"stage": p.stage, "stages": p.stages, "skipped": p.skipped,
-                     "estimates": {a: {"mean": e.mean, "low": e.low, "high": e.high} for a, e in p.estimates.items()}}
+                     "estimates": {a: {"mean": e.mean, "low": e.low, "high": e.high, "effective_stages": e.effective}
+                                   for a, e in p.estimates.items()}}
                     for p in s.anytime],
         "stopped": s.stopped,
     }
@@ -277,7 +278,7 @@ def _html(s: Summary, data: dict) -> str:
     warnings = "".join(f'<p class="warning">warning: {html.escape(w)}</p>' for w in s.warnings)
     curves = (f"<figure>{_adaptation_plot(s)}</figure>" if any(c["points"] for c in s.metrics["A"].values()) else
               "<p>Not measured in this run: every agent is a baseline, or --adaptation none.</p>")
-    anytime = (f"<figure>{_anytime_plot(s)}</figure>" if s.anytime else
+    anytime = (f"<figure>{_anytime_plot(s)}</figure><p>{_anytime_text(s)}</p>" if s.anytime else
                "<p>No unseen stage finished yet: the anytime estimate needs at least one.</p>")
     replays = json.dumps(_replays(s), separators=(",", ":")).replace("</", "<\\/")
     title = f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games"
@@ -288,6 +289,19 @@ def _html(s: Summary, data: dict) -> str:
         warnings=warnings, ranks=ranks, matrix_plot=_matrix_plot(s), metrics=metrics, stage_plot=_stage_plot(s),
         stages=stages, anytime=anytime, failures=failures_table, views=views_table, replays=replays, curves=curves,
         stopped=_unfinished(s))
+
+
+def _anytime_text(s: Summary) -> str:
+    last = s.anytime[-1]
+    effective = next(iter(last.estimates.values())).effective if last.estimates else 0.0
+    ranked = sorted(last.estimates.items(), key=lambda kv: -kv[1].mean)
+    parts = ", ".join(f"{a} {e.mean:.2f}" + ("" if e.low is None else f" [{e.low:.2f}, {e.high:.2f}]")
+                      for a, e in ranked)
+    skipped = f"; {last.skipped} stage(s) without spread between random and the best baseline left out" \
+        if last.skipped else ""
+    return html.escape(f"After {last.stages} unseen stages (effective number under the Levin weights: "
+                       f"{effective:.1f}{skipped}): {parts}. 0 is random's level, 1 the best baseline's on "
+                       "each stage; 95% Student-t intervals.")
 
 
 def _unfinished(s: Summary) -> str:

@@ -50,6 +50,9 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     p.add_argument("--adaptation", type=_fractions, default=(0.25, 0.5), metavar="F,F",
                    help="metric A: budget fractions at which agents that are not baselines play the baselines "
                         "again on unseen stages (default 0.25,0.5; none: not measured)")
+    p.add_argument("--qualify", type=count_type, default=None, metavar="N",
+                   help="before the evaluation, each submitted agent plays random N games in each seat on the first "
+                        "public stage and enters only if it beats random in both")
     p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.add_argument("--out", default="ludica-eval", metavar="DIR", help="the run folder (default ./ludica-eval)")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
@@ -91,6 +94,22 @@ def _agents(args):
             raise gdl.LudicaError(f"agent {spec.name}: {spec.path}:{err.lineno}: {err.msg}; fix the file, or leave "
                                   "it out") from None
     return chosen
+
+
+def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, console):
+    """The agents that may enter: the baselines, and the submitted agents that beat random."""
+    from ludica.evaluation.qualify import qualify
+    from ludica.runtime import entrants
+
+    candidates = [a for a in agents if a.name not in baselines]
+    if not candidates:
+        return agents
+    console.print(f"qualification: {n} game(s) in each seat against random on {stage.name}, in {out / 'qualification'}")
+    verdicts = qualify(candidates, entrants.resolve("random"), stage, out / "qualification", options, n, jobs)
+    for v in verdicts:
+        console.print(("  " if v.qualified else "  [yellow]") + v.line() + ("" if v.qualified else "[/]"))
+    out_now = {v.agent for v in verdicts if not v.qualified}
+    return [a for a in agents if a.name not in out_now]
 
 
 def _stages(args, out: Path, console):
@@ -148,6 +167,9 @@ def cmd_evaluate(args) -> int:
                              limits=options.limits, sandbox=options.sandbox)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
     stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
+    jobs = args.jobs or len(tournament.cores())
+    if args.qualify:
+        agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
     tally: dict[str, list[float]] = {a.name: [0.0, 0] for a in agents}
     public = sum(s.role == "public" for s in stages)
     console.print(f"{len(agents)} agents ({', '.join(a.name for a in agents)}) on {public} public and "
@@ -187,7 +209,7 @@ def cmd_evaluate(args) -> int:
                                        on_stop=on_stop)
         try:
             summary = evaluate.run(stages, agents, out, config, baselines=baselines, resume=args.resume,
-                                   jobs=args.jobs or len(tournament.cores()), stopping=stopping, callbacks=callbacks,
+                                   jobs=jobs, stopping=stopping, callbacks=callbacks,
                                    resamples=args.resamples)
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; run the same "
@@ -234,8 +256,10 @@ def _interval(low, high) -> str:
 def _anytime_line(point) -> str:
     ranked = sorted(point.estimates.items(), key=lambda kv: -kv[1].mean)
     parts = [f"{a} {e.mean:.2f} {_interval(e.low, e.high)}" for a, e in ranked]
-    skipped = f" ({point.skipped} without spread left out)" if point.skipped else ""
-    return f"anytime after {point.stages} unseen stage(s){skipped}: " + " | ".join(parts)
+    skipped = f", {point.skipped} without spread left out" if point.skipped else ""
+    effective = next(iter(point.estimates.values())).effective if point.estimates else 0.0
+    return (f"anytime after {point.stages} unseen stage(s) (effective {effective:.1f}{skipped}): "
+            + " | ".join(parts))
 
 
 def show(summary, console) -> None:

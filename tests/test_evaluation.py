@@ -240,3 +240,20 @@ def test_the_store_keeps_each_stage_with_its_role_and_budget(tmp_path, unseen):
     assert [(s["role"], s["analysis_time"], s["planned"]) for s in held] == \
         [("public", 1.0, 6), ("unseen", 1.0, 14), ("unseen", 1.0, 14), ("unseen", 2.0, 14)]  # + last@f's 8
     assert "Tic-tac-toe" in held[0]["text"]
+
+
+def test_qualification_lets_in_only_agents_that_beat_random_in_both_seats(tmp_path):
+    from ludica import gdl
+    from ludica.evaluation.qualify import qualify
+    from ludica.runtime import tournament
+
+    candidates = [agents.resolve("greedy"), agents.resolve(str(HERE / "bad_analysis.py"))]
+    options = tournament.Options(analysis_time=5, game_time=5, seed=1, sandbox=False)
+    stage = gdl.load(stages.path("small-board-6x6"))
+    verdicts = qualify(candidates, agents.resolve("random"), stage, tmp_path / "q", options, n=3)
+    by = {v.agent: v for v in verdicts}
+    assert by["greedy"].qualified and by["greedy"].games == 6
+    assert not by["bad_analysis"].qualified and by["bad_analysis"].as_black == 0.0
+    assert "not qualified" in by["bad_analysis"].line() and not by["bad_analysis"].flagged
+    again = qualify(candidates, agents.resolve("random"), stage, tmp_path / "q", options, n=3)  # kept, not replayed
+    assert again == verdicts
