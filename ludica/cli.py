@@ -170,7 +170,7 @@ def _options(args):
 
 def _agents(specs: list[str], with_builtins: bool):
     from ludica.runtime import entrants as agents
-    chosen = [agents.resolve(s) for s in specs]
+    chosen = [agents.check_compiles(agents.resolve(s)) for s in specs]  # a syntax error is said before the run
     if with_builtins:
         chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
     return chosen

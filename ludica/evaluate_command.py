@@ -79,23 +79,6 @@ def _fractions(text: str) -> tuple[float, ...]:
     return values
 
 
-def _agents(args):
-    from ludica.runtime import entrants
-
-    submitted = [entrants.resolve(a) for a in args.agents]
-    chosen = list(submitted)
-    if not args.no_builtins:
-        chosen += [b for b in entrants.builtins() if b.path not in {c.path for c in chosen}]
-    for spec in chosen:  # a file that does not compile is said now, with its line, not as a 0% row later
-        source = spec.path.read_text(encoding="utf-8", errors="replace")
-        try:
-            compile(source, str(spec.path), "exec")
-        except SyntaxError as err:
-            raise gdl.LudicaError(f"agent {spec.name}: {spec.path}:{err.lineno}: {err.msg}; fix the file, or leave "
-                                  "it out") from None
-    return chosen
-
-
 def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, console):
     """The agents that may enter: the baselines, and the submitted agents that beat random."""
     from ludica.evaluation.qualify import qualify
@@ -147,14 +130,14 @@ def cmd_evaluate(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
 
-    from ludica.cli import _options
+    from ludica.cli import _agents, _options
     from ludica.evaluation import evaluate
     from ludica.evaluation.report import write_report
     from ludica.runtime import tournament
 
     console = Console()
     out = Path(args.out)
-    agents = _agents(args)
+    agents = _agents(args.agents, not args.no_builtins)
     if (out / "results.sqlite").exists() and not args.resume:
         raise gdl.LudicaError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
     tournament.run_folder(out)

@@ -32,6 +32,24 @@ class AgentNotFound(LudicaError, ValueError):
     """An agent argument that names neither a built-in nor an agent file."""
 
 
+class AgentFileError(LudicaError, ValueError):
+    """An agent file that does not compile: said before a run starts, with its line."""
+
+
+def check_compiles(spec: AgentSpec) -> AgentSpec:
+    """The agent file compiles (it is not run): a syntax error is said now, with the file and line,
+    not as an agent that lost every game."""
+    source = spec.path.read_text(encoding="utf-8", errors="replace")
+    try:
+        compile(source, str(spec.path), "exec")
+    except SyntaxError as err:
+        raise AgentFileError(f"agent {spec.name}: {spec.path}:{err.lineno}: {err.msg}; fix the file, or leave it "
+                             "out") from None
+    except ValueError as err:  # e.g. a NUL byte in the file
+        raise AgentFileError(f"agent {spec.name}: {spec.path}: {err}; fix the file, or leave it out") from None
+    return spec
+
+
 def declared_name(source: str) -> str | None:
     """The string a top-level `NAME = "..."` assigns, if the file has one."""
     try:

@@ -42,9 +42,11 @@ def standings(games: list[dict], entrants: list[str] = ()) -> list[Standing]:
 
 
 def rows(board: list[Standing]) -> list[tuple[str, ...]]:
-    """(Rank, Strategy, Win Rate, W, L, D, G) as text."""
-    return [(str(i), s.name, f"{s.win_rate:.1f}%", str(s.wins), str(s.losses), str(s.draws), str(s.games))
-            for i, s in enumerate(board, 1)]
+    """(Rank, Strategy, Win Rate, W, L, D, G) as text; entrants equal in win rate (as shown) and wins
+    share a rank (1, 2, 2, 4)."""
+    key = [(f"{s.win_rate:.1f}", s.wins) for s in board]
+    return [(str(key.index(key[i]) + 1), s.name, f"{s.win_rate:.1f}%", str(s.wins), str(s.losses), str(s.draws),
+             str(s.games)) for i, s in enumerate(board)]
 
 
 HEADER = ("Rank", "Strategy", "Win Rate", "W", "L", "D", "G")

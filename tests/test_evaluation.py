@@ -195,6 +195,9 @@ def test_max_stages_stops_before_the_next_unseen_stage_and_resume_plays_it(tmp_p
     assert first.stopped and stops and len(first.games) == 2 * 6
     rest = evaluate.run(_stages(unseen), specs, tmp_path / "m", CONFIG, resamples=20, resume=True)
     assert len(rest.games) == 3 * 6 and not rest.stopped
+    timed = evaluate.run(_stages(unseen), specs, tmp_path / "t", CONFIG, resamples=20,
+                         stopping=evaluate.Stopping(max_time=1e-6))
+    assert "--max-time" in timed.stopped and len(timed.games) == 6  # the first stage, then no other starts
 
 
 def test_the_command_evaluates_and_reports(tmp_path, unseen, capsys):
@@ -227,6 +230,8 @@ def test_an_agent_file_that_does_not_compile_is_refused_before_the_run(tmp_path,
     err = capsys.readouterr().err
     assert "broken.py:2" in err and "fix the file" in err
     assert not (tmp_path / "o" / "results.sqlite").exists()
+    assert main(["tournament", "tic-tac-toe", "--agent", str(bad), "--builtins", "--out", str(tmp_path / "t")]) == 2
+    assert "broken.py:2" in capsys.readouterr().err and not (tmp_path / "t").exists()
 
 
 def test_the_store_keeps_each_stage_with_its_role_and_budget(tmp_path, unseen):

@@ -121,6 +121,7 @@ def test_leaderboard_counts_draws_half_and_sorts_by_win_rate_then_wins():
     assert (c.wins, c.losses, c.draws) == (0, 2, 1)
     assert d.games == 0 and d.win_rate == 0.0
     assert leaderboard.rows(board)[0] == ("1", "a", "83.3%", "2", "0", "1", "3")
+    assert [r[0] for r in leaderboard.rows(board)] == ["1", "2", "2", "4", "5", "6"]  # e and f: equal, one rank
 
 
 # --- the protocol --------------------------------------------------------------------------
