@@ -124,6 +124,7 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
         settings = tournament.run_settings([s.stage for s in stages], agents, options)
         settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),
                                              "roles": [s.role for s in stages],
+                                             "weights": [round(s.weight, 12) for s in stages],
                                              "adaptation": {n: [spec.name.split(adaptation.MARK)[0], f]
                                                             for n, (spec, f) in learners.items()}},
                                             sort_keys=True)

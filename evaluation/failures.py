@@ -80,9 +80,10 @@ def tally(games: list[dict], analyses: list[dict], agents: list[str]) -> dict[st
 
 
 def _penalty(game: dict, name: str) -> str:
-    """The referee's line about this seat's forfeit."""
+    """The referee's line about this seat's forfeit ("Black (NAME) ..."; the lines about replaced
+    illegal moves start with the name and are not it)."""
     for line in json.loads(game["penalties"]):
-        if f"({name})" in line or line.startswith(name):
+        if f"({name})" in line:
             return line[:200]
     return game["reason"]
 

@@ -50,20 +50,23 @@ def performance(games: list[dict]) -> dict[str, dict]:
 
 
 def efficiency(games: list[dict], analyses: list[dict], budgets: dict[str, float]) -> dict[str, dict]:
-    """E per agent: analysis seconds over the stage's budget (mean over its analyses), game seconds
-    per game and per own move (CPU time charged by the referee)."""
+    """E per agent: analysis seconds over the stage's budget (mean over stages, each stage's last
+    analysis), game seconds per game and per own move, passes not counted (CPU time charged by
+    the referee)."""
+    last = {(a["stage_hash"], a["agent"]): a for a in analyses}  # the analysis its games were played with
     used: dict[str, list[float]] = defaultdict(list)
-    for a in analyses:
-        budget = budgets.get(a["stage_hash"])
+    for (stage, agent), a in last.items():
+        budget = budgets.get(stage)
         if budget:
-            used[a["agent"]].append(a["seconds"] / budget)
+            used[agent].append(a["seconds"] / budget)
     per_game: dict[str, list[float]] = defaultdict(list)
     moves: dict[str, int] = defaultdict(int)
     for g in games:
         for p, name in enumerate((g["black"], g["white"])):
             per_game[name].append(g["black_time"] if p == 0 else g["white_time"])
-        for player, _ in json.loads(g.get("ply_seconds") or "[]"):
-            moves[(g["black"], g["white"])[player]] += 1
+        for (player, _), move in zip(json.loads(g.get("ply_seconds") or "[]"), json.loads(g["moves"])):
+            if move != "pass":  # a forced pass is played without asking the agent
+                moves[(g["black"], g["white"])[player]] += 1
     agents = set(used) | set(per_game)
     return {a: {"analysis_share": statistics.fmean(used[a]) if used[a] else None,
                 "seconds_per_game": statistics.fmean(per_game[a]) if per_game[a] else 0.0,

@@ -16,8 +16,9 @@ games per stage before they are added up.
 Intervals: percentile bootstrap. A replicate resamples games with replacement within cells of
 (stage, black, white) — same pairing, same seat, same stage — so no replicate changes who met
 whom, where, or with which colour. A cell holding a single game cannot vary on its own; such cells
-are pooled into their (black, white) pairing across stages (resampling over stages), and `strata`
-says which was used.
+are pooled into their (black, white) pairing across stages (resampling over stages), and if that
+is still one game (a single stage), into the pair in either seat, and last into all games;
+`strata` says which were used.
 """
 from __future__ import annotations
 
@@ -143,24 +144,34 @@ def shared_ranks(values: list[float], decimals: int = 1) -> list[int]:
 
 
 def _strata(games: list[Outcome]) -> tuple[list[list[int]], str]:
-    cells: dict[tuple, list[int]] = {}
-    for i, g in enumerate(games):
-        cells.setdefault((g.stage, g.black, g.white), []).append(i)
-    strata: dict[tuple, list[int]] = {}
-    pooled = 0
-    for (stage, black, white), members in cells.items():
-        if len(members) >= 2:
-            strata[(stage, black, white)] = members
-        else:
-            strata.setdefault(("*", black, white), []).extend(members)
-            pooled += 1
-    if not pooled:
-        how = "(stage, black, white) cells"
-    elif pooled == len(cells):
-        how = "(black, white) pairings across stages (one game per stage and seating)"
-    else:
-        how = f"(stage, black, white) cells; {pooled} cells of one game pooled by (black, white) pairing"
-    return list(strata.values()), how
+    """Groups of game indices a replicate resamples within, and how they were made. A group of
+    one game cannot vary, so cells of one game are pooled, coarser and coarser until they can:
+    (stage, black, white) → (black, white) across stages → the pair in either seat across stages →
+    every game."""
+    levels = (lambda g: (g.stage, g.black, g.white), lambda g: (g.black, g.white),
+              lambda g: tuple(sorted((g.black, g.white))), lambda g: ())
+    names = ("(stage, black, white) cells", "(black, white) pairings across stages",
+             "pairs in either seat across stages", "all games")
+    groups: list[list[int]] = []
+    todo = list(range(len(games)))
+    used = []
+    for level, (key, name) in enumerate(zip(levels, names)):
+        pools: dict[tuple, list[int]] = {}
+        for i in todo:
+            pools.setdefault(key(games[i]), []).append(i)
+        last = level == len(levels) - 1
+        todo = []
+        for members in pools.values():
+            if len(members) >= 2 or last:
+                groups.append(members)
+                used.append(name) if name not in used else None
+            else:
+                todo.extend(members)
+        if not todo:
+            break
+    if len(used) <= 1:
+        return groups, used[0] if used else names[0]
+    return groups, f"{used[0]}, single games pooled by " + ", then by ".join(u.split(" across")[0] for u in used[1:])
 
 
 def rate(games: list[Outcome], agents: list[str] | None = None, *, anchor: str = ANCHOR,
@@ -191,6 +202,10 @@ def rate(games: list[Outcome], agents: list[str] | None = None, *, anchor: str =
                       scored[a] / played[a] if played[a] else 0.0) for i, a in enumerate(agents)]
     ratings.sort(key=lambda x: (-round(x.elo, 1), x.name))
     notes = [] if anchor in agents else [f"{anchor!r} did not play: the mean rating is {ANCHOR_ELO:g}"]
+    flat = [r.name for r in ratings if resamples and r.high - r.low < 1e-6 and r.name != anchor]
+    if flat:
+        notes.append(f"no spread in the bootstrap for {', '.join(flat)}: every resample gives the same games (too "
+                     "few, or each pair's games all went one way); more games (--games) give an interval")
     return Ratings(ratings, matrix, resamples, how, anchor if anchor in agents else "mean",
                    stages=len({g.stage for g in games}), notes=notes)
 

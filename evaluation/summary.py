@@ -73,8 +73,7 @@ def summarise(store, resamples: int = 1000, seed: int = 0, stage_resamples: int 
         "E": metrics.efficiency(games, analyses, budgets),
         "G": metrics.generalisation(scores, roles),
         "R": metrics.robustness(scores),
-        "A": adaptation.curves(games + learning, pseudo, baselines,
-                               {s["stage_hash"] for s in stages if s["role"] == "unseen"}),
+        "A": adaptation.curves(games + learning, pseudo, baselines, _complete(stages, games + learning, "unseen")),
     }
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
                    failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
@@ -88,6 +87,15 @@ def _split(games: list[dict], analyses: list[dict], pseudo: dict) -> tuple[list[
     main = [g for g in games if g["black"] not in pseudo and g["white"] not in pseudo]
     learning = [g for g in games if g["black"] in pseudo or g["white"] in pseudo]
     return main, [a for a in analyses if a["agent"] not in pseudo], learning
+
+
+def _complete(stages: list[dict], games: list[dict], role: str) -> set[str]:
+    """The stages of `role` whose planned games (adaptation games included) are all played: figures
+    that compare stages or budgets use only those."""
+    counts: dict[str, int] = {}
+    for g in games:
+        counts[g["stage_hash"]] = counts.get(g["stage_hash"], 0) + 1
+    return {s["stage_hash"] for s in stages if s["role"] == role and counts.get(s["stage_hash"]) == s["planned"]}
 
 
 def anytime_points(store, baselines: list[str]) -> list[anytime.Point]:
@@ -114,12 +122,9 @@ def _views(games: list[dict], stages: list[dict], agents: list[str]) -> dict:
 def _anytime(scores: dict, stages: list[dict], games: list[dict], agents: list[str], baselines: list[str]
              ) -> list[anytime.Point]:
     """The running estimate over the unseen stages whose games are all played, in the run's order."""
-    counts: dict[str, int] = {}
-    for g in games:
-        counts[g["stage_hash"]] = counts.get(g["stage_hash"], 0) + 1
+    complete = _complete(stages, games, "unseen")
     per_stage = []
-    for s in sorted((s for s in stages if s["role"] == "unseen" and counts.get(s["stage_hash"]) == s["planned"]),
-                    key=lambda s: s["position"]):
+    for s in sorted((s for s in stages if s["stage_hash"] in complete), key=lambda s: s["position"]):
         per_stage.append((s["stage_hash"], anytime.normalised(scores[s["stage_hash"]], RANDOM, baselines),
                           s["weight"]))
     return anytime.running(per_stage, agents)

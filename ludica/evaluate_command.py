@@ -152,7 +152,15 @@ def cmd_evaluate(args) -> int:
     stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
     jobs = args.jobs or len(tournament.cores())
     if args.qualify:
-        agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
+        try:
+            agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
+        except tournament.RunMismatch as err:
+            console.print(f"[red]error:[/] qualification: {err}")
+            return 2
+        except KeyboardInterrupt:
+            console.print(f"[yellow]interrupted during qualification: its finished games are kept in "
+                          f"{out / 'qualification'}; run the same command to go on[/]")
+            return 130
     tally: dict[str, list[float]] = {a.name: [0.0, 0] for a in agents}
     public = sum(s.role == "public" for s in stages)
     console.print(f"{len(agents)} agents ({', '.join(a.name for a in agents)}) on {public} public and "

@@ -30,6 +30,15 @@ class Closed(Exception):
     """The other side closed its end (it died, or exited)."""
 
 
+def ready(fd, writing: bool = False, timeout: float | None = None) -> bool:
+    """Whether `fd` (a file descriptor, or an object with fileno()) can be read (or written) within
+    `timeout` seconds (None: wait). poll, not select: select fails on descriptors numbered 1024 and
+    up, which a run with many agents' workers reaches."""
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT if writing else select.POLLIN)
+    return bool(poller.poll(None if timeout is None else max(0, int(timeout * 1000 + 0.999))))
+
+
 def pair() -> tuple[socket.socket, socket.socket]:
     """(the referee's end, the worker's end)."""
     return socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -46,8 +55,7 @@ def send(sock: socket.socket, message: dict, timeout: float | None = SEND_TIMEOU
     deadline = None if timeout is None else time.monotonic() + timeout
     while view:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        _, ready, _ = select.select([], [sock], [], wait)
-        if not ready:
+        if not ready(sock, writing=True, timeout=wait):
             raise ProtocolError(f"the other side took no message for {timeout:g} s")
         try:
             view = view[sock.send(view):]
@@ -67,8 +75,7 @@ class Reader:
     def _fill(self, need: int, deadline: float | None) -> bool:
         while len(self._buf) < need:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([self.sock], [], [], wait)
-            if not ready:
+            if not ready(self.sock, timeout=wait):
                 return False
             try:
                 chunk = self.sock.recv(min(1 << 16, max(need - len(self._buf), 4096)))

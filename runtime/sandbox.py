@@ -20,7 +20,6 @@ reply is dropped, never taken for the answer to another request.
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -91,7 +90,7 @@ class _Drain(threading.Thread):
     def run(self) -> None:
         try:
             while not self.ended.is_set():
-                select.select([self.fd], [], [])
+                protocol.ready(self.fd)
                 with self.lock:  # one chunk at a time: a flood must not keep mark() waiting
                     self._read(once=True)
         except (OSError, ValueError):
@@ -270,8 +269,8 @@ class AgentProcess:
     def _request(self, message: dict, budget: float, whole: bool) -> Answer:
         """Send a request and wait for its reply, charged against `budget`. `whole`: the request
         is the worker's own (analysis), not a game process's."""
+        cpu0 = self.tree.cpu_seconds()  # while every process is stopped: all it does from here is charged
         self._thaw()
-        cpu0 = self.tree.cpu_seconds()  # before the request goes: all the agent does for it is charged
         try:
             self._send(message)
         except (protocol.ProtocolError, protocol.Closed) as e:
@@ -322,7 +321,8 @@ class AgentProcess:
                     return Answer(None, spent, wall, "crash", _status_text(reply, "the game process died"))
                 if reply.get("seq") == seq:
                     return Answer(reply, spent, wall)
-                continue  # a late reply to an earlier request, or a forged one
+                # a late reply to an earlier request, or a forged one: dropped, and the clocks still run
+                members = self.tree.members()
             if budget is not None and spent > budget:
                 return Answer(None, spent, wall, "timeout", f"{spent:.2f} s of CPU time, over the {budget:.2f} s left")
             if wall > wall_limit:

@@ -100,9 +100,10 @@ class Entrant:
     """One agent on one stage: its seat (sandboxed or local), analysed, restarted if its worker dies."""
 
     def __init__(self, spec: AgentSpec, game, text: str, options: Options, hide: tuple[str, ...], store, stage,
-                 core: int | None = None, analysis_time: float | None = None):
+                 core: int | None = None, analysis_time: float | None = None,
+                 stopping: threading.Event | None = None):
         self.spec, self.game, self.text, self.options, self.hide = spec, game, text, options, hide
-        self.store, self.stage, self.core = store, stage, core
+        self.store, self.stage, self.core, self.stopping = store, stage, core, stopping
         self.analysis_time = options.analysis_time if analysis_time is None else analysis_time
         self.seat = None
         self.why_not = ""
@@ -141,13 +142,14 @@ class Entrant:
         lockdown: dict = {}
         output = ("", 0)
         if o.sandbox:
-            seat = self.seat if self.seat is not None else self._process()
+            # every worker is in self.seat as soon as it exists: a stop (Ctrl-C) kills what it finds there
+            seat = self.seat = self.seat if self.seat is not None else self._process()
             answer = seat.wait_ready() if seat.proc is not None else seat.start()
             if answer.failure and seat.proc is not None and not seat.lockdown:
                 # The worker did not get ready (the agent's code was not loaded yet, so this is not
                 # the agent's doing: a busy machine, a cold cache): once more, alone.
                 seat.close()
-                seat = self._process()
+                seat = self.seat = self._process()
                 answer = seat.start()
             lockdown = seat.lockdown
             if not answer.failure:
@@ -156,6 +158,8 @@ class Entrant:
         else:
             seat = LocalSeat(self.spec.name, str(self.spec.path), self.game, self.text if o.reveal else None)
             answer = seat.analyze(self.analysis_time)
+        if self.stopping is not None and self.stopping.is_set():
+            raise Stopped  # the analysis may have been cut short by the stop: not a result
         self.store.add_analysis(self.stage.name, stage_hash(self.stage), self.spec.name, answer, lockdown, output)
         self.analysis = {"attempts": attempts, "ok": answer.failure is None, "seconds": round(answer.seconds, 3),
                          "wall": round(answer.wall, 3), "failure": answer.failure, "detail": answer.detail[-2000:],
@@ -262,10 +266,13 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
     by_name = {a.name: a for a in agents}
     with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):
         warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
+    slots = cores()
     if not options.sandbox:
         jobs = 1  # in-process agents share this process's CPU clock: one game at a time
-    jobs = max(1, min(jobs, len(plans)))
-    slots = cores()
+    # at most one job per core: two pinned to one core would halve each agent's share of it, and
+    # the wall-clock backstop (twice the time left) would then forfeit agents that are within budget
+    jobs = max(1, min(jobs, len(plans), len(slots)))
+    taking = threading.Lock()  # the next plan and the question whether to start it, as one step
     todo: queue.Queue = queue.Queue()
     for plan in plans:
         todo.put(plan)
@@ -277,12 +284,13 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
         core = slots[number % len(slots)] if jobs > 1 else None
         try:
             while not stopping.is_set():
-                try:
-                    plan = todo.get_nowait()
-                except queue.Empty:
-                    return
-                if not keep_going(plan):
-                    return
+                with taking:  # so the stages start in the plans' order, and keep_going sees them so
+                    try:
+                        plan = todo.get_nowait()
+                    except queue.Empty:
+                        return
+                    if not keep_going(plan):
+                        return
                 _play_stage(plan, by_name, out, options, store, hide, core, live, stopping, on_game, on_stage,
                             on_wait)
                 if on_stage_done and not stopping.is_set():
@@ -376,7 +384,7 @@ def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, sto
         warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
     text = format_stage(stage)
     entrants = {name: Entrant(agents[name], game, text, options, hide, store, stage, core,
-                              plan.budget(name, options.analysis_time)) for name in plan.entrants}
+                              plan.budget(name, options.analysis_time), stopping) for name in plan.entrants}
     live.update(entrants.values())
     folder = out / "logs" / logs.slug(_title(stage, [stage]) + "-" + h[:8])
     try:

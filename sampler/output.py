@@ -27,8 +27,8 @@ PRIOR = ("Each stage is drawn from a prefix-free code by drawing every field at 
          "so accepted stages keep probabilities proportional to 2^-bits among the accepted.")
 TAU = (f"tau: the mean, over the seeded random games 0..{TAU_GAMES - 1} of seed {TAU_SEED}, of the sum over "
        "the positions a game passes through of 1 + its legal moves (counted, not timed).")
-LEVIN = ("K = bits + log2 tau. Stages are drawn proportional to 2^-bits and weighted by 2^-K normalised "
-         "over the set (levin weight): weighted means over the set estimate means under the prior "
+LEVIN = ("K = bits + log2 tau. Stages are drawn proportional to 2^-bits and weighted by 2^-K / 2^-bits = 1/tau, "
+         "normalised over the set (levin weight): weighted means over the set estimate means under the prior "
          "proportional to 2^-K.")
 
 

@@ -11,9 +11,9 @@ stage's is rejected as "duplicate" (a raw draw of the prior, --filters none, kee
 part of the distribution).
 
 Levin weights: candidates are drawn ∝ 2^-bits (the edit's bits for variants, the description
-length for fresh stages); K = bits + log2 τ; each accepted stage carries the weight 2^-K
-normalised over the set, so that a weighted mean over the set estimates a mean under the prior
-∝ 2^-K (weights, not rejection: rejecting on τ would discard most draws).
+length for fresh stages); K = bits + log2 τ; each accepted stage carries the importance weight
+2^-K / 2^-bits = 1/τ normalised over the set, so that a weighted mean over the set estimates a mean
+under the prior ∝ 2^-K (weights, not rejection: rejecting on τ would discard most draws).
 """
 from __future__ import annotations
 
@@ -173,12 +173,13 @@ class Run:
         return counts
 
     def weights(self) -> list[float]:
-        """Each accepted stage's Levin weight 2^-K, normalised over the set."""
-        ks = [c.K for c in self.accepted]
-        if not ks:
+        """Each accepted stage's Levin weight, normalised over the set: the importance weight that
+        turns the draw (∝ 2^-bits) into the prior ∝ 2^-K = 2^-bits / τ, that is ∝ 1/τ. (Not 2^-K
+        itself: the draw already carries the 2^-bits; weighting by it again would count it twice.)"""
+        taus = [c.tau for c in self.accepted]
+        if not taus:
             return []
-        least = min(ks)
-        raw = [2.0 ** (least - k) for k in ks]
+        raw = [1.0 / t for t in taus]
         total = math.fsum(raw)
         return [w / total for w in raw]
 

@@ -184,6 +184,11 @@ def test_forged_and_malformed_messages_cannot_harm_the_referee(tmp_path):
         assert lost_by(games, "forger") == ["no-strategy", "no-strategy"]
 
 
+def test_replies_to_no_request_do_not_stop_the_clocks(tmp_path):
+    games, _, _ = run(tmp_path, HERE / "late_replies.py")
+    assert lost_by(games, "late_replies") == ["time", "time"]
+
+
 def test_the_agent_cannot_change_files_or_share_memory_with_the_machine(tmp_path):
     canary = Path(__file__).parent / f".canary-{__import__('os').getpid()}"
     canary.write_text("untouched\n")
