@@ -404,11 +404,15 @@ figure {{ margin: 0.5em 0 1.5em; }} figure svg {{ max-width: 100%; height: auto;
       parts.join("") + "</svg>";
     const total = game.boards.length - 1;
     where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + game.moves[ply - 1] : " (the start)");
-    movesBox.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === ply - 1));
+    movesBox.querySelectorAll("li").forEach((li, i) => {{
+      li.classList.toggle("current", i === ply - 1);
+      if (i === ply - 1) li.scrollIntoView({{block: "nearest"}});
+    }});
   }}
   function load(i) {{
     game = games[i]; ply = 0;
-    movesBox.innerHTML = "<ol>" + game.moves.map((mv, k) => {{
+    movesBox.innerHTML = "<p>● " + game.black + " (first) – ○ " + game.white + " (second)</p><ol>" +
+      game.moves.map((mv, k) => {{
       const t = game.seconds[k], who = t ? (t[0] === 0 ? game.black : game.white) : "";
       return "<li>" + who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
         (t ? " (" + t[1].toFixed(3) + " s)" : "") + "</li>";
