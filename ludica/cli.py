@@ -224,8 +224,22 @@ def cmd_tournament(args) -> int:
         for row in leaderboard.rows(board):
             table.add_row(*row)
         console.print(table)
+    for line in _failure_warnings(out, [a.name for a in entrants]):
+        console.print(f"[bold yellow]warning:[/] {line}")
     console.print(f"results: {out / 'results.sqlite'}, logs: {out / 'logs'}, leaderboards: {out / 'leaderboard.md'}")
     return 0
+
+
+def _failure_warnings(out: Path, names: list[str]) -> list[str]:
+    """Agents that lost more than a tenth of their games other than by play, with their reasons."""
+    from ludica.evaluation import failures
+    from ludica.runtime.records import ResultsStore
+
+    store = ResultsStore(out / "results.sqlite")
+    try:
+        return failures.warnings(failures.tally(store.games(), store.analyses(), names))
+    finally:
+        store.close()
 
 
 def cmd_play(args) -> int:

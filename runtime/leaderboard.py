@@ -1,11 +1,15 @@
 """Leaderboards as the Othello AI Arena shows them: Rank, Strategy, Win Rate (draws count half,
-percent with one decimal), W, L, D, G; sorted by win rate, then wins, then name.
+percent with one decimal), W, L, D, G; sorted by win rate, then wins, then name. One column more
+than the Arena's: the games lost other than by play — by time, crash, illegal moves, no strategy
+(t/c/i/n) — so that a failing agent is never hidden behind its win rate.
 
 A game both seats forfeited (neither had a strategy) is a loss for both.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+FORFEITS = ("time", "crash", "illegal", "no-strategy")
 
 
 @dataclass
@@ -14,6 +18,7 @@ class Standing:
     wins: int = 0
     losses: int = 0
     draws: int = 0
+    forfeits: dict = field(default_factory=dict)  # reason → games lost that way (FORFEITS)
 
     @property
     def games(self) -> int:
@@ -32,12 +37,20 @@ def standings(games: list[dict], entrants: list[str] = ()) -> list[Standing]:
         result = g["result"]
         if result == "black":
             black.wins, white.losses = black.wins + 1, white.losses + 1
+            losers = (white,)
         elif result == "white":
             white.wins, black.losses = white.wins + 1, black.losses + 1
+            losers = (black,)
         elif result == "draw":
             black.draws, white.draws = black.draws + 1, white.draws + 1
+            losers = ()
         else:  # "none": both forfeited
             black.losses, white.losses = black.losses + 1, white.losses + 1
+            losers = (black, white)
+        reason = g.get("reason", "normal")
+        if reason in FORFEITS:
+            for s in losers:
+                s.forfeits[reason] = s.forfeits.get(reason, 0) + 1
     return sorted(table.values(), key=lambda s: (-round(s.win_rate, 6), -s.wins, s.name))
 
 
@@ -46,10 +59,10 @@ def rows(board: list[Standing]) -> list[tuple[str, ...]]:
     share a rank (1, 2, 2, 4)."""
     key = [(f"{s.win_rate:.1f}", s.wins) for s in board]
     return [(str(key.index(key[i]) + 1), s.name, f"{s.win_rate:.1f}%", str(s.wins), str(s.losses), str(s.draws),
-             str(s.games)) for i, s in enumerate(board)]
+             str(s.games), "/".join(str(s.forfeits.get(k, 0)) for k in FORFEITS)) for i, s in enumerate(board)]
 
 
-HEADER = ("Rank", "Strategy", "Win Rate", "W", "L", "D", "G")
+HEADER = ("Rank", "Strategy", "Win Rate", "W", "L", "D", "G", "Lost t/c/i/n")
 
 
 def markdown(title: str, board: list[Standing]) -> str:

@@ -262,3 +262,12 @@ def test_qualification_lets_in_only_agents_that_beat_random_in_both_seats(tmp_pa
     assert "not qualified" in by["bad_analysis"].line() and not by["bad_analysis"].flagged
     again = qualify(candidates, agents.resolve("random"), stage, tmp_path / "q", options, n=3)  # kept, not replayed
     assert again == verdicts
+
+
+def test_a_tournament_leaderboard_shows_forfeits_and_warns(tmp_path, capsys):
+    code = main(["tournament", "tic-tac-toe", "--agent", str(HERE / "bad_analysis.py"), "--agent", "random",
+                 "--in-process", "--out", str(tmp_path / "t")])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "0/0/0/2" in text and "Lost t/c/i/n" in (tmp_path / "t" / "leaderboard.md").read_text()
+    assert "bad_analysis lost 2 of its 2 games (100%)" in text and "cannot analyse, on purpose" in text

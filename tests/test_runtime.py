@@ -108,7 +108,8 @@ def test_a_seat_without_a_strategy_loses_and_both_without_lose_both():
 
 def test_leaderboard_counts_draws_half_and_sorts_by_win_rate_then_wins():
     games = [{"black": "a", "white": "b", "result": "black"}, {"black": "b", "white": "a", "result": "draw"},
-             {"black": "c", "white": "a", "result": "white"}, {"black": "b", "white": "c", "result": "none"},
+             {"black": "c", "white": "a", "result": "white", "reason": "time"},
+             {"black": "b", "white": "c", "result": "none", "reason": "no-strategy"},
              {"black": "c", "white": "b", "result": "draw"}]
     games += [{"black": "e", "white": "f", "result": "draw"}, {"black": "e", "white": "f", "result": "draw"},
               {"black": "f", "white": "e", "result": "white"}, {"black": "f", "white": "e", "result": "black"}]
@@ -120,7 +121,8 @@ def test_leaderboard_counts_draws_half_and_sorts_by_win_rate_then_wins():
     assert (b.wins, b.losses, b.draws) == (0, 2, 2)  # the game both forfeited is a loss for both
     assert (c.wins, c.losses, c.draws) == (0, 2, 1)
     assert d.games == 0 and d.win_rate == 0.0
-    assert leaderboard.rows(board)[0] == ("1", "a", "83.3%", "2", "0", "1", "3")
+    assert leaderboard.rows(board)[0] == ("1", "a", "83.3%", "2", "0", "1", "3", "0/0/0/0")
+    assert c.forfeits == {"time": 1, "no-strategy": 1} and b.forfeits == {"no-strategy": 1}  # never hidden
     assert [r[0] for r in leaderboard.rows(board)] == ["1", "2", "2", "4", "5", "6"]  # e and f: equal, one rank
 
 
