@@ -335,8 +335,17 @@ def _seconds(text: str) -> float:
     return x
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("ludica")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ludica", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"ludica {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("check", help="check stage files (every bundled stage if none are given)")

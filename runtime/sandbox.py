@@ -31,6 +31,7 @@ from . import protocol
 from .protocol import text
 from .accounting import ProcessTree
 from .cgroups import AgentGroup
+from ..gdl.diagnostics import LudicaError
 from .limits import DEFAULTS
 
 POLL = 0.01
@@ -47,6 +48,17 @@ _WORKER = ("import ctypes, os, signal, sys\n"
            "    os._exit(1)\n"
            "from ludica.runtime.worker import main\n"
            "main(int(sys.argv[1]))\n")
+
+
+class SandboxUnavailable(LudicaError, RuntimeError):
+    """The sandbox needs Linux: prctl, /proc, control groups and namespaces."""
+
+
+def require_linux() -> None:
+    if not sys.platform.startswith("linux"):
+        raise SandboxUnavailable(f"the sandbox that runs agents needs Linux (prctl, /proc, namespaces), and this is "
+                                 f"{sys.platform}: run ludica in a Linux machine or container, or run trusted agents "
+                                 "with --in-process")
 
 
 @dataclass
@@ -138,6 +150,7 @@ class AgentProcess:
     the agent does."""
 
     def __init__(self, agent_path: str, stage_text: str, settings: Settings):
+        require_linux()
         self.agent_path, self.stage_text, self.settings = agent_path, stage_text, settings
         self.proc: subprocess.Popen | None = None
         self.lockdown: dict = {}

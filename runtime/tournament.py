@@ -33,7 +33,7 @@ from .api import RulesApi
 from .local import LocalSeat
 from .records import ResultsStore, StoreError, lock_folder
 from .referee import play_game, stage_hash
-from .sandbox import AgentProcess, Settings
+from .sandbox import AgentProcess, Settings, require_linux
 from .warmup import warm_stages
 from .worker import warm
 
@@ -262,6 +262,8 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
     """Play the plans' missing games, `jobs` stages at a time, in the plans' order; `keep_going(plan)`
     is asked before each stage starts (in the plans' order, finished ones too). Ctrl-C (or an exception in a callback) stops every job:
     the games in hand are not recorded, every agent process is killed, and the exception goes on."""
+    if options.sandbox:
+        require_linux()  # before anything is compiled or started
     hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
     by_name = {a.name: a for a in agents}
     with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):

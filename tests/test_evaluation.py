@@ -271,3 +271,13 @@ def test_a_tournament_leaderboard_shows_forfeits_and_warns(tmp_path, capsys):
     assert code == 0, text
     assert "0/0/0/2" in text and "Lost t/c/i/n" in (tmp_path / "t" / "leaderboard.md").read_text()
     assert "bad_analysis lost 2 of its 2 games (100%)" in text and "cannot analyse, on purpose" in text
+
+
+def test_version_and_the_sandbox_says_it_needs_linux(tmp_path, capsys, monkeypatch):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("ludica ")
+    monkeypatch.setattr("sys.platform", "darwin")
+    assert main(["tournament", "tic-tac-toe", "--builtins", "--out", str(tmp_path / "t")]) == 2
+    err = capsys.readouterr()
+    assert "needs Linux" in err.err + err.out and "--in-process" in err.err + err.out
