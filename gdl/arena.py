@@ -60,7 +60,7 @@ def from_arena(config: dict[str, Any], warnings: list[str] | None = None) -> Sta
     for key in config:
         if key not in _REQUIRED and key not in _FLAGS:
             warn(f"unknown key {key!r}: ignored (the Arena's keys are {', '.join([*_REQUIRED, *_FLAGS])})")
-    name, size = config["name"], config["boardSize"]
+    name, size = _one_line(config["name"], warn), config["boardSize"]
     flags = {key: config.get(key, False) for key in _FLAGS}
 
     # Fill the board in the Arena's order, keeping only the cells that land.
@@ -90,6 +90,14 @@ def from_arena(config: dict[str, Any], warnings: list[str] | None = None) -> Sta
         pass_rule=PassForced(),
         ends=(End(NoMoves(), MostPieces()),),
     )
+
+
+def _one_line(name: str, warn) -> str:
+    """The name as a stage can hold it: one line, no double quote (`game "..."`)."""
+    fixed = " ".join(name.replace('"', "'").split())
+    if fixed != name:
+        warn(f"the name {name!r} became {fixed!r}: a stage's name is one line without double quotes")
+    return fixed
 
 
 def _is_int(value: Any) -> bool:

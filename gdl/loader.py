@@ -26,20 +26,27 @@ def read_stage(path: str | Path) -> str:
     path = Path(path)
     if path.is_dir():
         raise StageFileError(f"{path} is a folder, not a stage file (its stages: {path}/*.gdl)")
+    # not read at all beyond this size: a stage is at most MAX_CHARACTERS (of at most 4 bytes each)
+    return read_utf8(path, "stage file", 4 * MAX_CHARACTERS, f"a stage file is at most {MAX_CHARACTERS:,} characters")
+
+
+def read_utf8(path: Path, what: str, limit: int, why: str = "") -> str:
+    """The UTF-8 text of a file of at most `limit` bytes (a byte-order mark dropped); StageFileError
+    naming the file, and the line and column of a byte that is not UTF-8."""
     try:
         size = path.stat().st_size
-        if size > 4 * MAX_CHARACTERS:  # not read at all: a stage is at most MAX_CHARACTERS (≤ 4 bytes each)
-            raise StageFileError(f"{path} is {size:,} bytes: a stage file is at most {MAX_CHARACTERS:,} characters")
+        if size > limit:
+            raise StageFileError(f"{path} is {size:,} bytes: {why or f'{what}s are at most {limit:,} bytes'}")
         data = path.read_bytes()
     except OSError as err:
-        raise FileNotFoundError(f"cannot read stage file {str(path)!r}: {err.strerror}") from None
+        raise FileNotFoundError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise StageFileError(f"{path}:{line}:{column}: not UTF-8 text (byte 0x{data[err.start]:02x}): stage files "
-                             "are UTF-8; save it as UTF-8") from None
+        raise StageFileError(f"{path}:{line}:{column}: not UTF-8 text (byte 0x{data[err.start]:02x}): {what}s are "
+                             "UTF-8; save it as UTF-8") from None
 
 
 def check(source: str | Path | Stage) -> list[Diagnostic]:

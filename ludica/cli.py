@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import math
-import re
 import sys
 from pathlib import Path
 
 from ludica import gdl
-from ludica import evaluate_command, sample_command
+from ludica import arena_command, evaluate_command, sample_command
 from ludica import stages as bundled
 
 
@@ -111,40 +109,6 @@ def cmd_show(args) -> int:
     mover = stage.player_names[game.to_move(state)]
     moves = game.legal_moves(state)
     print(f"{mover} to move; {len(moves)} legal move{'s' * (len(moves) != 1)}: " + " ".join(map(str, moves)))
-    return 0
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "stage"
-
-
-def cmd_import_arena(args) -> int:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    written = 0
-    for source in args.configs:
-        try:
-            data = json.loads(Path(source).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            print(f"{source}: error: cannot read an Arena stage config: {err}", file=sys.stderr)
-            return 1
-        configs = data if isinstance(data, list) else [data]
-        for i, config in enumerate(configs):
-            where = source if len(configs) == 1 else f"{source}[{i}]"
-            warnings: list[str] = []
-            try:
-                stage = gdl.from_arena(config, warnings)
-            except ValueError as err:
-                print(f"{where}: error: {err}", file=sys.stderr)
-                return 1
-            for w in warnings:
-                print(f"{where}: warning: {w}")
-            target = out / f"{_slug(stage.name)}.gdl"
-            target.write_text(gdl.format(stage), encoding="utf-8")
-            gdl.load(target)  # what we write must load back
-            print(f"{where}: wrote {target} ({gdl.description_length(stage):.1f} bits)")
-            written += 1
-    print(f"{written} stage{'s' * (written != 1)} written to {out}")
     return 0
 
 
@@ -357,10 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("stage", metavar="STAGE")
     p.set_defaults(run=cmd_show)
 
-    p = sub.add_parser("import-arena", help="turn Othello AI Arena stage configs (JSON) into .gdl files")
-    p.add_argument("configs", nargs="+", metavar="CONFIG.json", help="one config object, or a list of them, per file")
-    p.add_argument("--out", required=True, metavar="DIR")
-    p.set_defaults(run=cmd_import_arena)
+    arena_command.add_parser(sub)
 
     def episode_options(p, analysis: float, game: float) -> None:
         p.add_argument("--analysis-time", type=_seconds, default=analysis, metavar="S",

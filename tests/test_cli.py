@@ -71,6 +71,47 @@ def test_import_arena_bad_config(tmp_path, capsys):
     assert "boardSize" in capsys.readouterr().err
 
 
+ARENA = {"boardSize": 6, "initialBlocked": [], "initialPlayer1": [{"r": 2, "c": 3}, {"r": 3, "c": 2}],
+         "initialPlayer2": [{"r": 2, "c": 2}, {"r": 3, "c": 3}]}
+
+
+@pytest.mark.parametrize("content, said", [
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"name": "big", "boardSize": ' + b"9" * 5000 + b"}", "thousands of digits"),
+    (b'{"name": "caf\xe9", "boardSize": 6}', "1:14: not UTF-8 text (byte 0xe9)"),
+    (b'{"name": "x", "boardSize": 6,', "not JSON"),
+    (json.dumps({"name": "all blocked", "boardSize": 2, "initialPlayer1": [], "initialPlayer2": [],
+                 "initialBlocked": [{"r": r, "c": c} for r in range(2) for c in range(2)]}).encode(),
+     "cannot be played: no playable cell"),
+])
+def test_import_arena_says_what_is_wrong_and_writes_nothing_bad(tmp_path, capsys, content, said):
+    src = tmp_path / "config.json"
+    src.write_bytes(content)
+    assert main(["import-arena", str(src), "--out", str(tmp_path / "out")]) == 1
+    assert said in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # nothing written, not even the folder
+
+
+def test_import_arena_keeps_every_stage_and_overwrites_nothing(tmp_path, capsys):
+    src = tmp_path / "twins.json"
+    src.write_text(json.dumps([dict(ARENA, name='A "quoted"\nname'), dict(ARENA, name="a-quoted-name"),
+                               dict(ARENA, name="bad", boardSize=0)]))
+    out = tmp_path / "out"
+    assert main(["import-arena", str(src), "--out", str(out)]) == 1  # the third is bad; the others are written
+    text = capsys.readouterr()
+    assert sorted(p.name for p in out.glob("*.gdl")) == ["a-quoted-name-2.gdl", "a-quoted-name.gdl"]
+    assert "became \"A 'quoted' name\"" in text.out and "a-quoted-name.gdl was taken" in text.out
+    assert gdl.load(out / "a-quoted-name.gdl").name == "A 'quoted' name"
+    (out / "a-quoted-name-2.gdl").write_text("# mine\n" + (out / "a-quoted-name-2.gdl").read_text())
+    main(["import-arena", str(src), "--out", str(out)])
+    assert "already holds this stage" in capsys.readouterr().out
+    assert (out / "a-quoted-name-2.gdl").read_text().startswith("# mine")  # not overwritten: a -3 instead
+    assert (out / "a-quoted-name-3.gdl").is_file()
+    (tmp_path / "afile").write_text("")
+    assert main(["import-arena", str(src), "--out", str(tmp_path / "afile")]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+
+
 def test_demo_runs_a_tournament_of_the_builtins(tmp_path, capsys):
     args = ["demo", "--stage", "tic-tac-toe", "--out", str(tmp_path), "--analysis-time", "1", "--game-time", "1"]
     assert main(args) == 0
