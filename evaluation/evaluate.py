@@ -120,6 +120,8 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
     planned = plans(stages, names, set(base), config, learners)
     options = config.options()
     started = time.monotonic()
+    if resume:
+        tournament.check_resumable(out)
     with tournament.open_run(out) as store:
         settings = tournament.run_settings([s.stage for s in stages], agents, options)
         settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),

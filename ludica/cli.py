@@ -122,7 +122,7 @@ def cmd_demo(args) -> int:
     print(f"\n== a tournament of the built-in agents on {', '.join(chosen)} ==")
     targs = argparse.Namespace(stages=chosen, agent=[], builtins=True, games=1, jobs=None,
                                analysis_time=args.analysis_time, game_time=args.game_time, out=args.out,
-                               resume=True, seed=args.seed, reveal=False, memory_mb=2048, in_process=False)
+                               resume=(Path(args.out) / "results.sqlite").is_file(), seed=args.seed, reveal=False, memory_mb=2048, in_process=False)
     return status or cmd_tournament(targs)
 
 

@@ -140,6 +140,8 @@ def cmd_evaluate(args) -> int:
     agents = _agents(args.agents, not args.no_builtins)
     if (out / "results.sqlite").exists() and not args.resume:
         raise gdl.LudicaError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
+    if args.resume:
+        tournament.check_resumable(out)
     tournament.run_folder(out)
     started = time.monotonic()
     stages = _stages(args, out, console)

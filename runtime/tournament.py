@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 from ..compiler import compile as compile_stage
 from ..gdl import ast as A
 from ..gdl import load
+from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
 from . import leaderboard, logs
 from .entrants import AgentSpec
@@ -49,7 +50,7 @@ class Options:
     sandbox: bool = True  # False: trusted agents in this process (tests, quick experiments)
 
 
-class RunMismatch(ValueError):
+class RunMismatch(LudicaError, ValueError):
     """--resume on a folder whose run was started with other settings."""
 
 
@@ -186,6 +187,8 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     names = check_entrants(agents)
     stages = unique_stages(load(p) for p in stage_paths)  # every stage checked before anything is played
     plans = [StagePlan(s, round_robin(names), options.games, _title(s, stages)) for s in stages]
+    if resume:
+        check_resumable(out)
     with open_run(out) as store:
         check_settings(store, run_settings(stages, agents, options), resume)
         play(plans, agents, out, options, store, jobs=jobs, on_game=on_game, on_stage=on_stage, on_wait=on_wait)
@@ -331,18 +334,43 @@ def _close_all(live: set) -> None:
 
 def check_settings(store: ResultsStore, wanted: dict[str, str], resume: bool) -> None:
     """A new run on an empty store, or `resume` of the very same run (else RunMismatch, naming
-    what differs)."""
+    what differs, option by option)."""
     held = store.settings()
     if held and not resume:
         raise RunMismatch(f"{store.path.parent} already holds a run: add --resume to continue it, "
                           "or choose another --out")
     if held:
-        differ = [k for k in wanted if held.get(k) != wanted[k]]
+        differ = [_difference(k, held.get(k), wanted[k]) for k in wanted if held.get(k) != wanted[k]]
         if differ:
-            raise RunMismatch(f"--resume: the run in {store.path.parent} was started with other {', '.join(differ)}; "
-                              "resume it with the same stages, agents (files unchanged) and options, "
+            raise RunMismatch(f"--resume: the run in {store.path.parent} was started otherwise: {'; '.join(differ)}. "
+                              "Resume it with the same stages, agents (files unchanged) and options, "
                               "or choose another --out")
     store.save_settings(wanted)
+
+
+def _difference(key: str, held: str | None, wanted: str) -> str:
+    """What differs under one key of the settings, said as the options a user gave."""
+    try:
+        before, now = json.loads(held or "null"), json.loads(wanted)
+    except ValueError:
+        return f"other {key}"
+    if isinstance(before, dict) and isinstance(now, dict):
+        changed = [f"{k} {before.get(k)!r} → {now.get(k)!r}" for k in sorted(set(before) | set(now))
+                   if before.get(k) != now.get(k)]
+        return f"{key}: " + ", ".join(changed)
+    if key == "agent files":
+        return "an agent file changed since"
+    if key == "stages":
+        return "other stages (or a stage's text changed)"
+    return f"{key} {before!r} → {now!r}"
+
+
+def check_resumable(out: Path) -> None:
+    """--resume needs a run to resume: a misspelt folder must not quietly start a new one."""
+    if not (out / "results.sqlite").is_file():
+        raise RunMismatch(f"--resume: {out} holds no run to resume"
+                          + ("" if out.exists() else " (there is no such folder)")
+                          + "; leave out --resume to start one")
 
 
 def _title(stage, stages) -> str:

@@ -265,10 +265,10 @@ def test_a_second_run_on_a_folder_in_use_is_refused_naming_who_holds_it(tmp_path
     out.mkdir()
     held = lock_folder(out)  # as a run in progress holds it
     try:
-        assert _tournament(out, "--resume") == 2
+        assert _tournament(out) == 2
         said = _said(capsys)
         assert "is in use by another ludica run (pid " in said and "wait for it to end, or give another --out" in said
         assert not (out / "results.sqlite").exists()
     finally:
         held.close()
-    assert _tournament(out, "--resume") == 0  # free again
+    assert _tournament(out) == 0  # free again

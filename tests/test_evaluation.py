@@ -215,6 +215,8 @@ def test_the_command_evaluates_and_reports(tmp_path, unseen, capsys):
     assert 'class="leaderboard"' in page and "<svg" in page and "replay-data" in page
     assert main(["evaluate", "--no-builtins", "random", "greedy", "--stage", "tic-tac-toe", "--no-unseen",
                  "--in-process", "--out", str(out)]) == 2  # a run is there: --resume or another folder
+    assert main(["evaluate", "--resume", "--no-unseen", "--stage", "tic-tac-toe", "--out", str(tmp_path / "typo")]) == 2
+    assert "holds no run to resume" in capsys.readouterr().err and not (tmp_path / "typo").exists()
     for bad in ("1.5", "0", "half"):
         with pytest.raises(SystemExit):
             main(["evaluate", "--adaptation", bad, "--out", str(tmp_path / "never")])

@@ -252,8 +252,11 @@ def test_an_interrupted_run_resumed_gives_the_same_results(tmp_path):
     with pytest.raises(tournament.RunMismatch, match="--resume"):
         tournament.run(paths, specs, tmp_path / "cut", options)
     other = tournament.Options(games=3, analysis_time=5, game_time=5, seed=3, sandbox=False)
-    with pytest.raises(tournament.RunMismatch, match="options"):
+    with pytest.raises(tournament.RunMismatch, match="options: games 2 → 3"):
         tournament.run(paths, specs, tmp_path / "cut", other, resume=True)
+    with pytest.raises(tournament.RunMismatch, match="no run to resume .there is no such folder"):
+        tournament.run(paths, specs, tmp_path / "misspelt", options, resume=True)
+    assert not (tmp_path / "misspelt").exists()
     resumed = tournament.run(paths, specs, tmp_path / "cut", options, resume=True)
     assert _table(tmp_path / "cut") == _table(tmp_path / "whole")
     assert [(s.name, s.wins, s.losses, s.draws) for s in resumed["all stages"]] == \
@@ -350,7 +353,7 @@ def test_resume_refuses_a_changed_agent_file_and_twin_stage_names_stay_apart(tmp
     assert len(boards) == 3 and sum(1 for t in boards if t.startswith("Tic-tac-toe (")) == 2
     assert len(list((tmp_path / "out" / "logs").iterdir())) == 2
     mine.write_text(mine.read_text() + "\n# changed\n")
-    with pytest.raises(tournament.RunMismatch, match="agent files"):
+    with pytest.raises(tournament.RunMismatch, match="an agent file changed"):
         tournament.run(paths, [agents.resolve("random"), agents.resolve(str(mine))], tmp_path / "out", options,
                        resume=True)
 
