@@ -237,10 +237,13 @@ def cmd_play(args) -> int:
             for s in seats:
                 s.close()
             store.close()
+    printed = [(seat.spec.name, "analysis", seat.analysis.get("output", ""), seat.analysis.get("outputBytes", 0))
+               for seat in seats] + [(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output]
     if args.quiet:
         print(record.log[-1] + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
               + ("" if record.reason == "normal" else f", {record.reason}") + ")")
         return 0
+    _show_output(printed)
     state = game.initial_state()
     print(record.log[0])
     print(gdl.render(game, state))
@@ -255,6 +258,20 @@ def cmd_play(args) -> int:
         if line.startswith(("Game over", "Black", "White", "Tie", "Both", "Game stopped")) or "forfeit" in line:
             print(line)
     return 0
+
+
+def _show_output(printed: list[tuple[str, str, str, int]]) -> None:
+    """What the sandboxed agents printed (in their analysis, then in the game), each line after the
+    agent's name; what was cut off beyond the kept part is counted."""
+    for name, when, text, total in printed:
+        if not total:
+            continue
+        print(f"-- {name} printed during its {when}:")
+        for line in text.splitlines():
+            print(f"{name}| {line}")
+        kept = len(text.encode())
+        if total > kept:
+            print(f"{name}| ... {total - kept:,} more bytes not kept ({total:,} in all)")
 
 
 # The bench is a development tool kept out of the installed package, in the repository's

@@ -272,3 +272,13 @@ def test_a_second_run_on_a_folder_in_use_is_refused_naming_who_holds_it(tmp_path
     finally:
         held.close()
     assert _tournament(out) == 0  # free again
+
+
+def test_play_shows_what_a_sandboxed_agent_prints(tmp_path, capsys):
+    talker = tmp_path / "talker.py"
+    talker.write_text("def analyze(stage, api, clock):\n    print('hello from analysis')\n"
+                      "    def strategy(state, legal, clock):\n        print('thinking about', len(legal))\n"
+                      "        return legal[0]\n    return strategy\n")
+    assert main(["play", "tic-tac-toe", "--black", str(talker), "--white", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "talker| hello from analysis" in out and "talker| thinking about 9" in out
