@@ -21,12 +21,27 @@ _names = itertools.count()
 _sweeps = itertools.count()
 
 
+def started(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot, /proc/PID/stat field 22), None if it is
+    gone: with its pid, it names one process, whatever pids are reused since."""
+    try:
+        text = read_small(f"/proc/{pid}/stat")
+    except OSError:
+        return None
+    return text[text.rindex(b")") + 2:].split()[19].decode()
+
+
 def _sweep() -> None:
-    """Remove the empty groups of referees that died without removing them (SIGKILL)."""
+    """Remove the empty groups of referees that died without removing them (SIGKILL). A group is
+    named ludica-PID-START-N after the referee that made it; its owner is gone when no process
+    has that pid, or the one that has it started at another time (the pid was reused)."""
     for parent in (ROOT, ROOT / "cpuacct", ROOT / "pids", ROOT / "freezer"):
         for d in parent.glob("ludica-*-*") if parent.is_dir() else ():
-            owner = d.name.split("-")[1]
-            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            parts = d.name.split("-")
+            if not parts[1].isdigit():
+                continue
+            now = started(int(parts[1]))
+            if now is None or (len(parts) == 4 and now != parts[2]):
                 try:
                     d.rmdir()
                 except OSError:
@@ -60,7 +75,7 @@ class AgentGroup:
     def create(cls, max_tasks: int) -> "AgentGroup | None":
         if next(_sweeps) == 0:
             _sweep()
-        name = f"ludica-{os.getpid()}-{next(_names)}"
+        name = f"ludica-{os.getpid()}-{started(os.getpid())}-{next(_names)}"
         try:
             if (ROOT / "cgroup.controllers").exists():  # cgroup v2 mounted at the root
                 d = ROOT / name

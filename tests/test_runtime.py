@@ -400,3 +400,23 @@ def _alive(pid: int) -> bool:
             return stat.read().split(") ")[1][0] != "Z"  # a zombie is dead, not yet reaped
     except FileNotFoundError:
         return False
+
+
+def test_groups_left_by_killed_referees_are_swept_even_after_their_pid_is_reused():
+    from ludica.runtime import cgroups
+
+    parent = cgroups.ROOT if (cgroups.ROOT / "cgroup.controllers").exists() else cgroups.ROOT / "cpuacct"
+    if os.geteuid() != 0 or not parent.is_dir():
+        pytest.skip("no control groups this process may make (needs root and cgroup v1 cpuacct or v2)")
+    me = os.getpid()
+    reused = parent / f"ludica-{me}-1-0"  # this pid, another start time: its referee is long dead
+    gone = parent / "ludica-999999999-5-0"  # no such process
+    mine = parent / f"ludica-{me}-{cgroups.started(me)}-999"  # a live referee's: kept
+    made = [d for d in (reused, gone, mine) if not d.exists() and (d.mkdir() or True)]
+    try:
+        cgroups._sweep()
+        assert not reused.exists() and not gone.exists() and mine.exists()
+    finally:
+        for d in made:
+            if d.exists():
+                d.rmdir()
