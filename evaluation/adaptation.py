@@ -15,8 +15,14 @@ import math
 import statistics
 
 from ..runtime.entrants import AgentSpec
+from .metrics import SCORE
 
 MARK = "@"
+
+
+def owner(name: str) -> str:
+    """The agent a NAME@f entrant stands for."""
+    return name.rsplit(MARK, 1)[0]
 
 
 def entrants(agents: list[AgentSpec], baselines: set[str], fractions: tuple[float, ...]
@@ -40,8 +46,7 @@ def _score_against(games: list[dict], name: str, opponents: set[str], stages: se
             continue
         for seat, me, other in ((0, g["black"], g["white"]), (1, g["white"], g["black"])):
             if me == name and other in opponents:
-                points = 0.5 if g["result"] == "draw" else float(g["winner"] == seat)
-                per_stage.setdefault(g["stage_hash"], []).append(points)
+                per_stage.setdefault(g["stage_hash"], []).append(SCORE[g["result"]][seat])
     if not per_stage:
         return None
     return statistics.fmean(statistics.fmean(v) for v in per_stage.values())

@@ -75,6 +75,16 @@ class Point:
     skipped: int  # stages left out so far (no spread to normalise by)
     estimates: dict[str, Estimate]
 
+    @property
+    def effective(self) -> float:
+        """The effective number of stages (the same for every agent: one set of weights)."""
+        return next(iter(self.estimates.values())).effective if self.estimates else 0.0
+
+    def ranked(self) -> str:
+        """Every agent's estimate, best first: `name mean [low, high]` (no interval before two stages)."""
+        return " | ".join(f"{a} {e.mean:.2f}" + ("" if e.low is None else f" [{e.low:.2f}, {e.high:.2f}]")
+                          for a, e in sorted(self.estimates.items(), key=lambda kv: -kv[1].mean))
+
 
 def running(per_stage: list[tuple[str, dict[str, float] | None, float]], agents: list[str]) -> list[Point]:
     """The estimate after each stage: per_stage is [(stage, normalised scores or None, weight)] in the

@@ -77,26 +77,22 @@ def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config
             rounds += 1
         budgets = anytime.doubling(rounds, config.analysis_time)[:unseen]
     chosen = pairs(names, baselines, config.format)
+    every_stage = [t.stage for t in ordered]
     learners = learners or {}
     extra = tuple(pair for name in learners for b in sorted(baselines) for pair in ((name, b), (b, name)))
     scale = tuple((name, f) for name, (_, f) in learners.items())
-    same = tuple((name, name.rsplit(adaptation.MARK, 1)[0]) for name in learners)  # common random numbers
+    same = tuple((name, adaptation.owner(name)) for name in learners)  # common random numbers
     out, k = [], 0
     for s in ordered:
         budget = config.analysis_time
         if s.role == UNSEEN:
             budget, k = budgets[k], k + 1
-            plan = tournament.StagePlan(s.stage, chosen + extra, config.games, _title(s, ordered), budget, scale,
-                                        same)
+            plan = tournament.StagePlan(s.stage, chosen + extra, config.games, tournament.title(s.stage, every_stage),
+                                        budget, scale, same)
         else:
-            plan = tournament.StagePlan(s.stage, chosen, config.games, _title(s, ordered), budget)
+            plan = tournament.StagePlan(s.stage, chosen, config.games, tournament.title(s.stage, every_stage), budget)
         out.append((s, plan))
     return out
-
-
-def _title(s: EvalStage, stages: list[EvalStage]) -> str:
-    twins = [t for t in stages if t.stage.name == s.stage.name]
-    return s.stage.name if len(twins) < 2 else f"{s.stage.name} ({stage_hash(s.stage)[:8]})"
 
 
 @dataclass
@@ -114,7 +110,7 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
         resamples: int = 1000) -> Summary:
     """Play what is missing of the evaluation in `out`, then summarise it."""
     names = tournament.check_entrants(agents)
-    stages = list({stage_hash(s.stage): s for s in stages}.values())  # a stage given twice is one stage
+    stages = tournament.unique_stages(stages, lambda s: s.stage)  # a stage given twice is one stage
     base = sorted(set(baselines) & set(names))
     learners = adaptation.entrants(agents, set(base), config.adaptation) if base else {}
     planned = plans(stages, names, set(base), config, learners)
@@ -127,16 +123,18 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
         settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),
                                              "roles": [s.role for s in stages],
                                              "weights": [round(s.weight, 12) for s in stages],
-                                             "adaptation": {n: [spec.name.split(adaptation.MARK)[0], f]
-                                                            for n, (spec, f) in learners.items()}},
+                                             "adaptation": {n: [adaptation.owner(n), f]
+                                                            for n, (_, f) in learners.items()}},
                                             sort_keys=True)
         tournament.check_settings(store, settings, resume)
         for position, (s, plan) in enumerate(planned):
             store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
                             plan.analysis_time, len(plan.schedule()))
         if callbacks.on_plan:
-            left = sum(len([g for g in p.schedule() if g not in store.finished(stage_hash(p.stage))])
-                       for _, p in planned)
+            left = 0
+            for _, p in planned:
+                done = store.finished(stage_hash(p.stage))  # one query per stage
+                left += sum(g not in done for g in p.schedule())
             callbacks.on_plan(left, sum(len(p.schedule()) for _, p in planned))
         state = {"unseen given": 0, "stop": ""}
         unseen_hashes = {stage_hash(s.stage) for s, _ in planned if s.role == UNSEEN}

@@ -12,8 +12,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..runtime.leaderboard import FORFEITS
+
 WARN_SHARE = 0.10
-KINDS = ("time", "crash", "illegal", "no-strategy")
+KINDS = FORFEITS  # the reasons a game is lost other than by play, as every leaderboard counts them
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
 

@@ -16,6 +16,7 @@ from ..gdl import ast as A
 from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.referee import stage_hash
+from .metrics import SCORE
 
 TIMEOUT_SHARE = 0.10
 OPPONENT = "random"
@@ -69,6 +70,4 @@ def qualify(candidates: list[AgentSpec], random_agent: AgentSpec, stage: A.Stage
 
 
 def _score(games: list[dict], seat: int) -> float:
-    if not games:
-        return 0.0
-    return sum(0.5 if g["result"] == "draw" else float(g["winner"] == seat) for g in games) / len(games)
+    return sum(SCORE[g["result"]][seat] for g in games) / len(games) if games else 0.0

@@ -245,19 +245,7 @@ def _html(s: Summary, data: dict) -> str:
                           *(k.capitalize() for k in KINDS)], board_rows, "leaderboard")
     ranks = _table(["Agent", *[f"P(rank {k + 1})" for k in range(len(r.ratings))]],
                    [[x.name, *(f"{p:.2f}" for p in x.rank_probabilities)] for x in r.ratings])
-    m = s.metrics
-    metric_rows = []
-    for x in r.ratings:
-        a = x.name
-        e, rob, g = m["E"].get(a, {}), m["R"].get(a), m["G"].get(a)
-        area = m["A"].get(a, {}).get("area")
-        metric_rows.append([a, f"{m['P'].get(a, {}).get('score', 0):.3f}", "—" if area is None else f"{area:.3f}",
-                            "—" if g is None else f"{g:+.3f}",
-                            f"{rob['worst']:.3f} ({s.stage_name(rob['worst_stage'])})" if rob else "—",
-                            f"{rob['spread']:.3f}" if rob else "—",
-                            "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
-                            f"{e.get('seconds_per_game', 0):.2f}",
-                            "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}"])
+    metric_rows = [[x.name, *metric_cells(s, x.name)] for x in r.ratings]
     metrics = _table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread", "E: analysis used",
                       "E: s per game", "E: ms per move"], metric_rows)
     stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], f"{st['weight']:.3f}", f"{st['analysis_time']:g}",
@@ -293,15 +281,25 @@ def _html(s: Summary, data: dict) -> str:
 
 def _anytime_text(s: Summary) -> str:
     last = s.anytime[-1]
-    effective = next(iter(last.estimates.values())).effective if last.estimates else 0.0
-    ranked = sorted(last.estimates.items(), key=lambda kv: -kv[1].mean)
-    parts = ", ".join(f"{a} {e.mean:.2f}" + ("" if e.low is None else f" [{e.low:.2f}, {e.high:.2f}]")
-                      for a, e in ranked)
     skipped = f"; {last.skipped} stage(s) without spread between random and the best baseline left out" \
         if last.skipped else ""
     return html.escape(f"After {last.stages} unseen stages (effective number under the Levin weights: "
-                       f"{effective:.1f}{skipped}): {parts}. 0 is random's level, 1 the best baseline's on "
-                       "each stage; 95% Student-t intervals.")
+                       f"{last.effective:.1f}{skipped}): {last.ranked()}. 0 is random's level, 1 the best "
+                       "baseline's on each stage; 95% Student-t intervals.")
+
+
+def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list[str]:
+    """An agent's metrics as text: P, A, G, R worst (with the stage's name), R spread, E analysis
+    share, seconds per game, milliseconds per move ("—" where not measured)."""
+    m = s.metrics
+    e, rob, g, area = m["E"].get(agent, {}), m["R"].get(agent), m["G"].get(agent), m["A"].get(agent, {}).get("area")
+    worst = "—" if not rob else f"{rob['worst']:.3f}" + (f" ({s.stage_name(rob['worst_stage'])})"
+                                                         if worst_stage_named else "")
+    return [f"{m['P'].get(agent, {}).get('score', 0):.3f}", "—" if area is None else f"{area:.3f}",
+            "—" if g is None else f"{g:+.3f}", worst, f"{rob['spread']:.3f}" if rob else "—",
+            "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
+            f"{e.get('seconds_per_game', 0):.2f}",
+            "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}"]
 
 
 def _unfinished(s: Summary) -> str:

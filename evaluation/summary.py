@@ -41,10 +41,9 @@ class Summary:
         return sum(s["planned"] for s in self.stages)
 
     def stage_name(self, stage_hash: str) -> str:
-        names = {s["stage_hash"]: s["name"] for s in self.stages}
-        twins = [h for h, n in names.items() if n == names.get(stage_hash)]
-        name = names.get(stage_hash, stage_hash[:8])
-        return name if len(twins) < 2 else f"{name} ({stage_hash[:8]})"
+        """The stage's title in the run (its name, with its hash's first digits when another stage of
+        the run has the same name: tournament.title made it so when the stage was stored)."""
+        return next((s["name"] for s in self.stages if s["stage_hash"] == stage_hash), stage_hash[:8])
 
 
 def summarise(store, resamples: int = 1000, seed: int = 0, stage_resamples: int = 200) -> Summary:

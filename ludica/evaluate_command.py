@@ -132,6 +132,7 @@ def cmd_evaluate(args) -> int:
 
     from ludica.cli import _agents, _options
     from ludica.evaluation import evaluate
+    from ludica.evaluation.metrics import SCORE
     from ludica.evaluation.report import write_report
     from ludica.runtime import tournament
 
@@ -179,7 +180,7 @@ def cmd_evaluate(args) -> int:
             bar["id"] = progress.add_task("games", total=total, completed=total - left)
 
         def on_game(g: dict) -> None:
-            score = {"black": (1.0, 0.0), "white": (0.0, 1.0), "draw": (0.5, 0.5)}.get(g["result"], (0.0, 0.0))
+            score = SCORE[g["result"]]
             for seat, name in enumerate((g["black"], g["white"])):
                 if name in tally:  # not the adaptation games' NAME@f entrants
                     tally[name][0] += score[seat]
@@ -242,17 +243,10 @@ def cmd_report(args) -> int:
     return 0
 
 
-def _interval(low, high) -> str:
-    return "—" if low is None else f"[{low:.2f}, {high:.2f}]"
-
-
 def _anytime_line(point) -> str:
-    ranked = sorted(point.estimates.items(), key=lambda kv: -kv[1].mean)
-    parts = [f"{a} {e.mean:.2f} {_interval(e.low, e.high)}" for a, e in ranked]
     skipped = f", {point.skipped} without spread left out" if point.skipped else ""
-    effective = next(iter(point.estimates.values())).effective if point.estimates else 0.0
-    return (f"anytime after {point.stages} unseen stage(s) (effective {effective:.1f}{skipped}): "
-            + " | ".join(parts))
+    return (f"anytime after {point.stages} unseen stage(s) (effective {point.effective:.1f}{skipped}): "
+            + point.ranked())
 
 
 def show(summary, console) -> None:
@@ -260,6 +254,7 @@ def show(summary, console) -> None:
     from rich.table import Table
 
     from ludica.evaluation.failures import KINDS
+    from ludica.evaluation.report import metric_cells
     from ludica.runtime import leaderboard
 
     r = summary.overall
@@ -282,21 +277,12 @@ def show(summary, console) -> None:
         console.print(f"[dim]{note}[/]")
     for line in summary.warnings:
         console.print(f"[bold yellow]warning:[/] {line}")
-    m = summary.metrics
     metrics = Table(title="Metrics: P score; A adaptation (area); G public − unseen; R worst stage, best − "
                           "worst; E analysis budget used, game time")
     for column in ("Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game", "ms/move"):
         metrics.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
     for x in r.ratings:
-        a = x.name
-        p, g, rob, e = m["P"].get(a, {}), m["G"].get(a), m["R"].get(a), m["E"].get(a, {})
-        area = m["A"].get(a, {}).get("area")
-        metrics.add_row(a, f"{p.get('score', 0):.3f}", "—" if area is None else f"{area:.3f}",
-                        "—" if g is None else f"{g:+.3f}",
-                        f"{rob['worst']:.3f}" if rob else "—", f"{rob['spread']:.3f}" if rob else "—",
-                        "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
-                        f"{e.get('seconds_per_game', 0):.2f}",
-                        "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}")
+        metrics.add_row(x.name, *metric_cells(summary, x.name, worst_stage_named=False))
     console.print(metrics)
     if summary.anytime:
         console.print(_anytime_line(summary.anytime[-1]) + " (0 = random, 1 = the best baseline on each stage)")

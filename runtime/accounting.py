@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import time
 
-from .cgroups import read_small
+from .cgroups import proc_stat
 
 TICK = 1.0 / os.sysconf("SC_CLK_TCK")
 
@@ -23,11 +23,9 @@ TICK = 1.0 / os.sysconf("SC_CLK_TCK")
 def _stat(pid: int) -> tuple[int, int, int, bool] | None:
     """(parent, session, CPU ticks including reaped children, whether it is a zombie) of a
     process, None if it is gone."""
-    try:
-        text = read_small(f"/proc/{pid}/stat")
-    except OSError:
+    fields = proc_stat(pid)
+    if fields is None:
         return None
-    fields = text[text.rindex(b")") + 2:].split()  # the name may hold spaces and parentheses
     # fields[0] is field 3 of proc(5): state; ppid is field 4, session 6, utime..cstime 14..17
     ppid, session = int(fields[1]), int(fields[3])
     ticks = int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])

@@ -21,14 +21,21 @@ _names = itertools.count()
 _sweeps = itertools.count()
 
 
-def started(pid: int) -> str | None:
-    """When process `pid` started (clock ticks since boot, /proc/PID/stat field 22), None if it is
-    gone: with its pid, it names one process, whatever pids are reused since."""
+def proc_stat(pid: int) -> list[bytes] | None:
+    """The fields of /proc/PID/stat from field 3 (the state) on, None if the process is gone (the
+    name before them may hold spaces and parentheses)."""
     try:
         text = read_small(f"/proc/{pid}/stat")
     except OSError:
         return None
-    return text[text.rindex(b")") + 2:].split()[19].decode()
+    return text[text.rindex(b")") + 2:].split()
+
+
+def started(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot, /proc/PID/stat field 22), None if it is
+    gone: with its pid, it names one process, whatever pids are reused since."""
+    fields = proc_stat(pid)
+    return None if fields is None else fields[19].decode()
 
 
 def _sweep() -> None:

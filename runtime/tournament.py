@@ -186,7 +186,7 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     """Play the round robins; returns the leaderboard of each stage (by stage name)."""
     names = check_entrants(agents)
     stages = unique_stages(load(p) for p in stage_paths)  # every stage checked before anything is played
-    plans = [StagePlan(s, round_robin(names), options.games, _title(s, stages)) for s in stages]
+    plans = [StagePlan(s, round_robin(names), options.games, title(s, stages)) for s in stages]
     if resume:
         check_resumable(out)
     with open_run(out) as store:
@@ -213,10 +213,10 @@ def check_entrants(agents: list[AgentSpec]) -> list[str]:
     return names
 
 
-def unique_stages(stages: Iterable[A.Stage]) -> list[A.Stage]:
-    """The stages, each once: two files with the same canonical text are one stage (its games
-    would be counted twice, and the store holds them once)."""
-    return list({stage_hash(s): s for s in stages}.values())
+def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> list:
+    """The stages (or items holding one, `stage_of(item)`), each once: two files with the same
+    canonical text are one stage (its games would be counted twice, and the store holds them once)."""
+    return list({stage_hash(stage_of(item)): item for item in items}.values())
 
 
 def run_folder(out: Path) -> Path:
@@ -373,7 +373,7 @@ def check_resumable(out: Path) -> None:
                           + "; leave out --resume to start one")
 
 
-def _title(stage, stages) -> str:
+def title(stage, stages) -> str:
     """The stage's name, with its hash's first digits when another stage of the run has the same."""
     twins = [s for s in stages if s.name == stage.name]
     return stage.name if len(twins) < 2 else f"{stage.name} ({stage_hash(stage)[:8]})"
@@ -416,7 +416,7 @@ def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, sto
     entrants = {name: Entrant(agents[name], game, text, options, hide, store, stage, core,
                               plan.budget(name, options.analysis_time), stopping) for name in plan.entrants}
     live.update(entrants.values())
-    folder = out / "logs" / logs.slug(_title(stage, [stage]) + "-" + h[:8])
+    folder = out / "logs" / logs.slug(title(stage, [stage]) + "-" + h[:8])
     try:
         playing = {name for _, (b, w, _) in todo for name in (b, w)}
         for name in playing:
