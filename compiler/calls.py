@@ -24,7 +24,7 @@ import numpy as np
 from . import codes as K
 from .arrays import copy_into
 from .jit import inline, kernel, leaf
-from .positions import advance, status
+from .positions import advance, misfit, status
 from .program import Program, pack, unpack
 
 
@@ -109,6 +109,8 @@ def _list(cells, ints, bits, wbuf, out):
 @kernel
 def step(state, slab, row, code, known, ints, bits):
     """The generic form of the contract above."""
+    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
+        return 0, 0, True, K.BAD_STATE
     P = unpack(ints, bits)
     size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
     out, wbuf = listing(ints, m), scratch(ints, m, work_size(size, m, P.rays.shape[0], P.rays.shape[2]))

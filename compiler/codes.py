@@ -79,6 +79,9 @@ PASS_CODE = -1
 STATUS_ONLY = -2  # the code of a step that plays nothing: the status of the state itself
 NOT_A_MOVE = -3  # the code of a move that names a cell off the board (never legal)
 ILLEGAL = -4  # the winner a step answers for a move that is not among the position's
+# the winner a step answers for a state that breaks the layout above (an array from outside the
+# game, e.g. an agent's: the kernels read states without bounds checks, so they check it first)
+BAD_STATE = -5
 
 
 def move_code(src: int, dst: int, size: int) -> int:

@@ -18,7 +18,7 @@ from ..gdl.checks import check_stage
 from ..gdl.diagnostics import InternalError, StageError
 from ..gdl.game import PASS, Move
 from ..gdl.printer import format
-from . import calls, families
+from . import calls, families, positions
 from . import codes as K
 from . import matches as match_kernels
 from . import playouts as cell_kernels
@@ -78,7 +78,7 @@ class CompiledGame:
             self._calls(calls.step, calls.tables(self.program))
         placements_only = bool(np.isin(self.program.rules[:, K.R_KIND],
                                        (K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.CLONE)).all())
-        self._moves = _Moves(self.rows, self.cols, placements_only)
+        self._moves = MoveTable(self.rows, self.cols, placements_only)
         self._code_of = self._moves.code_of
         self._new_slab()
         self._seen: np.ndarray | None = None  # the last position a step described (kept alive: `is` is safe)
@@ -112,11 +112,11 @@ class CompiledGame:
         an `apply` describes the child it made."""
         if state is self._seen:
             return self._known
-        frozen = _frozen(state)  # a writable array is another value at every call: not kept as seen
+        frozen = as_state(state)  # a writable array is another value at every call: not kept as seen
         known = self._step(frozen, self._slab, self._row, K.STATUS_ONLY, -1, self._ints, self._bits)
-        if known[3] == K.BAD_CODE:
+        if known[3] in (K.BAD_CODE, K.BAD_STATE):
             self._seen = None
-            raise _bad_code(self.stage)
+            raise self._broken(known[3], frozen)
         self._seen, self._known, self._listed = frozen, known, None
         return known
 
@@ -140,11 +140,11 @@ class CompiledGame:
         if state is self._seen:
             known = self._known[1]
         else:
-            known, state = -1, _frozen(state)
+            known, state = -1, as_state(state)
         row = self._row
         result = self._step(state, self._slab, row, code, known, self._ints, self._bits)
         if result[3] < K.NONE:
-            self._refused(named, result)
+            self._refused(named, result, state)
         child = self._states[row]
         if row + 1 == SLAB_ROWS:
             self._new_slab()
@@ -153,10 +153,17 @@ class CompiledGame:
         self._seen, self._known, self._listed = child, result, None
         return child
 
-    def _refused(self, named: Move | int, result: tuple[int, int, bool, int]) -> None:
+    def _broken(self, status: int, state: np.ndarray) -> Exception:
+        """The error for a step's BAD_CODE (a compiler bug) or BAD_STATE (an array that is not a
+        state of this game)."""
+        if status == K.BAD_CODE:
+            return _bad_code(self.stage)
+        return ValueError(_misfit_text(state, self._state_size))
+
+    def _refused(self, named: Move | int, result: tuple[int, int, bool, int], state: np.ndarray) -> None:
         self._seen = None
-        if result[3] == K.BAD_CODE:
-            raise _bad_code(self.stage)
+        if result[3] in (K.BAD_CODE, K.BAD_STATE):
+            raise self._broken(result[3], state)
         # the step listed the moves of the position
         legal = " ".join(str(self._moves.of(c)) for c in self._out[: result[1]].tolist()) or "none, the game is over"
         what = f"action {named}" if isinstance(named, int) else f"move {str(named)!r}"
@@ -177,10 +184,13 @@ class CompiledGame:
         return None if not over or won < 0 else int(won)
 
     def returns(self, state: np.ndarray) -> tuple[float, float]:
-        won = self.winner(state)
-        if won is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
+        return returns_of(self.winner(state))
+
+    def describe(self, state: np.ndarray) -> tuple[list[int], bool, int]:
+        """(the legal actions, whether the game is over, the winner: 0, 1, or -1 for none or a
+        draw) of `state`, in one call (what the rules oracle of runtime/oracle.py answers)."""
+        _, n, over, won = self._look(state)
+        return self._out[:n].tolist(), bool(over), int(won)
 
     def with_to_move(self, state: np.ndarray, player: int) -> np.ndarray:
         """The same position with `player` (0 or 1) to move: a new read-only state."""
@@ -200,12 +210,10 @@ class CompiledGame:
         return self._max_moves
 
     def board(self, state: np.ndarray) -> np.ndarray:
-        return np.asarray(state[: self.n_cells]).reshape(self.rows, self.cols).copy()
+        return board_of(state, self.rows, self.cols)
 
     def parse_move(self, text: str) -> Move:
-        move = Move.parse(text)
-        code = self._moves.code(move)
-        return move if code == K.NOT_A_MOVE else self._moves.of(code)
+        return self._moves.parse(text)
 
     # --- what only the compiled game offers ----------------------------------------------------
 
@@ -232,23 +240,23 @@ class CompiledGame:
 
     def move_of(self, action: int) -> Move:
         """The Move of an action."""
-        action = operator.index(action)
-        # a game of placements has only cells (and the pass) for actions
-        limit = self.n_cells if isinstance(self._moves.table, list) else (self.n_cells + 1) * self.n_cells
-        if not K.PASS_CODE <= action < limit:
-            raise ValueError(f"not an action of this game: {action} (actions run from -1 to {limit - 1})")
-        return self._moves.of(action)
+        return self._moves.move_of(action)
 
     def action_of(self, move: Move) -> int:
         """The action of a Move (ValueError for a cell off the board)."""
-        code = self._moves.code(move)
-        if code == K.NOT_A_MOVE:
-            raise ValueError(f"not a move of a {self.rows}x{self.cols} board: {move!r}")
-        return code
+        return self._moves.action_of(move)
+
+    @property
+    def placements_only(self) -> bool:
+        """Whether every move of the game is a placement (its actions are then cells and -1)."""
+        return isinstance(self._moves.table, list)
 
     def perft(self, depth: int, state: np.ndarray | None = None) -> int:
         """Leaves of the move tree at `depth`, counted inside the kernel."""
-        start = self._initial if state is None else _frozen(np.ascontiguousarray(state, dtype=np.int32))
+        if state is None:
+            start = self._initial
+        else:
+            start = self._checked(np.ascontiguousarray(as_state(state))[None, :])[0]
         leaves = int(cell_kernels.perft(start, depth, self._flat, self._masks))
         if leaves == K.BAD_CODE:
             raise _bad_code(self.stage)
@@ -259,14 +267,14 @@ class CompiledGame:
         """`n` random games from `state` (the initial state by default), moves drawn uniformly.
         The same seed gives the same games, whatever the number of threads. `generic` forces the
         generic kernels where straight bitboard code would play (to compare the two)."""
-        start = (self._initial if state is None else state)[None, :]
-        return self._run(np.ascontiguousarray(start, dtype=np.int32), n, seed, threads, max_plies, generic)
+        start = self._checked(np.ascontiguousarray((self._initial if state is None else as_state(state))[None, :]))
+        return self._run(start, n, seed, threads, max_plies, generic)
 
     def playouts_from(self, states: np.ndarray, n_per_state: int, seed: int = 0, threads: int = 1,
                       max_plies: int = 100_000) -> Playouts:
         """`n_per_state` random games from each of `states` (int32[m, state_size]); results have
         shape (m, n_per_state) and (m, n_per_state, 2)."""
-        states = np.ascontiguousarray(states, dtype=np.int32)
+        states = self._checked(np.ascontiguousarray(states, dtype=np.int32))
         m = states.shape[0]
         # game g starts from states[g % m]: lay the games out state-major afterwards
         flat = self._run(states, m * n_per_state, seed, threads, max_plies)
@@ -311,9 +319,19 @@ class CompiledGame:
         else:
             self._family.playouts(self._tables, starts, first, seed, max_plies, lengths, winners)
 
+    def _checked(self, states: np.ndarray) -> np.ndarray:
+        """`states` (int32[m, state_size]), each a state of this game (ValueError if not: see
+        positions.misfit), read-only."""
+        if states.ndim != 2 or states.shape[1] != self._state_size:
+            raise ValueError(f"not states of this game: an array of shape {states.shape[1:]}, where a state is "
+                             f"({self._state_size},) int32 (states come from initial_state, apply and apply_action)")
+        bad = int(positions.first_misfit(states, self._state_size))
+        if bad >= 0:
+            raise ValueError(_misfit_text(states[bad], self._state_size))
+        return _read_only(states)
+
     def _run(self, starts: np.ndarray, n: int, seed: int, threads: int, max_plies: int,
              generic: bool = False) -> Playouts:
-        starts = _frozen(starts)
         lengths = np.zeros(n, dtype=np.int32)
         winners = np.zeros(n, dtype=np.int32)
         if threads <= 1 or n < 2 * threads:
@@ -335,10 +353,12 @@ class CompiledGame:
 SLAB_ROWS = 16  # states per slab: see CompiledGame._new_slab
 
 
-class _Moves:
+class MoveTable:
     """The moves of a game by code (codes.py: how a move crosses a kernel call), each Move made
     once; `of(code)` reads one, `code_of` maps the Moves made here back by identity (they live as
-    long as the table, so an id is never reused)."""
+    long as the table, so an id is never reused); parse, move_of and action_of translate text and
+    actions. Knows the board, not the rules: the client of a rules oracle (runtime/oracle.py) has
+    one of its own."""
 
     def __init__(self, rows: int, cols: int, placements_only: bool):
         self.rows, self.cols, self.size = rows, cols, rows * cols
@@ -352,6 +372,26 @@ class _Moves:
             self.table = _PieceMoves(self)
             self.table.update((K.PASS_CODE if m is PASS else code, m) for code, m in enumerate(placed))
         self.of = self.table.__getitem__
+
+    def parse(self, text: str) -> Move:
+        """The Move written `text` (this table's own, for a move on the board)."""
+        move = Move.parse(text)
+        code = self.code(move)
+        return move if code == K.NOT_A_MOVE else self.of(code)
+
+    def move_of(self, action: int) -> Move:
+        action = operator.index(action)
+        # a game of placements has only cells (and the pass) for actions
+        limit = self.size if isinstance(self.table, list) else (self.size + 1) * self.size
+        if not K.PASS_CODE <= action < limit:
+            raise ValueError(f"not an action of this game: {action} (actions run from -1 to {limit - 1})")
+        return self.of(action)
+
+    def action_of(self, move: Move) -> int:
+        code = self.code(move)
+        if code == K.NOT_A_MOVE:
+            raise ValueError(f"not a move of a {self.rows}x{self.cols} board: {move!r}")
+        return code
 
     def listed(self, codes: list[int]) -> tuple[Move, ...]:
         """The Moves of a list of codes (itemgetter: half the time of a loop, on 60 moves)."""
@@ -385,7 +425,7 @@ class _Moves:
 class _PieceMoves(dict):
     """code -> Move, piece moves made on first use."""
 
-    def __init__(self, moves: _Moves):
+    def __init__(self, moves: MoveTable):
         super().__init__()
         self._moves = moves
 
@@ -394,14 +434,55 @@ class _PieceMoves(dict):
         return move
 
 
-def _frozen(state: np.ndarray) -> np.ndarray:
+def returns_of(winner: int | None) -> tuple[float, float]:
+    """Per player: +1 win, -1 loss, 0 draw (or a game not over), from the winner (None if none)."""
+    if winner is None or winner < 0:
+        return (0.0, 0.0)
+    return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+def board_of(state: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The rows × cols cells of a state (codes.py: they come first), a new array."""
+    return np.asarray(state[: rows * cols]).reshape(rows, cols).copy()
+
+
+def as_state(state: np.ndarray) -> np.ndarray:
     """A read-only view of an array the kernels only read: numba compiles a kernel once per kind of
     array it is given, and states are read-only values, so a writeable one would compile every
-    kernel a second time (a cold start spent half its time so)."""
-    if state.flags.writeable:
-        state = state.view()
-        state.flags.writeable = False
-    return state
+    kernel a second time (a cold start spent half its time so). Anything but a one-dimensional
+    int32 array is made one (or refused: the kernels check the rest, see positions.misfit)."""
+    if state.__class__ is not np.ndarray or state.dtype.num != _INT32 or state.ndim != 1:
+        state = np.array(state, dtype=np.int32)
+        if state.ndim != 1:
+            raise ValueError(f"not a state: an array of shape {state.shape} (a state is one row of int32)")
+    return _read_only(state)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    if array.flags.writeable:
+        array = array.view()
+        array.flags.writeable = False
+    return array
+
+
+_INT32 = np.dtype(np.int32).num
+
+
+def _misfit_text(state: np.ndarray, width: int) -> str:
+    """What is wrong with an array a kernel refused as a state (positions.misfit)."""
+    size = width - K.STATE_EXTRA
+    if state.shape[0] != width:
+        found = f"{state.shape[0]} values, where this game's states have {width}"
+    else:
+        cells = np.asarray(state[:size])
+        wrong = np.flatnonzero((cells < -1) | (cells > 2))
+        extra = [f"{name} {int(state[size + k])}" for k, name in ((K.TO_MOVE, "side to move"), (K.MOVER, "mover"))
+                 if not 0 <= state[size + k] <= 1]
+        extra += [f"ply {int(state[size + K.PLY])}"] if state[size + K.PLY] < 0 else []
+        found = (f"cell {int(wrong[0])} holds {int(cells[wrong[0]])} (cells hold -1, 0, 1 or 2)" if len(wrong)
+                 else ", ".join(extra))
+    return (f"not a state of this game: {found}. Pass states as the game gives them (initial_state, apply, "
+            "apply_action), unchanged")
 
 
 def _bad_code(stage: Stage) -> InternalError:

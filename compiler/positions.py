@@ -5,9 +5,34 @@ import numpy as np
 from . import codes as K
 from .effects import play
 from .ends import count, holds_cells, winner
-from .jit import kernel, leaf
+from .jit import inline, kernel, leaf
 from .moves import legal_moves
 from .turns import next_player, uses_counts
+
+
+@inline
+def misfit(state, width):
+    """Whether `state` breaks the layout of a state `width` int32 long (codes.py): another length, a
+    cell that is not -1, 0, 1 or 2, a side to move or mover that is not 0 or 1, a negative ply. The
+    kernels index tables by these values without bounds checks, so a state that did not come from
+    the game itself is checked once, where its moves are first listed (every `step`, on a state it
+    has not described before) or before a batch (`first_misfit`)."""
+    if state.shape[0] != width:
+        return True
+    size = width - K.STATE_EXTRA
+    for i in range(size):
+        if state[i] < -1 or state[i] > 2:
+            return True
+    return not (0 <= state[size + K.TO_MOVE] <= 1 and 0 <= state[size + K.MOVER] <= 1 and state[size + K.PLY] >= 0)
+
+
+@kernel
+def first_misfit(states, width):
+    """The index of the first row of `states` (int32[m, any]) that misfit() refuses, or -1."""
+    for r in range(states.shape[0]):
+        if misfit(states[r], width):
+            return r
+    return -1
 
 
 @kernel

@@ -936,3 +936,30 @@ def test_an_action_that_is_not_legal_is_refused_with_the_legal_moves():
     with pytest.raises(ValueError, match="not a move"):
         game.action_of(Move.parse("d4"))
     assert game.move_of(-1) == PASS and game.action_of(PASS) == -1
+
+
+@pytest.mark.parametrize("name", ["standard-8x8", "tic-tac-toe", "breakthrough", "ataxx"])  # every kind of kernels
+def test_an_array_that_is_not_a_state_is_refused_with_a_message_not_a_crash(name):
+    """The kernels index tables by a state's values without bounds checks: an agent's mangled
+    state (wrong length, a cell out of range, a side to move of 7) once crashed the process."""
+    game = bundled_games(name)[1]
+    start = game.initial_state()
+    calls = [game.legal_moves, game.legal_actions, game.is_terminal, game.returns,
+             lambda s: game.apply_action(s, game.legal_actions(start)[0]), lambda s: game.playouts(2, state=s),
+             lambda s: game.perft(1, s), lambda s: game.playouts_from(np.stack([start, s]), 1)]
+    size = game.rows * game.cols
+    for where, value, said in ((0, 3, "cell 0 holds 3"), (0, -2, "cell 0 holds -2"),
+                               (size + K.TO_MOVE, 7, "side to move 7"), (size + K.MOVER, -1, "mover -1"),
+                               (size + K.PLY, -5, "ply -5")):
+        bad = start.copy()
+        bad[where] = value
+        for call in calls:
+            with pytest.raises(ValueError, match=f"not a state of this game: {said}"):
+                call(bad)
+    for call in calls[:4]:
+        with pytest.raises(ValueError, match="not a state of this game: 3 values"):
+            call(np.zeros(3, np.int32))
+        with pytest.raises(ValueError, match=r"not a state: an array of shape \(2, 3\)"):
+            call(np.zeros((2, 3), np.int32))
+    # a state as a list, or of another integer type, is the same state
+    assert game.legal_moves(start.tolist()) == game.legal_moves(start.astype(np.int64)) == game.legal_moves(start)

@@ -19,6 +19,7 @@ from ..effects import custodial_taken, custodial_targets
 from ..ends import holds_bits, winner
 from ..calls import find, listing, step_arrays
 from ..jit import inline, kernel, leaf
+from ..positions import misfit
 from ..program import pack_tables, table1, table2
 from ..rng import draw
 from ..turns import next_player_bits
@@ -174,6 +175,8 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 @kernel
 def step(state, slab, row, code, known, ints, bits):
     """calls.step for the family: a placement by its cell, its flips by bitboards."""
+    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
+        return 0, 0, True, K.BAD_STATE
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
     out = listing(ints, game[K.G_MAX_MOVES])

@@ -22,6 +22,7 @@ from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shif
 from ..ends import board_bits, holds_bits, winner
 from ..calls import decode, encode, find, listing, step_arrays
 from ..jit import inline, kernel, leaf
+from ..positions import misfit
 from ..program import pack_tables, table1, table2
 from ..rng import draw
 from ..turns import next_player_bits
@@ -259,6 +260,8 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 def step(state, slab, row, code, known, ints, bits):
     """calls.step for the family. Every step rule plays a move the same way, so the rule itself is
     not read."""
+    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
+        return 0, 0, True, K.BAD_STATE
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
     out = listing(ints, game[K.G_MAX_MOVES])

@@ -17,6 +17,7 @@ from ..arrays import copy_into
 from ..calls import find, listing, scratch, step_arrays
 from ..ends import count, counted, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
 from ..jit import inline, kernel, leaf
+from ..positions import misfit
 from ..playouts import playouts as generic_playouts
 from ..program import (T_AXES, T_ENDS, T_GAME, T_LINE_CYCLIC, T_LINE_LEN, T_LINES, T_NBR, T_OPPOSITE, T_ORTH,
                        T_REGIONS, T_RULES, pack, table1, table2)
@@ -275,6 +276,8 @@ def step(state, slab, row, code, known, ints, bits):
     """calls.step for the family. The legal moves are the same for both sides (no forced pass ever
     applies), and once a cell is played they are the parent's, that cell dropped (or its column's
     next cell up), as in the playouts. Reads only the tables it needs (unpack would view all)."""
+    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
+        return 0, 0, True, K.BAD_STATE
     game = table1(ints, T_GAME)
     size, rows, cols, m = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_MAX_MOVES]
     out, space = listing(ints, m), scratch(ints, m, 2 * (size + 1))
