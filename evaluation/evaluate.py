@@ -40,10 +40,12 @@ class Config:
     reveal: bool = False
     limits: dict = field(default_factory=dict)
     sandbox: bool = True
+    isolate_rules: bool = False
 
     def options(self) -> tournament.Options:
         return tournament.Options(games=self.games, analysis_time=self.analysis_time, game_time=self.game_time,
-                                  seed=self.seed, reveal=self.reveal, limits=self.limits, sandbox=self.sandbox)
+                                  seed=self.seed, reveal=self.reveal, limits=self.limits, sandbox=self.sandbox,
+                                  isolate_rules=self.isolate_rules)
 
 
 @dataclass

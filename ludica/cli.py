@@ -122,14 +122,16 @@ def cmd_demo(args) -> int:
     print(f"\n== a tournament of the built-in agents on {', '.join(chosen)} ==")
     targs = argparse.Namespace(stages=chosen, agent=[], builtins=True, games=1, jobs=None,
                                analysis_time=args.analysis_time, game_time=args.game_time, out=args.out,
-                               resume=(Path(args.out) / "results.sqlite").is_file(), seed=args.seed, reveal=False, memory_mb=2048, in_process=False)
+                               resume=(Path(args.out) / "results.sqlite").is_file(), seed=args.seed, reveal=False, memory_mb=2048, in_process=False,
+                               isolate_rules=False)
     return status or cmd_tournament(targs)
 
 
 def _options(args):
     from ludica.runtime.tournament import Options
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
-                   reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process)
+                   reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
+                   isolate_rules=args.isolate_rules)
 
 
 def _agents(specs: list[str], with_builtins: bool):
@@ -213,8 +215,9 @@ def cmd_play(args) -> int:
     from ludica.runtime.records import ResultsStore
 
     from ludica.runtime.api import RulesApi
-    from ludica.runtime.worker import warm
+    from ludica.runtime.api import warm
 
+    options = _options(args)  # refused options before anything is compiled
     stage = gdl.load(stage_path(args.stage))
     say = (lambda message: print(message, file=sys.stderr, flush=True))
     with tournament.notice_if_slow(say, tournament.COMPILING + " ..."):
@@ -223,7 +226,6 @@ def cmd_play(args) -> int:
     black, white = _agents([args.black], False)[0], _agents([args.white], False)[0]
     if black.name == white.name:  # an agent against itself: tell the two seats apart
         black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
-    options = _options(args)
     with tempfile.TemporaryDirectory() as tmp:
         store = ResultsStore(Path(tmp) / "results.sqlite")
         seats = [tournament.Entrant(a, game, gdl.format(stage), options, (tmp,), store, stage) for a in (black, white)]
@@ -350,6 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--memory-mb", type=_count, default=2048, help="address-space limit per agent (default 2048)")
         p.add_argument("--in-process", action="store_true",
                        help="run trusted agents inside this process, without the sandbox (faster; for tests)")
+        p.add_argument("--isolate-rules", action="store_true",
+                       help="for untrusted agents on unseen stages: each agent's rules in a process of their own "
+                            "that it can ask but not read (each API call a round trip: ~20x slower per call)")
 
     def jobs_option(p) -> None:
         p.add_argument("--jobs", type=_count, default=None, metavar="N",

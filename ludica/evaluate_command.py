@@ -150,7 +150,7 @@ def cmd_evaluate(args) -> int:
     config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
                              seed=args.seed, format=args.format, schedule=args.schedule,
                              adaptation=args.adaptation, reveal=args.reveal,
-                             limits=options.limits, sandbox=options.sandbox)
+                             limits=options.limits, sandbox=options.sandbox, isolate_rules=options.isolate_rules)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
     stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
     jobs = args.jobs or len(tournament.cores())

@@ -106,3 +106,15 @@ class RulesApi:
 
     def parse_move(self, text: str) -> Move:
         return self._game.parse_move(text)
+
+
+def warm(api: RulesApi, start) -> None:
+    """Call every API operation once, on read-only states (as the API gives) and on writeable
+    copies (numba compiles each kind apart), so no kernel is compiled after the lockdown."""
+    for state in (start, start.copy()):
+        moves = api.legal_moves(state)
+        if moves:
+            api.apply(state, moves[0])
+        api.is_terminal(state), api.returns(state), api.board(state), api.to_move(state)
+        api.evaluate(state, 0)
+        api.playouts(state, 2, seed=0)

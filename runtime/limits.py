@@ -48,7 +48,7 @@ class LockdownFailed(RuntimeError):
     """Namespaces could be made, but a protection inside them could not: the agent is not run."""
 
 
-def _libc():
+def libc():
     return ctypes.CDLL(None, use_errno=True)
 
 
@@ -146,7 +146,7 @@ def _become_init_of_namespace() -> None:
     for the child (pid 1 inside) and exit with its status; the child goes on as the worker."""
     child = os.fork()
     if child == 0:
-        _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         return
     _, status = os.waitpid(child, 0)
     os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
@@ -155,20 +155,20 @@ def _become_init_of_namespace() -> None:
 def lock_down(settings: dict | None = None, hide: list[str] = ()) -> dict[str, str]:
     """Lock this process down (and so everything it starts). Returns what was done, for the log."""
     s = dict(DEFAULTS, **(settings or {}))
-    libc = _libc()
+    c = libc()
     report: dict[str, str] = {}
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    why_not = _enter_namespaces(libc)
+    c.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    why_not = _enter_namespaces(c)
     if why_not is None:
         _become_init_of_namespace()
-        problems = _private_filesystem(libc, list(hide), s["tmp_mb"])
-        dropped = _drop_capabilities(libc)
+        problems = _private_filesystem(c, list(hide), s["tmp_mb"])
+        dropped = _drop_capabilities(c)
         if problems or dropped:
             raise LockdownFailed("the sandbox could not be completed: " + "; ".join(problems + [dropped or ""]).strip("; "))
         report["isolation"] = ("namespaces: no network, own processes and IPC, every mount read-only, own /proc, "
                                f"/tmp, /var/tmp and /dev/shm, {len(hide)} paths hidden; all capabilities dropped")
     else:
-        dropped = _drop_capabilities(libc)
+        dropped = _drop_capabilities(c)
         report["isolation"] = (f"none ({why_not}): the agent shares the network, processes and files of its user"
                                + ("" if dropped is None else f"; {dropped}"))
     _limit("RLIMIT_AS", s["memory_mb"] << 20)

@@ -47,7 +47,7 @@ _WORKER = ("import ctypes, os, signal, sys\n"
            "if os.getppid() != int(sys.argv[2]):\n"
            "    os._exit(1)\n"
            "from ludica.runtime.worker import main\n"
-           "main(int(sys.argv[1]))\n")
+           "main(int(sys.argv[1]), '--isolate-rules' in sys.argv[3:])\n")
 
 
 class SandboxUnavailable(LudicaError, RuntimeError):
@@ -81,6 +81,7 @@ class Settings:
     hide: tuple[str, ...] = ()  # paths the agent must not see (the results folder...)
     reveal: bool = False  # GGP mode: the stage's text is handed to the agent
     core: int | None = None  # pin every process of the agent to this core (games side by side)
+    isolate_rules: bool = False  # the rules in an oracle process of the agent's (runtime/oracle.py)
 
     @property
     def max_processes(self) -> int:
@@ -172,7 +173,8 @@ class AgentProcess:
         starting is not charged: the agent's code is not loaded yet)."""
         self._sock, theirs = protocol.pair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _WORKER, str(theirs.fileno()), str(os.getpid())],
+            [sys.executable, "-c", _WORKER, str(theirs.fileno()), str(os.getpid())]
+            + ["--isolate-rules"] * self.settings.isolate_rules,
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True, cwd="/", env=_worker_environment())
         theirs.close()

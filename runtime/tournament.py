@@ -30,13 +30,12 @@ from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
 from . import leaderboard, logs
 from .entrants import AgentSpec
-from .api import RulesApi
+from .api import RulesApi, warm
 from .local import LocalSeat
 from .records import ResultsStore, StoreError, lock_folder
 from .referee import play_game, stage_hash
 from .sandbox import AgentProcess, Settings, require_linux
 from .warmup import warm_stages
-from .worker import warm
 
 
 @dataclass
@@ -48,6 +47,12 @@ class Options:
     reveal: bool = False  # GGP mode: agents get the stage's text
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
     sandbox: bool = True  # False: trusted agents in this process (tests, quick experiments)
+    isolate_rules: bool = False  # each agent's rules in an oracle process of its own (runtime/oracle.py)
+
+    def __post_init__(self) -> None:
+        if self.isolate_rules and not self.sandbox:
+            raise LudicaError("--isolate-rules keeps the rules out of sandboxed agents' processes, and agents run "
+                              "--in-process share this one: drop one of the two options")
 
 
 class RunMismatch(LudicaError, ValueError):
@@ -133,7 +138,8 @@ class Entrant:
     def _process(self) -> AgentProcess:
         o = self.options
         seat = AgentProcess(str(self.spec.path), self.text,
-                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal, core=self.core))
+                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal, core=self.core,
+                                     isolate_rules=o.isolate_rules))
         seat.name = self.spec.name
         return seat
 
@@ -242,7 +248,16 @@ def run_settings(stages, agents: list[AgentSpec], options: Options) -> dict[str,
     """What makes a run the same run: a resumed run must match it."""
     return {"stages": json.dumps([stage_hash(s) for s in stages]), "agents": json.dumps([a.name for a in agents]),
             "agent files": json.dumps([hashlib.sha256(a.path.read_bytes()).hexdigest() for a in agents]),
-            "options": json.dumps(asdict(options), sort_keys=True)}
+            "options": json.dumps(_options_set(options), sort_keys=True)}
+
+
+# Options added after runs were made with their default: a run that leaves one at its default says
+# nothing of it, so the runs made before it can still be resumed.
+_LATER_OPTIONS = {"isolate_rules": False}
+
+
+def _options_set(options: Options) -> dict:
+    return {k: v for k, v in asdict(options).items() if k not in _LATER_OPTIONS or v != _LATER_OPTIONS[k]}
 
 
 def cores() -> list[int]:

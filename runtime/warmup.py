@@ -18,8 +18,7 @@ from ..compiler import compile as compile_stage
 from ..gdl import loads
 from ..gdl.ast import Stage
 from ..gdl.printer import format as format_stage
-from .api import RulesApi
-from .worker import warm
+from .api import RulesApi, warm
 
 
 def kinds(stages: list[Stage]) -> dict[str, Stage]:

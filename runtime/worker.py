@@ -3,6 +3,8 @@
 It runs the agent and nothing else, never inside the referee. In order:
 1. reads its setup (the stage's text, the limits, what to hide) from the socket;
 2. compiles the stage and warms every API call (the numba cache is read while it may still be);
+   with --isolate-rules, instead, forks a rules oracle (runtime/oracle.py) that does 1 and 2 in
+   a process of its own, and takes the view and an API that asks the oracle;
 3. locks itself down (runtime/limits.py); from here on it runs untrusted code;
 4. on `analyze` (the agent's source comes with it, so importing the file is charged as analysis),
    runs the file's top level and `analyze(stage, api, clock)`;
@@ -25,9 +27,9 @@ import types
 
 import numpy as np
 
-from . import limits, protocol
-from .api import RulesApi, stage_view
-from .clock import Clock
+from . import limits, oracle, protocol
+from .api import RulesApi, stage_view, warm
+from .clock import Clock, cpu_seconds
 
 ERROR_TEXT = 4000  # characters of a traceback sent back
 MOVE_TEXT = 200  # characters of a move's text sent back
@@ -48,18 +50,6 @@ def load_agent(source: str, path: str) -> types.ModuleType:
     return module
 
 
-def warm(api: RulesApi, start) -> None:
-    """Call every API operation once, on read-only states (as the API gives) and on writeable
-    copies (numba compiles each kind apart), so no kernel is compiled after the lockdown."""
-    for state in (start, start.copy()):
-        moves = api.legal_moves(state)
-        if moves:
-            api.apply(state, moves[0])
-        api.is_terminal(state), api.returns(state), api.board(state), api.to_move(state)
-        api.evaluate(state, 0)
-        api.playouts(state, 2, seed=0)
-
-
 def _reap() -> None:
     """Collect every ended child (orphans of the agent are adopted by this process)."""
     while True:
@@ -71,7 +61,7 @@ def _reap() -> None:
             return
 
 
-def _play(reader: protocol.Reader, sock: socket.socket, strategy, game, seq: int, seed: int) -> None:
+def _play(reader: protocol.Reader, sock: socket.socket, strategy, api: RulesApi, seq: int, seed: int, now) -> None:
     """The game process: answer move requests until told the game is over. The referee sends
     nothing between `game` and this process's `game-ready`, so the reader it inherits holds no
     message that its parent would read again."""
@@ -85,22 +75,22 @@ def _play(reader: protocol.Reader, sock: socket.socket, strategy, game, seq: int
         seq = request.get("seq")
         state = np.array(request["state"], dtype=np.int32)
         state.flags.writeable = False
-        legal = [game.parse_move(t) for t in request["legal"]]
+        legal = [api.parse_move(t) for t in request["legal"]]
         try:
-            move = strategy(state, legal, Clock(request["remaining"]))
+            move = strategy(state, legal, Clock(request["remaining"], now))
             protocol.send(sock, {"op": "move", "seq": seq, "move": str(move)[:MOVE_TEXT]}, timeout=None)
         except Exception:
             protocol.send(sock, {"op": "error", "seq": seq, "error": _error()}, timeout=None)
             return
 
 
-def _analyse(reader, sock, view, api):
+def _analyse(reader, sock, view, api, now):
     """Wait for `analyze`, run it; the strategy, or None (the reply said why)."""
     request = reader.read()
     seq = request.get("seq")
     try:
         agent = load_agent(request["source"], request["agent"])
-        strategy = agent.analyze(view, api, Clock(request["budget"]))
+        strategy = agent.analyze(view, api, Clock(request["budget"], now))
         ok = callable(strategy)
         error = None if ok else f"analyze returned {type(strategy).__name__}, not a callable strategy"
     except Exception:
@@ -110,27 +100,47 @@ def _analyse(reader, sock, view, api):
     return strategy if ok else None
 
 
-def main(fd: int) -> None:
+def _compiled(setup: dict) -> tuple[RulesApi, object]:
+    """The API on the stage compiled in this process, and the view."""
     from ..compiler import compile as compile_stage
     from ..gdl import loads
 
-    sock = socket.socket(fileno=fd)
-    reader = protocol.Reader(sock)
-    setup = reader.read()
     game = compile_stage(loads(setup["stage"]))
     api = RulesApi(game)
     view = stage_view(game, setup["stage"] if setup.get("reveal") else None)
     warm(api, view.initial_state)
+    game.stage = None
+    return api, view
+
+
+def main(fd: int, isolate: bool = False) -> None:
+    sock = socket.socket(fileno=fd)
+    rules = {}
+    if isolate:  # the oracle reads the setup and compiles the stage; this process never sees the rules
+        started = oracle.start(sock)
+        reader, setup = protocol.Reader(sock), started.setup
+        if started.error:
+            protocol.send(sock, {"op": "ready", "seq": setup.get("seq"), "ok": False,
+                                 "error": f"the rules oracle did not start: {started.error}"}, timeout=None)
+            return
+        api, view = started.api, started.view
+        rules = {"rules": "in an oracle process of their own (" + started.lockdown.get("isolation", "?")[:120] + ")"}
+    else:
+        reader = protocol.Reader(sock)
+        setup = reader.read()
+        api, view = _compiled(setup)
     hide, settings, seq = setup["hide"], setup["limits"], setup.get("seq")
     del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)
-    game.stage = None
     try:
         report = limits.lock_down(settings, hide)
     except limits.LockdownFailed as e:
         protocol.send(sock, {"op": "ready", "seq": seq, "ok": False, "error": str(e)}, timeout=None)
         return
-    protocol.send(sock, {"op": "ready", "seq": seq, "ok": True, "lockdown": report}, timeout=None)
-    strategy = _analyse(reader, sock, view, api)
+    if isolate:
+        api.claim()  # lock_down went on in a child process (the first of the agent's PID namespace)
+    protocol.send(sock, {"op": "ready", "seq": seq, "ok": True, "lockdown": dict(report, **rules)}, timeout=None)
+    now = api.cpu_seconds if isolate else cpu_seconds  # the agent's clock counts what it is charged
+    strategy = _analyse(reader, sock, view, api, now)
     if strategy is None:
         return
     while True:
@@ -142,20 +152,25 @@ def main(fd: int) -> None:
             continue
         seq = request.get("seq")
         sys.stdout.flush(), sys.stderr.flush()
+        channel = api.open_channel() if isolate else None  # the game's own channel to the oracle
         child = os.fork()
         if child == 0:
             code = 0
             try:
-                _play(reader, sock, strategy, game, seq, int(request["seed"]))
+                if channel is not None:
+                    api.adopt(channel)
+                _play(reader, sock, strategy, api, seq, int(request["seed"]), now)
             except BaseException:  # a broken socket, an exit() from the agent: the game process ends
                 code = 1
             finally:
                 sys.stdout.flush(), sys.stderr.flush()
                 os._exit(code)
+        if channel is not None:
+            channel.close()
         _, status = os.waitpid(child, 0)
         _reap()
         protocol.send(sock, {"op": "game-ended", "seq": seq, "status": status}, timeout=None)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), "--isolate-rules" in sys.argv[3:])

@@ -394,6 +394,63 @@ def test_a_worker_dies_with_a_referee_killed_while_it_starts(delay):
     assert not _alive(worker), f"worker {worker} outlived its referee (killed {delay}s after the launch)"
 
 
+_KILLED_REFEREE = (
+    "import sys, time\n"
+    "from ludica import stages\n"
+    "from ludica.runtime.sandbox import AgentProcess, Settings\n"
+    "agent = AgentProcess(sys.argv[1], stages.path('standard-8x8').read_text(),\n"
+    "                     Settings(isolate_rules=sys.argv[2] == '1'))\n"
+    "agent.launch()\n"
+    "print(agent.proc.pid, flush=True)\n"
+    "if sys.argv[3] == 'analysing':\n"
+    "    assert agent.wait_ready().failure is None\n"
+    "    print('ready', flush=True)\n"
+    "    agent.analyze(60.0)\n"
+    "time.sleep(60)\n")
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in-worker rules", "rules oracle"])
+@pytest.mark.parametrize("phase", ["spawning", "compiling", "analysing"])
+def test_nothing_of_a_run_is_left_when_its_referee_is_killed(phase, isolate):
+    """The referee killed while its worker starts Python, while it (or its rules oracle) compiles
+    the stage, and while the agent analyses (busy with playouts, in the oracle too): within a few
+    seconds no process of the agent is left, and the next run sweeps its control groups."""
+    from ludica.runtime import cgroups
+
+    referee = subprocess.Popen([sys.executable, "-c", _KILLED_REFEREE, str(HERE / "slow_analysis.py"),
+                                str(int(isolate)), phase], stdout=subprocess.PIPE, text=True)
+    worker = int(referee.stdout.readline())
+    if phase == "compiling":
+        time.sleep(0.6)  # Python and numpy are loaded; the stage is being compiled and warmed
+    elif phase == "analysing":
+        assert referee.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+    os.kill(referee.pid, signal.SIGKILL)
+    referee.wait()
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline and _session(worker):
+        time.sleep(0.02)
+    assert not _session(worker), f"left running after the referee was killed while {phase}: {_session(worker)}"
+    cgroups._sweep()  # what the next run does first
+    for root in (cgroups.ROOT, cgroups.ROOT / "cpuacct", cgroups.ROOT / "pids", cgroups.ROOT / "freezer"):
+        assert not list(root.glob(f"ludica-{referee.pid}-*")) if root.is_dir() else True
+
+
+def _session(sid: int) -> list[int]:
+    """The live processes of session `sid` (a worker starts one; everything of its agent is in it)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as stat:
+                    fields = stat.read().rsplit(") ", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.append(int(name))
+    return found
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
