@@ -370,8 +370,8 @@ def _difference(key: str, held: str | None, wanted: str) -> str:
     except ValueError:
         return f"other {key}"
     if isinstance(before, dict) and isinstance(now, dict):
-        changed = [f"{k} {before.get(k)!r} → {now.get(k)!r}" for k in sorted(set(before) | set(now))
-                   if before.get(k) != now.get(k)]
+        changed = [f"{k} {before.get(k, _LATER_OPTIONS.get(k))!r} → {now.get(k, _LATER_OPTIONS.get(k))!r}"
+                   for k in sorted(set(before) | set(now)) if before.get(k) != now.get(k)]
         return f"{key}: " + ", ".join(changed)
     if key == "agent files":
         return "an agent file changed since"

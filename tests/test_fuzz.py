@@ -4,12 +4,15 @@ message — never an exception that is not ludica's — within a time limit; a m
 `ludica check` accepts must also compile, play random games on the reference interpreter and in
 the kernels, without a crash.
 
-The regular run tries CASES mutants of each kind; `pytest -m slow` tries SLOW_CASES.
+The regular run tries CASES mutants of each kind; `pytest -m slow` tries SLOW_CASES and prints, per
+kind, the cases, how many were refused, the distinct error messages among them (numbers and quoted
+text set aside) and the time per case at the 99th percentile (`pytest -m slow tests/test_fuzz.py -s`).
 """
 from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -79,7 +82,33 @@ def _stage_cases(n: int, seed: int):
     return [mutate(rng.choice(sources), rng) for _ in range(n)]
 
 
-def _check_case(text: str, folder: Path, capsys) -> None:
+class Tally:
+    """Per case: its time, and the error message it got (None when accepted)."""
+
+    def __init__(self):
+        self.times: list[float] = []
+        self.messages: list[str | None] = []
+
+    def add(self, seconds: float, said: str | None) -> None:
+        self.times.append(seconds)
+        self.messages.append(None if said is None else _template(said))
+
+    def summary(self, kind: str) -> str:
+        refused = [m for m in self.messages if m is not None]
+        p99 = float(np.percentile(self.times, 99)) if self.times else 0.0
+        return (f"{kind}: {len(self.times)} cases, {len(refused)} refused with {len(set(refused))} distinct error "
+                f"messages, {p99 * 1000:.0f} ms per case at the 99th percentile (longest {max(self.times) * 1000:.0f} ms)")
+
+
+def _template(said: str) -> str:
+    """An error message without its place, quoted text and numbers: one message however often it
+    is met, with whatever it quotes."""
+    line = next((l for l in said.splitlines() if "error" in l), said.strip().splitlines()[0] if said.strip() else "")
+    line = line[line.find("error"):]
+    return re.sub(r"\d+", "N", re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "…", line))
+
+
+def _check_case(text: str, folder: Path, capsys, tally: Tally) -> None:
     path = folder / "mutant.gdl"
     path.write_text(text, encoding="utf-8")
     t0 = time.perf_counter()
@@ -90,25 +119,30 @@ def _check_case(text: str, folder: Path, capsys) -> None:
         assert "error" in said.out + said.err, text
     else:
         _play(gdl.load(path))
-    assert time.perf_counter() - t0 < TIME_LIMIT, f"slow case:\n{text}"
+    seconds = time.perf_counter() - t0
+    tally.add(seconds, said.out + said.err if code == 1 else None)
+    assert seconds < TIME_LIMIT, f"slow case:\n{text}"
 
 
-def _run_stages(n: int, tmp_path: Path, capsys) -> int:
-    accepted = 0
+def _run_stages(n: int, tmp_path: Path, capsys) -> Tally:
+    tally = Tally()
     for text in _stage_cases(n, seed=1):
-        _check_case(text, tmp_path, capsys)
-        accepted += not any(d.is_error for d in gdl.check(text))
-    return accepted
+        _check_case(text, tmp_path, capsys, tally)
+    return tally
 
 
 def test_mutated_stage_files(tmp_path, capsys):
-    accepted = _run_stages(CASES, tmp_path, capsys)
+    tally = _run_stages(CASES, tmp_path, capsys)
+    accepted = tally.messages.count(None)
     assert 0 < accepted < CASES  # the mutator makes both kinds: the test sees accepted stages played
+    assert len(set(tally.messages) - {None}) > 5  # and many kinds of mistakes
 
 
 @pytest.mark.slow
 def test_many_mutated_stage_files(tmp_path, capsys):
-    _run_stages(SLOW_CASES, tmp_path, capsys)
+    tally = _run_stages(SLOW_CASES, tmp_path, capsys)
+    with capsys.disabled():
+        print("\n" + tally.summary("mutated stage files"))
 
 
 ARENA = {"name": "Standard 8x8", "boardSize": 8, "initialBlocked": [{"r": 0, "c": 0}], "ignoreOcclusion": True,
@@ -133,8 +167,8 @@ def mutate_config(rng: random.Random) -> object:
     return rng.choice((config, [config, config], [config, 3], "just a string"))
 
 
-def _run_configs(n: int, tmp_path: Path, capsys) -> None:
-    rng = random.Random("ludica/fuzz/arena/1")
+def _run_configs(n: int, tmp_path: Path, capsys) -> Tally:
+    rng, tally = random.Random("ludica/fuzz/arena/1"), Tally()
     for k in range(n):
         src = tmp_path / f"config-{k}.json"
         src.write_text(json.dumps(mutate_config(rng)))
@@ -144,15 +178,21 @@ def _run_configs(n: int, tmp_path: Path, capsys) -> None:
         assert code in (0, 1), (code, src.read_text())
         if code == 1:
             assert "error" in said.err, src.read_text()
-        assert time.perf_counter() - t0 < TIME_LIMIT
+        seconds = time.perf_counter() - t0
+        tally.add(seconds, said.err if code == 1 else None)
+        assert seconds < TIME_LIMIT
     for path in (tmp_path / "out").glob("*.gdl") if (tmp_path / "out").exists() else ():
         gdl.load(path)  # whatever was written checks
+    return tally
 
 
 def test_mutated_arena_configs(tmp_path, capsys):
-    _run_configs(CASES, tmp_path, capsys)
+    tally = _run_configs(CASES, tmp_path, capsys)
+    assert len(set(tally.messages) - {None}) > 3
 
 
 @pytest.mark.slow
 def test_many_mutated_arena_configs(tmp_path, capsys):
-    _run_configs(SLOW_CASES, tmp_path, capsys)
+    tally = _run_configs(SLOW_CASES, tmp_path, capsys)
+    with capsys.disabled():
+        print("\n" + tally.summary("mutated Arena configs"))

@@ -477,3 +477,11 @@ def test_groups_left_by_killed_referees_are_swept_even_after_their_pid_is_reused
         for d in made:
             if d.exists():
                 d.rmdir()
+
+
+def test_an_option_added_later_leaves_older_runs_resumable_and_is_named_when_it_differs():
+    plain, isolated = tournament.Options(), tournament.Options(isolate_rules=True)
+    # a run made before --isolate-rules existed stored no such option: the same settings as today's default
+    assert "isolate_rules" not in json.loads(tournament.run_settings([], [], plain)["options"])
+    held, wanted = (tournament.run_settings([], [], o)["options"] for o in (isolated, plain))
+    assert tournament._difference("options", held, wanted) == "options: isolate_rules True → False"
