@@ -48,16 +48,30 @@ class Diagnostic:
             lines = source.splitlines()
             if 0 < self.span.line <= len(lines):
                 text = lines[self.span.line - 1].rstrip()
-                out.append(text)
                 start = self.span.column - 1
                 if self.span.end_line == self.span.line:
                     width = max(1, self.span.end_column - self.span.column)
                 else:
                     width = max(1, len(text) - start)
+                text, start, width = _excerpt(text, start, width)
+                out.append(text)
                 out.append(" " * start + "^" * width)
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
+
+
+EXCERPT = 100  # characters of a source line shown under a message: a longer line is cut around the span
+
+
+def _excerpt(text: str, start: int, width: int) -> tuple[str, int, int]:
+    """(the part of a line shown, where the span starts in it, how much of the span it shows)."""
+    if len(text) <= EXCERPT:
+        return text, start, width
+    left = max(0, min(start - 20, len(text) - EXCERPT))
+    before, after = "…" if left else "", "…" if left + EXCERPT < len(text) else ""
+    start = start - left + len(before)
+    return before + text[left:left + EXCERPT] + after, start, max(1, min(width, EXCERPT + len(before) - start))
 
 
 def diagnostic(code: str, span: Span | None, hint: str | None = None, **fields) -> Diagnostic:

@@ -16,7 +16,7 @@ import pytest
 
 from ludica.gdl import ast as A
 from ludica.gdl.checks import check_stage
-from ludica.gdl.diagnostics import Diagnostic, StageError
+from ludica.gdl.diagnostics import EXCERPT, Diagnostic, StageError
 from ludica.gdl.loader import analyse, check, loads
 from ludica.gdl.messages import MESSAGES
 from ludica.gdl.parser import parse_diagnostics
@@ -70,7 +70,7 @@ CASES: list[Case] = [
          "4:11", "10000001", ("the number 10000001 is too large", "at most 1,000,000")),
     Case("number-of-5000-digits", "syntax.number-too-large",
          stage("board square " + "9" * 5000, "players x o", "move place empty", "end line 3: mover wins"),
-         "1:14", "9" * 5000, ("(5000 digits) is too large",)),
+         "1:14", "9" * 87, ("(5000 digits) is too large",)),  # the line is shown cut at 100 characters
     Case("cell-beyond-boards", "syntax.cell-beyond-boards",
          stage("board square 8", "blocked a1..z999999", "players x o", "move place empty", "end line 3: mover wins"),
          "2:13", "z999999", ("cell 'z999999' is beyond every board: rows are numbered 1 to 26",)),
@@ -272,7 +272,11 @@ def _caret_under(rendered: str, source: str, d: Diagnostic) -> str:
     """The source text that the caret line of a rendered diagnostic underlines."""
     lines = rendered.splitlines()
     source_line = source.splitlines()[d.span.line - 1]
-    assert lines[1] == source_line
+    if len(source_line) > EXCERPT:  # cut (here, the cases' long lines are cut on the right only)
+        source_line = source_line[:EXCERPT]
+        assert lines[1] == source_line + "…"
+    else:
+        assert lines[1] == source_line
     caret = lines[2]
     start = len(caret) - len(caret.lstrip(" "))
     assert start == d.span.column - 1 and set(caret[start:]) == {"^"}
@@ -357,6 +361,22 @@ def test_stage_error_renders_every_error_with_its_position():
         assert SEVERAL.splitlines()[d.span.line - 1] in text.splitlines()
     assert text.count("^") >= 7
     assert "hint: did you mean `custodial`?" in text
+
+
+def test_a_long_line_is_shown_cut_around_the_mistake_with_the_carets_under_it():
+    wide = "setup x " + " ".join(["a1"] * 60) + " zz9 " + " ".join(["a2"] * 60)
+    for source, word in ((stage("board square " + "9" * 5000, "players x o", "move place empty",
+                                "end line 3: mover wins"), "9" * 30),
+                         (stage("board square 3", "players x o", wide, "move place empty", "end line 3: mover wins"),
+                          "zz9")):
+        with pytest.raises(StageError) as info:
+            loads(source, "long.gdl")
+        lines = str(info.value).splitlines()
+        (excerpt,) = [i for i, line in enumerate(lines) if word in line and "error" not in line]
+        carets = lines[excerpt + 1]
+        assert len(lines[excerpt]) <= EXCERPT + 2 and len(carets) <= EXCERPT + 2  # not a 5,000-character line
+        at = carets.index("^")
+        assert lines[excerpt][at:].startswith(word[:3]) and set(carets.strip()) == {"^"}
 
 
 def test_warnings_alone_do_not_stop_loading():
