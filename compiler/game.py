@@ -81,7 +81,7 @@ class CompiledGame:
         self._moves = MoveTable(self.rows, self.cols, placements_only)
         self._code_of = self._moves.code_of
         self._new_slab()
-        self._seen: np.ndarray | None = None  # the last position a step described (kept alive: `is` is safe)
+        self._seen: object = _UNSEEN  # the last position a step described (kept alive: `is` is safe)
         self._known: tuple[int, int, bool, int] = (0, 0, False, K.NONE)  # what it said: (taken, moves, over, winner)
         self._listed: tuple[Move, ...] | None = None  # its moves, listed once asked for
 
@@ -115,7 +115,7 @@ class CompiledGame:
         frozen = as_state(state)  # a writable array is another value at every call: not kept as seen
         known = self._step(frozen, self._slab, self._row, K.STATUS_ONLY, -1, self._ints, self._bits)
         if known[3] in (K.BAD_CODE, K.BAD_STATE):
-            self._seen = None
+            self._seen = _UNSEEN
             raise self._broken(known[3], frozen)
         self._seen, self._known, self._listed = frozen, known, None
         return known
@@ -161,13 +161,11 @@ class CompiledGame:
         return ValueError(_misfit_text(state, self._state_size))
 
     def _refused(self, named: Move | int, result: tuple[int, int, bool, int], state: np.ndarray) -> None:
-        self._seen = None
+        self._seen = _UNSEEN
         if result[3] in (K.BAD_CODE, K.BAD_STATE):
             raise self._broken(result[3], state)
         # the step listed the moves of the position
-        legal = " ".join(str(self._moves.of(c)) for c in self._out[: result[1]].tolist()) or "none, the game is over"
-        what = f"action {named}" if isinstance(named, int) else f"move {str(named)!r}"
-        raise ValueError(f"illegal {what}: legal moves are {legal}")
+        raise ValueError(illegal_text(named, self._moves.listed(self._out[: result[1]].tolist())))
 
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         child = self.apply(state, move)
@@ -230,8 +228,8 @@ class CompiledGame:
         """The position after a legal action (ValueError if it is not legal)."""
         if action.__class__ is not int:
             action = operator.index(action)  # a numpy integer; a TypeError for what is not an integer
-        # (the kernels read other negative codes as instructions)
-        return self._advance(state, action if action >= K.PASS_CODE else K.NOT_A_MOVE, action)
+        # (the kernels read other negative codes as instructions, and take codes as int64)
+        return self._advance(state, action if K.PASS_CODE <= action < ACTIONS else K.NOT_A_MOVE, action)
 
     def apply_action_counted(self, state: np.ndarray, action: int) -> tuple[np.ndarray, int]:
         """(apply_action's position, the pieces the action took)."""
@@ -263,12 +261,13 @@ class CompiledGame:
         return leaves
 
     def playouts(self, n: int, seed: int = 0, state: np.ndarray | None = None, threads: int = 1,
-                 max_plies: int = 100_000, generic: bool = False) -> Playouts:
+                 max_plies: int = 100_000, generic: bool = False, first_game: int = 0) -> Playouts:
         """`n` random games from `state` (the initial state by default), moves drawn uniformly.
         The same seed gives the same games, whatever the number of threads. `generic` forces the
-        generic kernels where straight bitboard code would play (to compare the two)."""
+        generic kernels where straight bitboard code would play (to compare the two). Game g is
+        numbered first_game + g: a batch split anywhere plays the same games."""
         start = self._checked(np.ascontiguousarray((self._initial if state is None else as_state(state))[None, :]))
-        return self._run(start, n, seed, threads, max_plies, generic)
+        return self._run(start, n, seed, threads, max_plies, generic, first_game)
 
     def playouts_from(self, states: np.ndarray, n_per_state: int, seed: int = 0, threads: int = 1,
                       max_plies: int = 100_000) -> Playouts:
@@ -331,15 +330,16 @@ class CompiledGame:
         return _read_only(states)
 
     def _run(self, starts: np.ndarray, n: int, seed: int, threads: int, max_plies: int,
-             generic: bool = False) -> Playouts:
+             generic: bool = False, first: int = 0) -> Playouts:
         lengths = np.zeros(n, dtype=np.int32)
         winners = np.zeros(n, dtype=np.int32)
         if threads <= 1 or n < 2 * threads:
-            self._kernel(starts, 0, seed, max_plies, lengths, winners, generic)
+            self._kernel(starts, first, seed, max_plies, lengths, winners, generic)
         else:
             bounds = np.linspace(0, n, threads + 1).astype(int)
             with ThreadPoolExecutor(threads) as pool:  # the kernels release the GIL
-                for job in [pool.submit(self._kernel, starts, int(a), seed, max_plies, lengths[a:b], winners[a:b], generic)
+                for job in [pool.submit(self._kernel, starts, first + int(a), seed, max_plies, lengths[a:b],
+                                        winners[a:b], generic)
                             for a, b in zip(bounds, bounds[1:])]:
                     job.result()
         if (winners == K.BAD_CODE).any():
@@ -432,6 +432,17 @@ class _PieceMoves(dict):
     def __missing__(self, code: int) -> Move:
         move = self[code] = self._moves.make(code)
         return move
+
+
+ACTIONS = 1 << 31  # every action of every game is below this (codes.py: moves are int32 codes)
+_UNSEEN = object()  # what CompiledGame._seen holds when no position is described (None is not a state)
+
+
+def illegal_text(named: Move | int, legal: tuple[Move, ...]) -> str:
+    """What a refused move or action is told: it, and the legal moves of the position."""
+    listed = " ".join(map(str, legal)) or "none, the game is over"
+    what = f"action {named}" if isinstance(named, int) else f"move {str(named)!r}"
+    return f"illegal {what}: legal moves are {listed}"
 
 
 def returns_of(winner: int | None) -> tuple[float, float]:

@@ -7,12 +7,13 @@ and every method that takes a move also takes its text.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..compiler.game import CompiledGame, Playouts
+from ..compiler.game import CompiledGame, Playouts, as_state
 from ..gdl.ast import HexBoard
 from ..gdl.game import Move
 from . import metrics
@@ -46,6 +47,22 @@ def stage_view(game: CompiledGame, description: str | None = None) -> StageView:
                      blocked=tuple((int(r), int(c)) for r, c in zip(*np.nonzero(board < 0))),
                      players=game.players, initial_state=start, legal_first_moves=tuple(game.legal_moves(start)),
                      description=description)
+
+
+def seat(player) -> int:
+    """A player's index, 0 or 1 (ValueError otherwise; TypeError for what is not an integer)."""
+    player = operator.index(player)
+    if player not in (0, 1):
+        raise ValueError(f"player {player}: the players are 0 (who moves first) and 1")
+    return player
+
+
+def count_and_seed(n, seed) -> tuple[int, int]:
+    """Integers, and a seed of 64 bits (the kernels' generators take one)."""
+    n, seed = operator.index(n), operator.index(seed)
+    if not -1 << 63 <= seed < 1 << 63:
+        raise ValueError(f"seed {seed}: a seed is an integer of 64 bits")
+    return n, seed
 
 
 class RulesApi:
@@ -98,10 +115,11 @@ class RulesApi:
 
     def evaluate(self, state, player: int) -> dict[str, float]:
         """The Arena's evaluateBoard: piece, mobility, corner, edge and total (runtime/metrics.py)."""
-        return metrics.evaluate(self._game, state, player, self._shape).as_dict()
+        return metrics.evaluate(self._game, as_state(state), seat(player), self._shape).as_dict()
 
     def playouts(self, state, n: int, seed: int = 0) -> Playouts:
         """`n` random games from `state` inside the kernel: `.lengths` and `.returns` (n × players)."""
+        n, seed = count_and_seed(n, seed)
         return self._game.playouts(n, seed=seed, state=state)
 
     def parse_move(self, text: str) -> Move:

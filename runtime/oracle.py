@@ -48,10 +48,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compiler import codes as K
-from ..compiler.game import MoveTable, Playouts, as_state, board_of, returns_of
+from ..compiler.game import ACTIONS, MoveTable, Playouts, as_state, board_of, illegal_text, returns_of
 from ..gdl.game import Move
 from . import limits, protocol
-from .api import RulesApi, StageView
+from .api import RulesApi, StageView, count_and_seed, seat
 from .clock import cpu_seconds
 from .metrics import Metrics
 
@@ -63,6 +63,7 @@ SPENT = struct.Struct("<d")  # the oracle's CPU seconds, in memory shared with t
 LOOK, APPLY, APPLY_MOVE, EVALUATE, PLAYOUTS = range(1, 6)
 OK, REFUSED, FAILED = 0, 1, 2  # REFUSED: a ValueError; FAILED: another exception ("Name: message")
 MAX_REQUEST = 1 << 20  # bytes of a request's payload: a state is a few hundred
+BATCH_SECONDS = 0.005  # a long `playouts` runs in batches of about this long (see _Answers._playouts)
 KNOWN = 1 << 15  # positions the agent's side remembers (then it forgets them all and starts again)
 PR_SET_DUMPABLE = 4
 _ERRORS = {e.__name__: e for e in (OverflowError, MemoryError, TypeError, IndexError)}
@@ -81,35 +82,68 @@ class _Answers:
         self.game, self.metrics = game, metrics
         self.shape = metrics.shape_classes(game)
 
-    def answer(self, op: int, a: int, b: int, payload: bytes) -> tuple[int, bytes]:
+    def answer(self, op: int, a: int, b: int, payload: bytes, gone) -> tuple[int, bytes]:
+        """(status, reply) to a request; `gone()` says whether its asker has left (a long request
+        then stops: _Abandoned)."""
         try:
-            return OK, self._answer(op, a, b, payload)
+            return OK, self._answer(op, a, b, payload, gone)
         except ValueError as e:
             return REFUSED, str(e).encode()
+        except _Abandoned:
+            raise
         except Exception as e:  # noqa: BLE001 - told to the agent, whose call raises it
             return FAILED, f"{type(e).__name__}: {e}".encode()
 
-    def _answer(self, op: int, a: int, b: int, payload: bytes) -> bytes:
+    def _answer(self, op: int, a: int, b: int, payload: bytes, gone) -> bytes:
         game = self.game
-        if op == APPLY_MOVE:  # b: the state's bytes; after them, a move off the board as text
-            state = _state(payload[:b])
-            move = game.move_of(a) if a != K.NOT_A_MOVE else Move.parse(payload[b:].decode(errors="replace"))
-            return self._child(*game.apply_counted(state, move))
         state = _state(payload)
         if op == LOOK:
             return _described(0, *game.describe(state))
         if op == APPLY:
             return self._child(*game.apply_action_counted(state, a))
+        if op == APPLY_MOVE:  # the agent's side refuses moves that cannot be legal, naming them
+            return self._child(*game.apply_counted(state, game.move_of(a)))
         if op == EVALUATE:
-            m = self.metrics.evaluate(game, state, a, self.shape)
+            m = self.metrics.evaluate(game, state, seat(a), self.shape)
             return EVALUATED.pack(m.piece, m.mobility, m.corner, m.edge)
         if op == PLAYOUTS:
-            done = game.playouts(a, seed=b, state=state)
+            done = self._playouts(state, a, b, gone)
             return struct.pack("<q", done.cut) + done.lengths.tobytes() + done.returns.tobytes()
         raise ValueError(f"no request {op}")
 
+    def _playouts(self, state: np.ndarray, n: int, seed: int, gone) -> Playouts:
+        """game.playouts, in batches of about BATCH_SECONDS (game g of a batch is numbered on, so
+        they are the same games), asking between batches whether the asker is still there: a
+        request left by a game process that was killed must not run on into the next game."""
+        game, done, size, parts = self.game, 0, 16, []
+        while True:
+            t0 = time.perf_counter()
+            part = game.playouts(min(size, n) if n > 0 else n, seed=seed, state=state, first_game=done)
+            parts.append(part)
+            done += len(part.lengths)
+            if done >= n:
+                break
+            if gone():
+                raise _Abandoned
+            took = max(time.perf_counter() - t0, 1e-6)
+            size = max(1, min(n - done, int(size * BATCH_SECONDS / took), 2 * size + 1))
+        if len(parts) == 1:
+            return parts[0]
+        return Playouts(np.concatenate([p.lengths for p in parts]), np.concatenate([p.returns for p in parts]),
+                        sum(p.cut for p in parts))
+
     def _child(self, child: np.ndarray, taken: int) -> bytes:
         return child.tobytes() + _described(taken, *self.game.describe(child))
+
+
+class _Abandoned(Exception):
+    """The asker of a long request left before its answer."""
+
+
+def _hung_up(channel: socket.socket) -> bool:
+    poller = select.poll()
+    poller.register(channel, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+    return any(events & (select.POLLRDHUP | select.POLLHUP | select.POLLERR) for _, events in poller.poll(0))
 
 
 def _state(data: bytes) -> np.ndarray:
@@ -160,11 +194,19 @@ def _serve_one(answers: _Answers, channel: socket.socket, spent: mmap.mmap) -> b
         if request is None:
             return False
         (op, _, a, b), payload = request
-        status, body = answers.answer(op, a, b, payload)
-        SPENT.pack_into(spent, 0, time.process_time())  # before the reply: the asker's clock sees it at once
-        channel.sendall(REPLY.pack(status, len(body)) + body)
+        try:
+            status, body = answers.answer(op, a, b, payload, lambda: _hung_up(channel))
+        finally:
+            SPENT.pack_into(spent, 0, time.process_time())  # before the reply: the asker's clock sees it at once
+        if len(body) >= 1 << 32:
+            status, body = FAILED, f"MemoryError: a reply of {len(body):,} bytes".encode()
+        if len(body) < 1 << 16:
+            channel.sendall(REPLY.pack(status, len(body)) + body)
+        else:  # not copied once more
+            channel.sendall(REPLY.pack(status, len(body)))
+            channel.sendall(body)
         return True
-    except OSError:  # the agent's process died in mid-request, or closed its end
+    except (OSError, _Abandoned):  # the asker died in mid-request, closed its end, or left
         return False
 
 
@@ -321,6 +363,15 @@ class OracleRules(RulesApi):
         self._channel = channel
         self.claim()
 
+    def _reset(self) -> None:
+        """After an exchange cut short: its reply may still come, so the channel is out of step.
+        Leave it (the oracle then drops its request) and ask on a new one."""
+        self._channel.close()
+        try:
+            self._channel = self.open_channel()
+        except OSError:
+            pass  # the oracle is gone: the next call says so
+
     def close(self) -> None:
         """Let go of the oracle (it ends once the last process holding its control socket does)."""
         self._channel.close()
@@ -342,7 +393,11 @@ class OracleRules(RulesApi):
                 self._channel.sendall(REQUEST.pack(op, len(payload), a, b) + payload)
                 reply = _message(self._channel, REPLY, 1 << 62)
             except OSError as e:
+                self._reset()
                 raise RuntimeError(f"the rules oracle is gone ({e})") from None
+            except BaseException:  # e.g. the agent's own alarm signal, in the middle of the exchange
+                self._reset()
+                raise
         if reply is None:
             raise RuntimeError("the rules oracle is gone (its channel closed)")
         (status, _), body = reply
@@ -393,9 +448,9 @@ class OracleRules(RulesApi):
         key = self._key(state)
         code = self._moves.code(move)
         if code == K.NOT_A_MOVE or (self._placements and code >= self._rows * self._cols):
-            # off the board, or a piece move where there are none: by its text, for the error to name it
-            return self._child(self._ask(APPLY_MOVE, K.NOT_A_MOVE, len(key), key + str(move).encode()))
-        return self._child(self._ask(APPLY_MOVE, code, len(key), key))
+            # off the board, or a piece move where there are none: never legal, refused as the game refuses it
+            raise ValueError(illegal_text(move, tuple(self.legal_moves(state))))
+        return self._child(self._ask(APPLY_MOVE, code, 0, key))
 
     def legal_actions(self, state) -> list[int]:
         return list(self._describe(state)[0])
@@ -403,6 +458,8 @@ class OracleRules(RulesApi):
     def apply_action(self, state, action: int) -> tuple[np.ndarray, int]:
         if action.__class__ is not int:
             action = operator.index(action)
+        if not K.PASS_CODE <= action < ACTIONS:  # never legal, refused as the game refuses it
+            raise ValueError(illegal_text(action, tuple(self.legal_moves(state))))
         return self._child(self._ask(APPLY, action, 0, self._key(state)))
 
     def move_of(self, action: int) -> Move:
@@ -425,12 +482,13 @@ class OracleRules(RulesApi):
         return board_of(state, self._rows, self._cols)
 
     def evaluate(self, state, player: int) -> dict[str, float]:
-        body = self._ask(EVALUATE, operator.index(player), 0, self._key(state))
-        return Metrics(*EVALUATED.unpack(body)).as_dict()
+        key, player = self._key(state), seat(player)
+        return Metrics(*EVALUATED.unpack(self._ask(EVALUATE, player, 0, key))).as_dict()
 
     def playouts(self, state, n: int, seed: int = 0) -> Playouts:
+        n, seed = count_and_seed(n, seed)
         start = self.view.initial_state if state is None else state
-        body = self._ask(PLAYOUTS, operator.index(n), operator.index(seed), self._key(start))
+        body = self._ask(PLAYOUTS, n, seed, self._key(start))
         (cut,) = struct.unpack_from("<q", body)
         n = (len(body) - 8) // 20
         lengths = np.frombuffer(body, np.int32, n, 8).copy()

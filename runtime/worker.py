@@ -120,7 +120,8 @@ def main(fd: int, isolate: bool = False) -> None:
         started = oracle.start(sock)
         reader, setup = protocol.Reader(sock), started.setup
         if started.error:
-            protocol.send(sock, {"op": "ready", "seq": setup.get("seq"), "ok": False,
+            # the setup is the referee's first message (seq 1), if the oracle died before saying it
+            protocol.send(sock, {"op": "ready", "seq": setup.get("seq", 1), "ok": False,
                                  "error": f"the rules oracle did not start: {started.error}"}, timeout=None)
             return
         api, view = started.api, started.view

@@ -7,7 +7,9 @@ import hashlib
 import json
 import os
 import random
+import signal
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -99,6 +101,17 @@ def test_the_oracle_answers_every_call_as_the_compiled_game_does(name):
         same_error(lambda: local.move_of(10**6), lambda: remote.move_of(10**6))
         same_error(lambda: local.action_of(Move.parse("z26")), lambda: remote.action_of(Move.parse("z26")))
         same_error(lambda: local.playouts(start, -1), lambda: remote.playouts(start, -1))
+        # found by a review: each of these once differed between the two (type, text, or no error)
+        off = Move(None, (-1, 0))  # prints as 'a0', which does not parse back
+        same_error(lambda: local.apply(start, off), lambda: remote.apply(start, off))
+        for action in (2**63, -2**63 - 1, 2**31):
+            same_error(lambda: local.apply_action(start, action), lambda: remote.apply_action(start, action))
+        same_error(lambda: local.legal_moves(None), lambda: remote.legal_moves(None))
+        same_error(lambda: local.is_terminal(None), lambda: remote.is_terminal(None))
+        for player in (0.5, 2, -1):
+            same_error(lambda: local.evaluate(start, player), lambda: remote.evaluate(start, player))
+        for seed in (1.5, 2**64):
+            same_error(lambda: local.playouts(start, 2, seed=seed), lambda: remote.playouts(start, 2, seed=seed))
         broken = start.copy()
         broken[0] = 9
         for bad in (broken, start[:-1], np.zeros((2, 3), np.int32)):
@@ -148,12 +161,57 @@ def test_threads_may_share_the_oracle_and_a_forked_process_is_told_it_may_not():
         api.close()
 
 
+def test_a_call_cut_short_by_the_agent_leaves_the_next_calls_right():
+    """An agent's own alarm (a common way to keep time) interrupting a call in mid-exchange: its
+    reply must not be read as the answer to the next call."""
+    class Alarm(Exception):
+        pass
+
+    def ring(*_):
+        raise Alarm
+
+    started = start_oracle("standard-8x8")
+    api, start = started.api, started.view.initial_state
+    previous = signal.signal(signal.SIGALRM, ring)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(Alarm):
+            api.playouts(start, 1_000_000, seed=1)  # tens of seconds
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        game = compile_stage(load(stages.path("standard-8x8")))
+        assert api.legal_moves(start) == game.legal_moves(start)
+        child, taken = api.apply(start, "d3")
+        assert np.array_equal(child, game.apply(start, game.parse_move("d3"))) and taken == 1
+        assert api.evaluate(start, 0)["piece"] == 0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        api.close()
+
+
+def test_a_long_request_left_by_its_asker_stops_and_does_not_hold_up_the_next():
+    """A game process killed while the oracle plays its million playouts: the next game's first
+    call is answered at once (the playouts stop between batches when their asker is gone)."""
+    started = start_oracle("standard-8x8")
+    api, start = started.api, started.view.initial_state
+    try:
+        leaving = api.open_channel()
+        key = start.tobytes()
+        leaving.sendall(oracle.REQUEST.pack(oracle.PLAYOUTS, len(key), 1_000_000, 0) + key)
+        time.sleep(0.2)  # the oracle is at it
+        leaving.close()
+        t0 = time.monotonic()
+        child, _ = api.apply(start, "d3")  # a question the oracle must answer
+        assert len(api.legal_moves(child)) == 3
+        assert time.monotonic() - t0 < 2.0  # not the ~20 s the playouts would take
+    finally:
+        api.close()
+
+
 def test_the_oracle_ends_when_its_worker_lets_go():
     started = start_oracle("tic-tac-toe")
     started.api.close()
     # the oracle's processes are this process's children: collected once they end
-    import time
-
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         try:
