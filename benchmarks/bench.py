@@ -515,7 +515,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     """Parse the command line `argv` (`prog` names the command in messages) and run the bench."""
     from ludica import stages
-    from ludica.cli import stage_path
+    from ludica.arguments import stage_path
 
     args = build_parser(prog).parse_args(argv)
     try:

@@ -23,53 +23,20 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import math
 import sys
 from pathlib import Path
 
 from ludica import gdl
 from ludica import arena_command, evaluate_command, sample_command
 from ludica import stages as bundled
-
-
-def stage_path(arg: str) -> Path:
-    """The stage file a STAGE argument names: a path to a .gdl file, or a bundled stage's name."""
-    path = Path(arg)
-    if path.exists():
-        return path
-    if path.suffix == ".gdl" or "/" in arg:
-        raise FileNotFoundError(f"no such stage file: {arg}")
-    return bundled.path(arg)
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def _stage_files(args: list[str]) -> list[Path]:
-    """The stage files that `check` arguments name: files, bundled stages' names, and folders (the
-    .gdl files in them)."""
-    paths: list[Path] = []
-    for arg in args:
-        path = stage_path(arg)
-        if path.is_dir():
-            found = sorted(path.glob("*.gdl"))
-            if not found:
-                raise FileNotFoundError(f"no .gdl file in the folder {arg}")
-            paths += found
-        else:
-            paths.append(path)
-    return paths
+from ludica.arguments import chosen_agents, count, display, run_options, seconds, stage_files, stage_path
 
 
 def cmd_check(args) -> int:
-    paths = _stage_files(args.files) if args.files else bundled.bundled()
+    paths = stage_files(args.files) if args.files else bundled.bundled()
     failed = 0
     for path in paths:
-        shown = _display(path)
+        shown = display(path)
         try:
             text = gdl.read_stage(path)
         except gdl.StageFileError as err:
@@ -127,21 +94,6 @@ def cmd_demo(args) -> int:
     return status or cmd_tournament(targs)
 
 
-def _options(args):
-    from ludica.runtime.tournament import Options
-    return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
-                   reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
-                   isolate_rules=args.isolate_rules)
-
-
-def _agents(specs: list[str], with_builtins: bool):
-    from ludica.runtime import entrants as agents
-    chosen = [agents.check_compiles(agents.resolve(s)) for s in specs]  # a syntax error is said before the run
-    if with_builtins:
-        chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
-    return chosen
-
-
 def cmd_tournament(args) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -149,7 +101,7 @@ def cmd_tournament(args) -> int:
     from ludica.runtime import leaderboard, tournament
 
     console = Console()
-    entrants = _agents(args.agent, args.builtins)
+    entrants = chosen_agents(args.agent, args.builtins)
     paths = [stage_path(s) for s in args.stages]
     out = Path(args.out)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -173,7 +125,7 @@ def cmd_tournament(args) -> int:
                 task["preparing"] = progress.add_task(message, total=None)
 
         try:
-            boards = tournament.run(paths, entrants, out, _options(args), resume=args.resume, on_game=on_game,
+            boards = tournament.run(paths, entrants, out, run_options(args), resume=args.resume, on_game=on_game,
                                     on_stage=on_stage, on_wait=on_wait,
                                     jobs=args.jobs or len(tournament.cores()))
         except KeyboardInterrupt:
@@ -217,13 +169,13 @@ def cmd_play(args) -> int:
     from ludica.runtime.api import RulesApi
     from ludica.runtime.api import warm
 
-    options = _options(args)  # refused options before anything is compiled
+    options = run_options(args)  # refused options before anything is compiled
     stage = gdl.load(stage_path(args.stage))
     say = (lambda message: print(message, file=sys.stderr, flush=True))
     with tournament.notice_if_slow(say, tournament.COMPILING + " ..."):
         game = compile_stage(stage)
         warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before both agents' workers read it
-    black, white = _agents([args.black], False)[0], _agents([args.white], False)[0]
+    black, white = chosen_agents([args.black], False)[0], chosen_agents([args.white], False)[0]
     if black.name == white.name:  # an agent against itself: tell the two seats apart
         black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
     with tempfile.TemporaryDirectory() as tmp:
@@ -296,28 +248,6 @@ def cmd_bench(args) -> int:
     return bench.main(args.bench_args, prog="ludica bench")
 
 
-def _count(text: str) -> int:
-    """argparse type: an integer of at least 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-    return n
-
-
-def _seconds(text: str) -> float:
-    """argparse type: a finite number of seconds above 0."""
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(x) or x <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, not {text}")
-    return x
-
-
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
     try:
@@ -343,13 +273,13 @@ def build_parser() -> argparse.ArgumentParser:
     arena_command.add_parser(sub)
 
     def episode_options(p, analysis: float, game: float) -> None:
-        p.add_argument("--analysis-time", type=_seconds, default=analysis, metavar="S",
+        p.add_argument("--analysis-time", type=seconds, default=analysis, metavar="S",
                        help=f"analysis budget per agent and stage, CPU seconds (default {analysis:g})")
-        p.add_argument("--game-time", type=_seconds, default=game, metavar="S",
+        p.add_argument("--game-time", type=seconds, default=game, metavar="S",
                        help=f"cumulative move time per game, CPU seconds (default {game:g})")
         p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
         p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
-        p.add_argument("--memory-mb", type=_count, default=2048, help="address-space limit per agent (default 2048)")
+        p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")
         p.add_argument("--in-process", action="store_true",
                        help="run trusted agents inside this process, without the sandbox (faster; for tests)")
         p.add_argument("--isolate-rules", action="store_true",
@@ -357,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "that it can ask but not read (each API call a round trip: ~20x slower per call)")
 
     def jobs_option(p) -> None:
-        p.add_argument("--jobs", type=_count, default=None, metavar="N",
+        p.add_argument("--jobs", type=count, default=None, metavar="N",
                        help="stages played side by side, each job's agents on a core of their own (default: "
                             "every core this process may use; clocks are CPU time, so budgets do not depend on it)")
 
@@ -373,22 +303,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("stages", nargs="+", metavar="STAGE")
     p.add_argument("--agent", action="append", default=[], metavar="AGENT", help="an entrant (repeat the option)")
     p.add_argument("--builtins", action="store_true", help="add every built-in agent")
-    p.add_argument("--games", type=_count, default=1, help="games per seating: each ordered pair plays N (default 1)")
+    p.add_argument("--games", type=count, default=1, help="games per seating: each ordered pair plays N (default 1)")
     p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
     episode_options(p, 60.0, 10.0)
     jobs_option(p)
     p.set_defaults(run=cmd_tournament)
 
-    sample_command.add_parser(sub, _count)
-    evaluate_command.add_parsers(sub, _count, _seconds, episode_options, jobs_option)
+    sample_command.add_parser(sub, count)
+    evaluate_command.add_parsers(sub, count, seconds, episode_options, jobs_option)
 
     p = sub.add_parser("demo", help="check every bundled stage, then a small tournament of the built-in agents")
     p.add_argument("--out", default="ludica-demo", metavar="DIR", help="where the results go (default ./ludica-demo)")
     p.add_argument("--stage", action="append", metavar="STAGE",
                    help=f"play on this stage (repeat the option; default {', '.join(DEMO_STAGES)})")
-    p.add_argument("--analysis-time", type=_seconds, default=2.0, metavar="S")
-    p.add_argument("--game-time", type=_seconds, default=2.0, metavar="S")
+    p.add_argument("--analysis-time", type=seconds, default=2.0, metavar="S")
+    p.add_argument("--game-time", type=seconds, default=2.0, metavar="S")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_demo)
 

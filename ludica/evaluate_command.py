@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from ludica import gdl
+from ludica.arguments import chosen_agents, run_options, stage_files, stage_path
 
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
 DEFAULT_BASE = "standard-8x8"
@@ -96,17 +97,15 @@ def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, 
 
 
 def _stages(args, out: Path, console):
-    from ludica.cli import _stage_files
     from ludica.evaluation import stageset
 
-    public = stageset.public(_stage_files(args.stage or list(DEFAULT_PUBLIC)))
+    public = stageset.public(stage_files(args.stage or list(DEFAULT_PUBLIC)))
     if args.no_unseen:
         return public
     if args.unseen:
         return public + stageset.from_folder(Path(args.unseen))
     base = None
     if not args.sample_fresh:
-        from ludica.cli import stage_path
         base = gdl.load(stage_path(args.sample_base or DEFAULT_BASE))
     what = "fresh stages" if base is None else f"variants of {base.name} ({args.family} family)"
     held = (out / "unseen" / "manifest.json").is_file()
@@ -130,7 +129,6 @@ def cmd_evaluate(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
 
-    from ludica.cli import _agents, _options
     from ludica.evaluation import evaluate
     from ludica.evaluation.metrics import SCORE
     from ludica.evaluation.report import write_report
@@ -138,7 +136,7 @@ def cmd_evaluate(args) -> int:
 
     console = Console()
     out = Path(args.out)
-    agents = _agents(args.agents, not args.no_builtins)
+    agents = chosen_agents(args.agents, not args.no_builtins)
     if (out / "results.sqlite").exists() and not args.resume:
         raise gdl.LudicaError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
     if args.resume:
@@ -146,7 +144,7 @@ def cmd_evaluate(args) -> int:
     tournament.run_folder(out)
     started = time.monotonic()
     stages = _stages(args, out, console)
-    options = _options(args)
+    options = run_options(args)
     config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
                              seed=args.seed, format=args.format, schedule=args.schedule,
                              adaptation=args.adaptation, reveal=args.reveal,

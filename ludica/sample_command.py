@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ludica import gdl
+from ludica.arguments import stage_path
 
 
 def add_parser(sub, count_type) -> None:
@@ -57,7 +58,6 @@ def cmd_sample(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ludica import sampler
-    from ludica.cli import stage_path
     from ludica.sampler.edits import VARIANT_LIMITS
 
     console = Console()

@@ -1,0 +1,74 @@
+"""What the command line's arguments name: stage files (paths, bundled names, folders), agents
+(built-ins or files, compiled before any run), the options of a run, and argparse's types for
+counts and seconds. Shared by every command (ludica/cli.py and the *_command.py modules)."""
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from ludica import stages as bundled
+
+
+def stage_path(arg: str) -> Path:
+    """The stage file a STAGE argument names: a path to a .gdl file, or a bundled stage's name."""
+    path = Path(arg)
+    if path.exists():
+        return path
+    if path.suffix == ".gdl" or "/" in arg:
+        raise FileNotFoundError(f"no such stage file: {arg}")
+    return bundled.path(arg)
+
+def display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+def stage_files(args: list[str]) -> list[Path]:
+    """The stage files that `check` arguments name: files, bundled stages' names, and folders (the
+    .gdl files in them)."""
+    paths: list[Path] = []
+    for arg in args:
+        path = stage_path(arg)
+        if path.is_dir():
+            found = sorted(path.glob("*.gdl"))
+            if not found:
+                raise FileNotFoundError(f"no .gdl file in the folder {arg}")
+            paths += found
+        else:
+            paths.append(path)
+    return paths
+
+def run_options(args):
+    from ludica.runtime.tournament import Options
+    return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
+                   reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
+                   isolate_rules=args.isolate_rules)
+
+def chosen_agents(specs: list[str], with_builtins: bool):
+    from ludica.runtime import entrants as agents
+    chosen = [agents.check_compiles(agents.resolve(s)) for s in specs]  # a syntax error is said before the run
+    if with_builtins:
+        chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
+    return chosen
+
+def count(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+def seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above 0."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(x) or x <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, not {text}")
+    return x
