@@ -20,16 +20,13 @@ from pathlib import Path
 from ludica import stages
 from ludica.compiler import compile as compile_stage
 from ludica.gdl import load
-from ludica.runtime import oracle, protocol
+from ludica.runtime import oracle
 from ludica.runtime.api import RulesApi
 from ludica.runtime.clock import cpu_seconds
 
 
 def start_oracle(text: str) -> oracle.OracleRules:
-    referee, worker = protocol.pair()
-    protocol.send(referee, {"stage": text, "reveal": False, "limits": {}, "hide": [], "seq": 1})
-    started = oracle.start(worker)
-    referee.close(), worker.close()
+    started = oracle.start_alone(text)
     if started.error:
         raise SystemExit(f"the oracle did not start: {started.error}")
     return started.api

@@ -251,10 +251,7 @@ class CompiledGame:
 
     def perft(self, depth: int, state: np.ndarray | None = None) -> int:
         """Leaves of the move tree at `depth`, counted inside the kernel."""
-        if state is None:
-            start = self._initial
-        else:
-            start = self._checked(np.ascontiguousarray(as_state(state))[None, :])[0]
+        start = self._initial if state is None else self._starts(state)[0]
         leaves = int(cell_kernels.perft(start, depth, self._flat, self._masks))
         if leaves == K.BAD_CODE:
             raise _bad_code(self.stage)
@@ -266,8 +263,7 @@ class CompiledGame:
         The same seed gives the same games, whatever the number of threads. `generic` forces the
         generic kernels where straight bitboard code would play (to compare the two). Game g is
         numbered first_game + g: a batch split anywhere plays the same games."""
-        start = self._checked(np.ascontiguousarray((self._initial if state is None else as_state(state))[None, :]))
-        return self._run(start, n, seed, threads, max_plies, generic, first_game)
+        return self._run(self._starts(state), n, seed, threads, max_plies, generic, first_game)
 
     def playouts_from(self, states: np.ndarray, n_per_state: int, seed: int = 0, threads: int = 1,
                       max_plies: int = 100_000) -> Playouts:
@@ -317,6 +313,10 @@ class CompiledGame:
             cell_kernels.playouts(starts, first, seed, max_plies, self._flat, self._masks, lengths, winners)
         else:
             self._family.playouts(self._tables, starts, first, seed, max_plies, lengths, winners)
+
+    def _starts(self, state: np.ndarray | None) -> np.ndarray:
+        """The starts of a batch from one state (the initial state if None), checked: int32[1, size]."""
+        return self._checked(np.ascontiguousarray((self._initial if state is None else as_state(state))[None, :]))
 
     def _checked(self, states: np.ndarray) -> np.ndarray:
         """`states` (int32[m, state_size]), each a state of this game (ValueError if not: see

@@ -126,6 +126,19 @@ class RulesApi:
         return self._game.parse_move(text)
 
 
+def compiled(text: str, reveal: bool) -> tuple[CompiledGame, StageView]:
+    """A stage's text compiled, its kernels warmed (loaded before a lock-down, see `warm`), and
+    the view an agent gets (the text too in GGP mode, `reveal`): what a worker, or its rules
+    oracle, does before it locks itself down."""
+    from ..compiler import compile as compile_stage
+    from ..gdl import loads
+
+    game = compile_stage(loads(text))
+    view = stage_view(game, text if reveal else None)
+    warm(RulesApi(game), view.initial_state)
+    return game, view
+
+
 def warm(api: RulesApi, start) -> None:
     """Call every API operation once, on read-only states (as the API gives) and on writeable
     copies (numba compiles each kind apart), so no kernel is compiled after the lockdown."""

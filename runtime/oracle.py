@@ -50,10 +50,9 @@ import numpy as np
 from ..compiler import codes as K
 from ..compiler.game import ACTIONS, MoveTable, Playouts, as_state, board_of, illegal_text, returns_of
 from ..gdl.game import Move
-from . import limits, protocol
-from .api import RulesApi, StageView, count_and_seed, seat
+from . import limits, metrics, protocol
+from .api import RulesApi, StageView, compiled, count_and_seed, seat
 from .clock import cpu_seconds
-from .metrics import Metrics
 
 REQUEST = struct.Struct("<B3xIqq")
 REPLY = struct.Struct("<B3xI")
@@ -77,10 +76,8 @@ class _Answers:
     same values, same errors)."""
 
     def __init__(self, game):
-        from . import metrics  # the Arena's evaluation (shape classes: corners and edges)
-
-        self.game, self.metrics = game, metrics
-        self.shape = metrics.shape_classes(game)
+        self.game = game
+        self.shape = metrics.shape_classes(game)  # corners and edges, for the Arena's evaluation
 
     def answer(self, op: int, a: int, b: int, payload: bytes, gone) -> tuple[int, bytes]:
         """(status, reply) to a request; `gone()` says whether its asker has left (a long request
@@ -104,7 +101,7 @@ class _Answers:
         if op == APPLY_MOVE:  # the agent's side refuses moves that cannot be legal, naming them
             return self._child(*game.apply_counted(state, game.move_of(a)))
         if op == EVALUATE:
-            m = self.metrics.evaluate(game, state, seat(a), self.shape)
+            m = metrics.evaluate(game, state, seat(a), self.shape)
             return EVALUATED.pack(m.piece, m.mobility, m.corner, m.edge)
         if op == PLAYOUTS:
             done = self._playouts(state, a, b, gone)
@@ -170,7 +167,7 @@ def _message(sock: socket.socket, head: struct.Struct, limit: int) -> tuple[tupl
     if not data:
         return None
     fields = head.unpack_from(data)
-    size = fields[1] if head is REQUEST else fields[-1]
+    size = fields[1]  # REQUEST and REPLY both hold the payload's size second
     need = head.size + size
     if size > limit:
         return None
@@ -242,17 +239,11 @@ def serve(game, control: socket.socket, first: socket.socket, spent: mmap.mmap) 
 
 def _oracle(referee: socket.socket, data: socket.socket, control: socket.socket, spent: mmap.mmap) -> None:
     """The oracle process: read the setup, compile, lock down, say hello, serve."""
-    from ..compiler import compile as compile_stage
-    from ..gdl import loads
-    from .api import stage_view, warm
-
     setup = protocol.Reader(referee).read()
     referee.close()  # the referee talks to the worker only
     text = setup.pop("stage", "")
     try:
-        game = compile_stage(loads(text))
-        view = stage_view(game, text if setup.get("reveal") else None)
-        warm(RulesApi(game), view.initial_state)
+        game, view = compiled(text, bool(setup.get("reveal")))
         report = limits.lock_down(setup.get("limits"), setup.get("hide", []))
         limits.libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     except Exception:  # noqa: BLE001 - said to the worker, which tells the referee
@@ -316,6 +307,16 @@ def start(referee: socket.socket) -> Started:
         return Started(None, None, setup, {}, protocol.text(hello, "error"))
     api = OracleRules(data_here, control_here, hello, spent)
     return Started(api, api.view, setup, hello.get("lockdown") or {})
+
+
+def start_alone(stage_text: str, reveal: bool = False) -> Started:
+    """An oracle forked from this process as a worker forks one, fed the setup a referee sends
+    (tests and benchmarks)."""
+    referee, worker = protocol.pair()
+    protocol.send(referee, {"stage": stage_text, "reveal": reveal, "limits": {}, "hide": [], "seq": 1})
+    started = start(worker)
+    referee.close(), worker.close()
+    return started
 
 
 class OracleRules(RulesApi):
@@ -483,7 +484,7 @@ class OracleRules(RulesApi):
 
     def evaluate(self, state, player: int) -> dict[str, float]:
         key, player = self._key(state), seat(player)
-        return Metrics(*EVALUATED.unpack(self._ask(EVALUATE, player, 0, key))).as_dict()
+        return metrics.Metrics(*EVALUATED.unpack(self._ask(EVALUATE, player, 0, key))).as_dict()
 
     def playouts(self, state, n: int, seed: int = 0) -> Playouts:
         n, seed = count_and_seed(n, seed)

@@ -28,7 +28,7 @@ import types
 import numpy as np
 
 from . import limits, oracle, protocol
-from .api import RulesApi, stage_view, warm
+from .api import RulesApi, compiled
 from .clock import Clock, cpu_seconds
 
 ERROR_TEXT = 4000  # characters of a traceback sent back
@@ -100,19 +100,6 @@ def _analyse(reader, sock, view, api, now):
     return strategy if ok else None
 
 
-def _compiled(setup: dict) -> tuple[RulesApi, object]:
-    """The API on the stage compiled in this process, and the view."""
-    from ..compiler import compile as compile_stage
-    from ..gdl import loads
-
-    game = compile_stage(loads(setup["stage"]))
-    api = RulesApi(game)
-    view = stage_view(game, setup["stage"] if setup.get("reveal") else None)
-    warm(api, view.initial_state)
-    game.stage = None
-    return api, view
-
-
 def main(fd: int, isolate: bool = False) -> None:
     sock = socket.socket(fileno=fd)
     rules = {}
@@ -129,7 +116,9 @@ def main(fd: int, isolate: bool = False) -> None:
     else:
         reader = protocol.Reader(sock)
         setup = reader.read()
-        api, view = _compiled(setup)
+        game, view = compiled(setup["stage"], bool(setup.get("reveal")))
+        game.stage = None
+        api = RulesApi(game)
     hide, settings, seq = setup["hide"], setup["limits"], setup.get("seq")
     del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)
     try:

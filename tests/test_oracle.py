@@ -20,7 +20,7 @@ from ludica.cli import main
 from ludica.compiler import compile as compile_stage
 from ludica.gdl import load
 from ludica.gdl.game import Move
-from ludica.runtime import entrants as agents, oracle, protocol, tournament
+from ludica.runtime import entrants as agents, oracle, tournament
 from ludica.runtime.api import RulesApi, stage_view
 from ludica.runtime.sandbox import AgentProcess, Settings
 
@@ -31,12 +31,7 @@ STAGES = ["standard-8x8", "reverse-othello", "tic-tac-toe", "connect-four", "hex
 
 
 def start_oracle(name: str, reveal: bool = False) -> oracle.Started:
-    """An oracle forked from this process, as a worker would, fed the setup a referee sends."""
-    referee, worker = protocol.pair()
-    protocol.send(referee, {"stage": stages.path(name).read_text(), "reveal": reveal, "limits": {}, "hide": [],
-                            "seq": 1})
-    started = oracle.start(worker)
-    referee.close(), worker.close()
+    started = oracle.start_alone(stages.path(name).read_text(), reveal)
     assert started.error is None, started.error
     return started
 
