@@ -164,7 +164,8 @@ def _strata(games: list[Outcome]) -> tuple[list[list[int]], str]:
         for members in pools.values():
             if len(members) >= 2 or last:
                 groups.append(members)
-                used.append(name) if name not in used else None
+                if name not in used:
+                    used.append(name)
             else:
                 todo.extend(members)
         if not todo:
