@@ -30,7 +30,7 @@ def measure(stage, game, sandbox: bool, games: int) -> tuple[float, float, int]:
     options = tournament.Options(analysis_time=5, game_time=30, sandbox=sandbox)
     with tempfile.TemporaryDirectory() as tmp:
         store = ResultsStore(Path(tmp) / "r.sqlite")
-        seats = [tournament.Entrant(resolve(n), game, gdl.format(stage), options, (tmp,), store, stage)
+        seats = [tournament.Entrant(resolve(n), game, gdl.format(stage), options, store, stage)
                  for n in ("random", "greedy")]
         try:
             ready = tuple(s.ready() for s in seats)

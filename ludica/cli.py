@@ -180,7 +180,7 @@ def cmd_play(args) -> int:
         black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
     with tempfile.TemporaryDirectory() as tmp:
         store = ResultsStore(Path(tmp) / "results.sqlite")
-        seats = [tournament.Entrant(a, game, gdl.format(stage), options, (tmp,), store, stage) for a in (black, white)]
+        seats = [tournament.Entrant(a, game, gdl.format(stage), options, store, stage) for a in (black, white)]
         try:
             ready = tuple(s.ready() for s in seats)
             record = referee.play_game(game, ready, tournament.game_seed(args.seed, referee.stage_hash(stage),

@@ -9,13 +9,18 @@ worker's session (a process whose parent died is adopted by the PID namespace's 
 when the agent has one, so it stays a descendant; without namespaces it is found by its session).
 Its CPU time is the user + system time of every such live process, plus the time of the children
 they have reaped (the kernel adds those to the parent's cutime/cstime), in clock ticks (10 ms).
+
+`Idle` measures, for the wall-clock backstop, the real time in which no thread of the agent ran
+or waited for a CPU: the kernel's per-thread run and run-queue wait times (/proc/PID/task/TID/
+schedstat, nanoseconds). Time an agent spends waiting for a CPU on a busy machine is busy time,
+never held against it; only sleeping or blocking is idle.
 """
 from __future__ import annotations
 
 import os
 import time
 
-from .cgroups import proc_stat
+from .cgroups import proc_stat, read_small
 
 TICK = 1.0 / os.sysconf("SC_CLK_TCK")
 
@@ -93,3 +98,59 @@ class ProcessTree:
         if self.group is not None:
             return self.group.cpu_seconds()
         return sum((self.members() if members is None else members).values()) * TICK
+
+
+def _busy_ns(pid: int) -> int:
+    """Run time plus run-queue wait of every thread of process `pid` (0 if it is gone)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    total = 0
+    for tid in tasks:
+        try:
+            fields = read_small(f"/proc/{pid}/task/{tid}/schedstat").split()
+            total += int(fields[0]) + int(fields[1])
+        except (OSError, IndexError, ValueError):
+            pass  # the thread ended
+    return total
+
+
+def _schedstat_works() -> bool:
+    """Whether this kernel keeps per-thread run and wait times (CONFIG_SCHED_INFO)."""
+    try:
+        run = int(read_small("/proc/self/schedstat").split()[0])
+    except (OSError, IndexError, ValueError):
+        return False
+    return run > 0
+
+
+SCHEDSTAT = _schedstat_works()
+
+
+class Idle:
+    """Real time in which no thread of the agent ran or was runnable, summed over the intervals
+    between `update`s: an interval counts as idle for its length less the busy time (run + wait)
+    of the agent's threads in it, never less than 0. Several threads busy at once cannot bank
+    busy time for a later interval. Where the kernel keeps no such times (SCHEDSTAT false), every
+    second of real time counts (the backstop is then a plain wall clock)."""
+
+    def __init__(self, tree: ProcessTree):
+        self.tree = tree
+        self.seconds = 0.0
+        self._at = time.monotonic()
+        self._busy: int | None = None  # read at the first update: a quick answer costs no reading
+
+    def update(self, members=None) -> float:
+        """The idle seconds so far (the time before the first update is never idle)."""
+        now = time.monotonic()
+        if not SCHEDSTAT:
+            self.seconds += now - self._at
+            self._at = now
+            return self.seconds
+        pids = self.tree.members() if members is None else members
+        busy = sum(_busy_ns(pid) for pid in pids)
+        if self._busy is not None:
+            self.seconds += max(0.0, (now - self._at) - max(0, busy - self._busy) / 1e9)
+        self._at, self._busy = now, busy
+        return self.seconds

@@ -102,9 +102,9 @@ class AgentGroup:
         except OSError:
             return None
 
-    def add(self, pid: int) -> None:
-        for d in self.dirs:
-            _write(d / "cgroup.procs", str(pid))
+    def procs_files(self) -> list[str]:
+        """The groups' cgroup.procs files: a process that writes its pid there joins the group."""
+        return [str(d / "cgroup.procs") for d in self.dirs]
 
     def cpu_seconds(self) -> float:
         text = read_small(self._usage)

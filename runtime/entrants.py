@@ -22,6 +22,7 @@ BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
 class AgentSpec:
     name: str
     path: Path
+    data: Path | None = None  # a folder the user named for it: read-only at /agent/data in its jail
 
     @property
     def builtin(self) -> bool:

@@ -6,11 +6,14 @@ call is a kernel call), but the compiled tables sit in the agent's memory, and a
 into the runtime instead of using the API can read the rules from them. With isolation:
 
 - The worker forks the oracle as its first act, before it reads anything. The oracle reads the
-  setup (the stage's text) from the referee's socket, compiles and warms the stage, locks itself
-  down in namespaces of its own (runtime/limits.py: no network, every mount read-only, its own
-  PID namespace: the agent's processes cannot see it, signal it or read its memory; it is not
-  dumpable either, for machines without namespaces), and hands the worker what the Arena shows
-  (the StageView) and the setup without the stage. The worker then locks itself down as usual
+  setup (the stage's text) from the referee's socket, compiles and warms the stage, sets its
+  limits (runtime/limits.py), makes itself non-dumpable and stops loading kernels from numba's
+  cache, and hands the worker what the Arena shows (the StageView) and the setup without the
+  stage. It lives in the agent's jail (runtime/jail.py), and no process there can read its
+  memory: ptrace and /proc/PID/mem need a dumpable process or CAP_SYS_PTRACE, which no process
+  in the jail has, and the seccomp filter refuses ptrace, process_vm_readv and pidfd_getfd. Its
+  cache is sealed because the cache folder is writable by the agent: a kernel the oracle loaded
+  from it later could be the agent's (numba's cache files are pickles). The worker then locks itself down as usual
   and runs the agent with an `OracleRules` for its API: same methods, same answers, same errors,
   every call a request to the oracle.
 - The oracle runs no agent code. It is a process of the agent's (a child of its worker): it
@@ -237,6 +240,19 @@ def serve(game, control: socket.socket, first: socket.socket, spent: mmap.mmap) 
                 channels.pop(fd).close()
 
 
+def _seal_caches() -> None:
+    """From now on the compiler's kernels compile what they lack instead of loading it from numba's
+    cache (see the module docstring). Everything a request needs was warmed already."""
+    from numba.core.caching import NullCache
+    from numba.core.dispatcher import Dispatcher
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("ludica.compiler"):
+            for value in vars(module).values():
+                if isinstance(value, Dispatcher):
+                    value._cache = NullCache()
+
+
 def _oracle(referee: socket.socket, data: socket.socket, control: socket.socket, spent: mmap.mmap) -> None:
     """The oracle process: read the setup, compile, lock down, say hello, serve."""
     setup = protocol.Reader(referee).read()
@@ -244,8 +260,9 @@ def _oracle(referee: socket.socket, data: socket.socket, control: socket.socket,
     text = setup.pop("stage", "")
     try:
         game, view = compiled(text, bool(setup.get("reveal")))
-        report = limits.lock_down(setup.get("limits"), setup.get("hide", []))
+        report = limits.lock_down(setup.get("limits"))
         limits.libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        _seal_caches()
     except Exception:  # noqa: BLE001 - said to the worker, which tells the referee
         protocol.send(data, {"ok": False, "error": traceback.format_exc()[-4000:], "setup": setup}, timeout=None)
         return
@@ -313,7 +330,7 @@ def start_alone(stage_text: str, reveal: bool = False) -> Started:
     """An oracle forked from this process as a worker forks one, fed the setup a referee sends
     (tests and benchmarks)."""
     referee, worker = protocol.pair()
-    protocol.send(referee, {"stage": stage_text, "reveal": reveal, "limits": {}, "hide": [], "seq": 1})
+    protocol.send(referee, {"stage": stage_text, "reveal": reveal, "limits": {}, "seq": 1})
     started = start(worker)
     referee.close(), worker.close()
     return started
@@ -362,7 +379,7 @@ class OracleRules(RulesApi):
         if old is not None and old is not channel:
             old.close()
         self._channel = channel
-        self.claim()
+        self._pid, self._lock = os.getpid(), threading.Lock()  # this process asks from now on
 
     def _reset(self) -> None:
         """After an exchange cut short: its reply may still come, so the channel is out of step.
@@ -377,11 +394,6 @@ class OracleRules(RulesApi):
         """Let go of the oracle (it ends once the last process holding its control socket does)."""
         self._channel.close()
         self._control.close()
-
-    def claim(self) -> None:
-        """This process is the one that asks from now on (the worker, once it has forked itself
-        into its PID namespace)."""
-        self._pid, self._lock = os.getpid(), threading.Lock()
 
     def _ask(self, op: int, a: int, b: int, payload: bytes) -> bytes:
         if os.getpid() != self._pid:

@@ -1,6 +1,7 @@
-"""The referee's side of an agent's worker process (runtime/worker.py): start it, hand it the
-stage, let it analyse, fork a game process per game, ask for moves; charge its time from outside
-and kill what overruns.
+"""The referee's side of an agent's worker process (runtime/worker.py): start it in its jail
+(runtime/jail.py: a bubblewrap sandbox built from what the agent may see), hand it the stage, let
+it analyse, fork a game process per game, ask for moves; charge its time from outside and kill
+what overruns.
 
 What is charged: the CPU time (user + system) of the agent's whole process tree
 (runtime/accounting.py) from the moment a request is sent until its answer arrives, so a
@@ -8,14 +9,16 @@ multi-threaded or multi-process agent pays for every core it uses and a sleeping
 pays nothing for waiting. Between requests every process of the agent is stopped (SIGSTOP, then
 SIGCONT with the next request): an agent thinks only when asked, so nothing it leaves running
 escapes the charge or slows its opponent. Against an agent that blocks for ever there is a
-wall-clock backstop: a request may not take longer than twice the time left plus one second of
-real time. The referee polls every POLL seconds: CPU time over the budget or real time over the
-backstop → the agent is killed (its game process, or the whole worker during analysis) and the
-request times out; more live processes than allowed, seen while it thinks or when it answers,
-likewise. Everything the agent prints is drained by a thread of the referee; the first
-OUTPUT_KEPT bytes of each game are kept in its log, the rest counted and dropped, so no amount of
-output can block the agent or harm the referee. Messages carry sequence numbers: a late or forged
-reply is dropped, never taken for the answer to another request.
+backstop: a request may not stay idle (no thread of the agent running or waiting for a CPU,
+accounting.Idle) for longer than the time left plus one second. Time spent waiting for a CPU is
+never idle, so a busy machine cannot forfeit an agent that is within its budget. The referee
+polls every POLL seconds: CPU time over the budget or idle time over the backstop → the agent is
+killed (its game process, or the whole worker during analysis) and the request times out; more
+live processes than allowed, seen while it thinks or when it answers, likewise. Everything the
+agent prints is drained by a thread of the referee; the first OUTPUT_KEPT bytes of each game are
+kept in its log, the rest counted and dropped, so no amount of output can block the agent or harm
+the referee. Messages carry sequence numbers: a late or forged reply is dropped, never taken for
+the answer to another request.
 """
 from __future__ import annotations
 
@@ -26,39 +29,33 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import protocol
 from .protocol import text
-from .accounting import ProcessTree
+from . import jail
+from .accounting import Idle, ProcessTree
 from .cgroups import AgentGroup
-from ..gdl.diagnostics import LudicaError
 from .limits import DEFAULTS
 
 POLL = 0.01
 OUTPUT_KEPT = 16 << 10
-START_TIMEOUT = 120.0  # compiling a stage from a cold cache takes a while; the agent is not charged
-SYNC_TIMEOUT = 10.0  # for the worker's own (trusted) replies between games
+# Idle seconds (no thread running or waiting for a CPU) the worker may spend getting ready: compiling
+# a stage is CPU time, so only a worker that hangs reaches it. The agent is not charged.
+START_IDLE = 60.0
+SYNC_IDLE = 10.0  # for the worker's own (trusted) replies between games
 
-# The worker's first instructions, before it imports anything (numpy and numba take a second or
-# more): die with the referee (PR_SET_PDEATHSIG = 1), and go at once if the referee is already gone
-# (its parent is then no longer the referee). lock_down sets the signal again in the namespace.
-_WORKER = ("import ctypes, os, signal, sys\n"
-           "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)\n"
-           "if os.getppid() != int(sys.argv[2]):\n"
-           "    os._exit(1)\n"
-           "from ludica.runtime.worker import main\n"
-           "main(int(sys.argv[1]), '--isolate-rules' in sys.argv[3:])\n")
+# The worker, inside its jail. It dies with the sandbox (bubblewrap --die-with-parent kills the
+# sandbox when the referee dies), and a worker whose referee is gone reads the end of its socket.
+_WORKER = ("from ludica.runtime.worker import main; import sys\n"
+           "main(int(sys.argv[1]), '--isolate-rules' in sys.argv[2:])\n")
+# Starts bubblewrap inside the agent's control groups: the sandbox's first process is then counted
+# and capped from its first instruction (a process added from outside after it started could fork
+# first). "$1".. are the groups' cgroup.procs files, then the command.
+_INTO_GROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 
-
-class SandboxUnavailable(LudicaError, RuntimeError):
-    """The sandbox needs Linux: prctl, /proc, control groups and namespaces."""
-
-
-def require_linux() -> None:
-    if not sys.platform.startswith("linux"):
-        raise SandboxUnavailable(f"the sandbox that runs agents needs Linux (prctl, /proc, namespaces), and this is "
-                                 f"{sys.platform}: run ludica in a Linux machine or container, or run trusted agents "
-                                 "with --in-process")
+SandboxUnavailable = jail.SandboxUnavailable
+require_sandbox = jail.require
 
 
 @dataclass
@@ -78,10 +75,9 @@ class Settings:
     """How an agent's worker is run."""
 
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
-    hide: tuple[str, ...] = ()  # paths the agent must not see (the results folder...)
     reveal: bool = False  # GGP mode: the stage's text is handed to the agent
-    core: int | None = None  # pin every process of the agent to this core (games side by side)
     isolate_rules: bool = False  # the rules in an oracle process of the agent's (runtime/oracle.py)
+    data: str | None = None  # a folder the user named for the agent: read-only at /agent/data
 
     @property
     def max_processes(self) -> int:
@@ -151,7 +147,7 @@ class AgentProcess:
     the agent does."""
 
     def __init__(self, agent_path: str, stage_text: str, settings: Settings):
-        require_linux()
+        require_sandbox()
         self.agent_path, self.stage_text, self.settings = agent_path, stage_text, settings
         self.proc: subprocess.Popen | None = None
         self.lockdown: dict = {}
@@ -169,44 +165,45 @@ class AgentProcess:
         return self.wait_ready()
 
     def launch(self) -> None:
-        """Start the worker without waiting for it (workers of several agents start side by side;
-        starting is not charged: the agent's code is not loaded yet)."""
+        """Start the worker in its jail without waiting for it (workers of several agents start
+        side by side; starting is not charged: the agent's code is not loaded yet)."""
         self._sock, theirs = protocol.pair()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _WORKER, str(theirs.fileno()), str(os.getpid())]
-            + ["--isolate-rules"] * self.settings.isolate_rules,
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True, cwd="/", env=_worker_environment())
-        theirs.close()
-        if self.settings.core is not None:  # its game processes and anything it starts inherit the core
-            try:
-                os.sched_setaffinity(self.proc.pid, {self.settings.core})
-            except OSError:
-                pass  # the core went offline, or the worker is already gone: it runs unpinned
-        # In its control groups before it runs any code of the agent's (it is still starting Python)
+        limits = dict(DEFAULTS, **self.settings.limits)
+        cell = jail.build(Path(self.agent_path), Path(self.settings.data) if self.settings.data else None,
+                          int(limits["tmp_mb"]))
+        self.record = cell.record
+        command = cell.argv + ["--", sys.executable, "-c", _WORKER, str(theirs.fileno())]
+        command += ["--isolate-rules"] * self.settings.isolate_rules
         self.group = AgentGroup.create(4 * self.settings.max_processes + 16)
         if self.group is not None:
-            try:
-                self.group.add(self.proc.pid)
-            except OSError:
-                self.group.remove()
-                self.group = None
+            command = ["/bin/sh", "-c", _INTO_GROUPS, "sh", *self.group.procs_files(), "--", *command]
+        try:
+            self.proc = subprocess.Popen(command, pass_fds=(theirs.fileno(), *cell.fds), stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                                         cwd="/", env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+        finally:
+            theirs.close()
+            cell.close_fds()
         self._sock.setblocking(False)
         self._reader = protocol.Reader(self._sock)
         self.tree = ProcessTree(self.proc.pid, self.group)
         self.drain = _Drain(self.proc.stdout)
         self.drain.start()
-        self._send({"stage": self.stage_text, "reveal": self.settings.reveal, "limits": self.settings.limits,
-                    "hide": list(self.settings.hide)})
+        self._send({"stage": self.stage_text, "reveal": self.settings.reveal, "limits": self.settings.limits})
 
     def wait_ready(self) -> Answer:
         """Wait until the launched worker has compiled the stage and locked itself down."""
-        answer = self._wait(self._seq, START_TIMEOUT)
+        answer = self._wait(self._seq, START_IDLE)
         if answer.reply is not None:
             lockdown = answer.reply.get("lockdown")
-            self.lockdown = {str(k): str(v)[:300] for k, v in lockdown.items()} if isinstance(lockdown, dict) else {}
+            said = {str(k): str(v)[:300] for k, v in lockdown.items()} if isinstance(lockdown, dict) else {}
+            self.lockdown = dict(said, **self.record)  # what the referee gave it, not what the worker says
             if answer.reply.get("ok") is not True:
                 answer.failure, answer.detail = "crash", text(answer.reply, "error")
+        elif answer.failure == "crash":  # e.g. bubblewrap could not build the jail: it said why
+            said, _ = self.drain.mark()
+            if said.strip():
+                answer.detail += ": " + said.strip()[-2000:]
         if not answer.failure:
             self._freeze()
         return answer
@@ -220,7 +217,8 @@ class AgentProcess:
         the worker is closed."""
         with open(self.agent_path, encoding="utf-8", errors="replace") as f:
             source = f.read()
-        answer = self._request({"op": "analyze", "budget": budget, "source": source, "agent": self.agent_path},
+        answer = self._request({"op": "analyze", "budget": budget, "source": source,
+                                 "agent": f"{jail.AGENT_DIR}/{Path(self.agent_path).name}"},
                                budget, whole=True)
         if answer.reply is not None and answer.reply.get("ok") is not True:
             answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
@@ -254,7 +252,7 @@ class AgentProcess:
             self._thaw()
             try:
                 self._send({"op": "end"})
-                self._wait(self._game_seq, 1.0, ending=True)
+                self._wait(self._game_seq, 1.0, ending=True)  # idle: it is told to end, and does
             except (protocol.ProtocolError, protocol.Closed):
                 pass  # the game process is killed just below whatever happened
         self._end_game_processes()
@@ -291,7 +289,7 @@ class AgentProcess:
         except (protocol.ProtocolError, protocol.Closed) as e:
             answer = Answer(None, 0.0, 0.0, "crash", str(e))
         else:
-            answer = self._wait(self._seq, 2 * budget + 1.0, budget, cpu0=cpu0)
+            answer = self._wait(self._seq, budget + 1.0, budget, cpu0=cpu0)
         if answer.reply is not None and answer.reply.get("op") == "error":
             answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
         if answer.failure is None:
@@ -308,12 +306,14 @@ class AgentProcess:
                 self._end_game_processes()
         return answer
 
-    def _wait(self, seq: int, wall_limit: float, budget: float | None = None, ending: bool = False,
+    def _wait(self, seq: int, idle_limit: float, budget: float | None = None, ending: bool = False,
               cpu0: float = 0.0) -> Answer:
         """Wait for the reply to request `seq`, charging the CPU time used since `cpu0` against
-        `budget` when given. The worker's `game-ended` for the running game ends the wait too: a
-        crash of the game process, unless the game is `ending`."""
+        `budget` when given, and giving up after `idle_limit` seconds in which no process of the
+        agent ran or waited to run (accounting.Idle). The worker's `game-ended` for the running
+        game ends the wait too: a crash of the game process, unless the game is `ending`."""
         t0 = time.monotonic()
+        idle = Idle(self.tree)
         spent = 0.0
         while True:
             try:
@@ -340,9 +340,10 @@ class AgentProcess:
                 members = self.tree.members()
             if budget is not None and spent > budget:
                 return Answer(None, spent, wall, "timeout", f"{spent:.2f} s of CPU time, over the {budget:.2f} s left")
-            if wall > wall_limit:
+            if idle.update(members) > idle_limit:
                 return Answer(None, spent, wall, "timeout",
-                              f"no answer after {wall:.1f} s of real time (the backstop; {spent:.2f} s of CPU)")
+                              f"no answer after {idle.seconds:.1f} s in which it neither ran nor waited for a CPU "
+                              f"(the backstop, {wall:.1f} s of real time; {spent:.2f} s of CPU)")
             live = len(set(members) - self.tree.zombies)
             if budget is not None and live > self.settings.max_processes:
                 return Answer(None, spent, wall, "processes",
@@ -388,7 +389,7 @@ class AgentProcess:
         self._kill_all(lambda: self._live() - self._before_game)
         if self.alive and self._game_seq is not None:
             self._thaw()
-            self._wait(self._game_seq, SYNC_TIMEOUT, ending=True)
+            self._wait(self._game_seq, SYNC_IDLE, ending=True)
         self._game_seq = None
         if self.alive:
             self._freeze()
@@ -412,15 +413,6 @@ class AgentProcess:
                 os.kill(pid, how)
             except OSError:
                 pass
-
-
-def _worker_environment() -> dict[str, str]:
-    """The referee's environment, with numeric libraries held to one thread: an idle pool of
-    OpenBLAS/OpenMP threads spins, and every thread's CPU time is the agent's."""
-    env = dict(os.environ)
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-        env.setdefault(name, "1")
-    return env
 
 
 def _status_text(reply: dict, default: str) -> str:

@@ -1,9 +1,11 @@
 """Round robins: every entrant against every other on each stage, in both seats, N games per
 seating; each agent analyses each stage once (in its sandboxed worker), then plays all its games
 there from that strategy. With `jobs` > 1 several stages are played side by side, one per job
-(a thread of this process), each job's agent processes pinned to a core of their own; within a
-stage one game at a time, so an agent's two seats never think at the same time, and clocks are
-CPU time: an agent's budget does not depend on the number of jobs.
+(a thread of this process), at most one per core; within a stage one game at a time, so an
+agent's two seats never think at the same time. Clocks are CPU time and the backstop counts only
+time in which an agent neither ran nor waited for a CPU: an agent's budget depends neither on the
+number of jobs nor on what else the machine is doing. Agents are not pinned to cores: a core that
+other work shares would leave them less of it.
 
 Every game is in the results store the moment it ends; `resume=True` plays only the games the
 store does not hold (agents analyse again the stages they still have games on). Game g of the
@@ -34,7 +36,7 @@ from .api import RulesApi, warm
 from .local import LocalSeat
 from .records import ResultsStore, StoreError, lock_folder
 from .referee import play_game, stage_hash
-from .sandbox import AgentProcess, Settings, require_linux
+from .sandbox import AgentProcess, Settings, require_sandbox
 from .warmup import warm_stages
 
 
@@ -105,11 +107,10 @@ class StagePlan:
 class Entrant:
     """One agent on one stage: its seat (sandboxed or local), analysed, restarted if its worker dies."""
 
-    def __init__(self, spec: AgentSpec, game, text: str, options: Options, hide: tuple[str, ...], store, stage,
-                 core: int | None = None, analysis_time: float | None = None,
-                 stopping: threading.Event | None = None):
-        self.spec, self.game, self.text, self.options, self.hide = spec, game, text, options, hide
-        self.store, self.stage, self.core, self.stopping = store, stage, core, stopping
+    def __init__(self, spec: AgentSpec, game, text: str, options: Options, store, stage,
+                 analysis_time: float | None = None, stopping: threading.Event | None = None):
+        self.spec, self.game, self.text, self.options = spec, game, text, options
+        self.store, self.stage, self.stopping = store, stage, stopping
         self.analysis_time = options.analysis_time if analysis_time is None else analysis_time
         self.seat = None
         self.why_not = ""
@@ -138,8 +139,8 @@ class Entrant:
     def _process(self) -> AgentProcess:
         o = self.options
         seat = AgentProcess(str(self.spec.path), self.text,
-                            Settings(limits=o.limits, hide=self.hide, reveal=o.reveal, core=self.core,
-                                     isolate_rules=o.isolate_rules))
+                            Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
+                                     data=str(self.spec.data) if self.spec.data else None))
         seat.name = self.spec.name
         return seat
 
@@ -227,7 +228,7 @@ def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> li
 
 def run_folder(out: Path) -> Path:
     """The run folder: an existing folder as it is, or a new one made private (as ludica made it;
-    the sandbox also hides it from the agents)."""
+    no agent's jail holds it either)."""
     if out.exists() and not out.is_dir():
         raise StoreError(f"--out {out} is a file, not a folder")
     if not out.exists():
@@ -281,17 +282,15 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
     is asked before each stage starts (in the plans' order, finished ones too). Ctrl-C (or an exception in a callback) stops every job:
     the games in hand are not recorded, every agent process is killed, and the exception goes on."""
     if options.sandbox:
-        require_linux()  # before anything is compiled or started
-    hide = (str(out.resolve()),) + tuple(str(a.path) for a in agents)
+        require_sandbox()  # before anything is compiled or started
     by_name = {a.name: a for a in agents}
     with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):
         warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
-    slots = cores()
     if not options.sandbox:
         jobs = 1  # in-process agents share this process's CPU clock: one game at a time
-    # at most one job per core: two pinned to one core would halve each agent's share of it, and
-    # the wall-clock backstop (twice the time left) would then forfeit agents that are within budget
-    jobs = max(1, min(jobs, len(plans), len(slots)))
+    # at most one job per core: more would make every game wait longer for a CPU (fair, since
+    # waiting is never charged, but slower)
+    jobs = max(1, min(jobs, len(plans), len(cores())))
     taking = threading.Lock()  # the next plan and the question whether to start it, as one step
     todo: queue.Queue = queue.Queue()
     for plan in plans:
@@ -300,8 +299,7 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
     live: set[Entrant] = set()
     errors: list[BaseException] = []
 
-    def job(number: int) -> None:
-        core = slots[number % len(slots)] if jobs > 1 else None
+    def job() -> None:
         try:
             while not stopping.is_set():
                 with taking:  # so the stages start in the plans' order, and keep_going sees them so
@@ -311,8 +309,7 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
                         return
                     if not keep_going(plan):
                         return
-                _play_stage(plan, by_name, out, options, store, hide, core, live, stopping, on_game, on_stage,
-                            on_wait)
+                _play_stage(plan, by_name, out, options, store, live, stopping, on_game, on_stage, on_wait)
                 if on_stage_done and not stopping.is_set():
                     on_stage_done(plan)
         except Stopped:
@@ -323,9 +320,9 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
             _close_all(live)
 
     if jobs == 1:
-        job(0)
+        job()
     else:
-        threads = [threading.Thread(target=job, args=(n,), name=f"ludica-job-{n}", daemon=True) for n in range(jobs)]
+        threads = [threading.Thread(target=job, name=f"ludica-job-{n}", daemon=True) for n in range(jobs)]
         for t in threads:
             t.start()
         try:
@@ -414,8 +411,8 @@ def notice_if_slow(say: Callable[[str], None] | None, message: str, after: float
         timer.cancel()
 
 
-def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, store, hide, core, live, stopping,
-                on_game, on_stage, on_wait=None) -> None:
+def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, store, live, stopping, on_game,
+                on_stage, on_wait=None) -> None:
     stage = plan.stage
     h = stage_hash(stage)
     done = store.finished(h)
@@ -428,7 +425,7 @@ def _play_stage(plan: StagePlan, agents: dict[str, AgentSpec], out, options, sto
         game = compile_stage(stage)
         warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
     text = format_stage(stage)
-    entrants = {name: Entrant(agents[name], game, text, options, hide, store, stage, core,
+    entrants = {name: Entrant(agents[name], game, text, options, store, stage,
                               plan.budget(name, options.analysis_time), stopping) for name in plan.entrants}
     live.update(entrants.values())
     folder = out / "logs" / logs.slug(title(stage, [stage]) + "-" + h[:8])

@@ -1,13 +1,15 @@
-"""An agent's worker process, started by the referee (runtime/sandbox.py) with one socket.
+"""An agent's worker process, started by the referee (runtime/sandbox.py) in the agent's jail
+(runtime/jail.py) with one socket.
 
 It runs the agent and nothing else, never inside the referee. In order:
-1. reads its setup (the stage's text, the limits, what to hide) from the socket;
-2. compiles the stage and warms every API call (the numba cache is read while it may still be);
+1. reads its setup (the stage's text, the limits) from the socket;
+2. compiles the stage and warms every API call (from numba's cache, which the jail links in);
    with --isolate-rules, instead, forks a rules oracle (runtime/oracle.py) that does 1 and 2 in
    a process of its own, and takes the view and an API that asks the oracle;
-3. locks itself down (runtime/limits.py); from here on it runs untrusted code;
+3. sets its limits (runtime/limits.py); from here on it runs untrusted code;
 4. on `analyze` (the agent's source comes with it, so importing the file is charged as analysis),
-   runs the file's top level and `analyze(stage, api, clock)`;
+   moves to /agent (its file, and its data folder as /agent/data) and runs the file's top level
+   and `analyze(stage, api, clock)`;
 5. on `game`, forks a game process from the analysed strategy: every game starts from the same
    strategy, and a game that crashes leaves the next game's strategy intact. The game process
    answers `move` requests until `end`. This process (the first of the agent's PID namespace,
@@ -30,6 +32,7 @@ import numpy as np
 from . import limits, oracle, protocol
 from .api import RulesApi, compiled
 from .clock import Clock, cpu_seconds
+from .jail import AGENT_DIR
 
 ERROR_TEXT = 4000  # characters of a traceback sent back
 MOVE_TEXT = 200  # characters of a move's text sent back
@@ -89,6 +92,7 @@ def _analyse(reader, sock, view, api, now):
     request = reader.read()
     seq = request.get("seq")
     try:
+        os.chdir(AGENT_DIR)  # the agent opens its data by relative paths
         agent = load_agent(request["source"], request["agent"])
         strategy = agent.analyze(view, api, Clock(request["budget"], now))
         ok = callable(strategy)
@@ -119,15 +123,9 @@ def main(fd: int, isolate: bool = False) -> None:
         game, view = compiled(setup["stage"], bool(setup.get("reveal")))
         game.stage = None
         api = RulesApi(game)
-    hide, settings, seq = setup["hide"], setup["limits"], setup.get("seq")
+    settings, seq = setup["limits"], setup.get("seq")
     del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)
-    try:
-        report = limits.lock_down(settings, hide)
-    except limits.LockdownFailed as e:
-        protocol.send(sock, {"op": "ready", "seq": seq, "ok": False, "error": str(e)}, timeout=None)
-        return
-    if isolate:
-        api.claim()  # lock_down went on in a child process (the first of the agent's PID namespace)
+    report = limits.lock_down(settings)
     protocol.send(sock, {"op": "ready", "seq": seq, "ok": True, "lockdown": dict(report, **rules)}, timeout=None)
     now = api.cpu_seconds if isolate else cpu_seconds  # the agent's clock counts what it is charged
     strategy = _analyse(reader, sock, view, api, now)
@@ -163,4 +161,4 @@ def main(fd: int, isolate: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), "--isolate-rules" in sys.argv[3:])
+    main(int(sys.argv[1]), "--isolate-rules" in sys.argv[2:])

@@ -1,0 +1,256 @@
+"""The world an agent's worker runs in, built from what the agent may see, with bubblewrap (the
+sandbox Flatpak uses): an empty root, and on it only
+
+- read-only: the Python installation and its packages (the interpreter's prefixes, the site
+  folders, ludica's own package folders), the system's libraries and programs (/usr, with the
+  /bin, /lib... links of a merged /usr) and the loader's cache from /etc;
+- read-only at /agent: the agent's own file, and at /agent/data the data folder the user named
+  for it, if any (the agent runs in /agent: it opens its data as data/...);
+- writable and private: /tmp and /dev/shm (size-capped tmpfs), and numba's cache (a tmpfs where
+  the referee's cached kernels are linked, read-only, so the worker loads them instead of
+  compiling; a kernel it compiles anew stays in the tmpfs);
+- a minimal /dev (null, zero, full, random, urandom), its own /proc;
+- an allow-listed environment (no variable of the referee's passes, save the few named below).
+
+Nothing else exists in it: no home, no working folder, no other agent, no stage file, no results,
+no host socket. New namespaces (user where the machine needs one, IPC, PID, network, UTS,
+cgroup) leave it no network and no other process; every capability is dropped and no new
+privileges can be gained; the seccomp filter of runtime/seccomp.py closes what namespaces leave
+open. `record` says what the agent was given, for its log.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import shutil
+import site
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..gdl.diagnostics import LudicaError
+from . import seccomp
+
+AGENT_DIR = "/agent"
+NUMBA_DIR = "/run/ludica/numba"  # NUMBA_CACHE_DIR in the sandbox: writable, private
+CACHE_IN = "/run/ludica/cache"  # the referee's cache folders, read-only, one per source folder
+DEVICES = ("null", "zero", "full", "random", "urandom")
+PACKAGES = ("ludica", "ludica.gdl", "ludica.compiler", "ludica.runtime", "ludica.sampler", "ludica.evaluation",
+            "ludica.stages")
+NUMERIC_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+INSTALL = ("install bubblewrap (Debian, Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install "
+           "bubblewrap; Arch: sudo pacman -S bubblewrap), or run agents you trust with --in-process (no sandbox: "
+           "they run inside ludica's own process, with its files, network and environment)")
+
+
+class SandboxUnavailable(LudicaError, RuntimeError):
+    """The sandbox cannot be built on this machine: it says why and what to do."""
+
+
+@dataclass
+class Jail:
+    """One agent's world: the bubblewrap arguments before the command, the file descriptors they
+    name (kept open until the sandbox has started), and the record of what the agent was given."""
+
+    argv: list[str]
+    fds: list[int] = field(default_factory=list)
+    record: dict[str, str] = field(default_factory=dict)
+
+    def close_fds(self) -> None:
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds = []
+
+
+@functools.lru_cache(maxsize=1)
+def bubblewrap() -> tuple[str, str]:
+    """(path, version) of bwrap, once it has shown that it can build a sandbox here."""
+    if not sys.platform.startswith("linux"):
+        raise SandboxUnavailable(f"the sandbox that runs agents needs Linux (namespaces, seccomp), and this is "
+                                 f"{sys.platform}: run ludica in a Linux machine or container, or run agents you "
+                                 "trust with --in-process")
+    path = shutil.which("bwrap")
+    if path is None:
+        raise SandboxUnavailable(f"agents run in a bubblewrap sandbox, and bwrap is not installed: {INSTALL}")
+    try:
+        version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30).stdout.split()[-1]
+        probe = subprocess.run([path, "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "--ro-bind", "/", "/",
+                                "--size", "4096", "--tmpfs", "/tmp", "true"],
+                               capture_output=True, text=True, timeout=30)
+    except (OSError, IndexError, subprocess.TimeoutExpired) as err:
+        raise SandboxUnavailable(f"bwrap ({path}) does not answer ({err}): {INSTALL}") from None
+    if probe.returncode != 0:
+        why = probe.stderr.strip().splitlines()[-1] if probe.stderr.strip() else f"exit status {probe.returncode}"
+        raise SandboxUnavailable(
+            f"bwrap ({path}, {version}) cannot build a sandbox here: {why}. It needs user namespaces (as a user "
+            "other than root: sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu an AppArmor profile for bwrap) "
+            "and --size (bubblewrap 0.8 or later); or run agents you trust with --in-process") from None
+    return path, version
+
+
+def require() -> None:
+    """Say now, before anything is compiled or started, if agents cannot be sandboxed here."""
+    bubblewrap()
+    seccomp.program()
+
+
+# --- what the agent may see ------------------------------------------------------------------------
+
+
+def _real_dirs(paths) -> list[str]:
+    """Existing folders, resolved, each once, none inside another of them (a bind inside a bind
+    would need a mount point in a read-only folder)."""
+    found = sorted({os.path.realpath(p) for p in paths if p and os.path.isdir(p)})
+    kept: list[str] = []
+    for p in found:
+        if not any(p == k or p.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(p)
+    return kept
+
+
+@functools.lru_cache(maxsize=1)
+def python_folders() -> tuple[str, ...]:
+    """The Python installation and its packages: prefixes, site folders, ludica's package folders
+    (an editable install keeps them in its source checkout: only those folders are shown, not the
+    checkout)."""
+    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *site.getsitepackages()]
+    if site.ENABLE_USER_SITE:
+        paths.append(site.getusersitepackages())
+    for name in PACKAGES:
+        spec = importlib.util.find_spec(name)
+        paths += list(spec.submodule_search_locations or ()) if spec else []
+    # under /usr, the system's own bind shows them already
+    return tuple(p for p in _real_dirs(paths) if not p.startswith("/usr/") and p != "/usr")
+
+
+def _system() -> list[str]:
+    """/usr read-only; /bin, /lib... as the links (merged /usr) or read-only folders they are here;
+    the loader's cache and configuration, and the time zone."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
+        args += ["--ro-bind-try", path, path]
+    return args
+
+
+def _devices() -> list[str]:
+    args = ["--tmpfs", "/dev"]
+    for name in DEVICES:
+        args += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for link, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                         ("stderr", "/proc/self/fd/2")):
+        args += ["--symlink", target, f"/dev/{link}"]
+    return args
+
+
+def _numba_caches() -> list[tuple[str, str]]:
+    """(source folder, the folder numba keeps its cache in for it) for each folder of the
+    compiler's kernels, as numba's own cache locators choose it in this process."""
+    from numba.core import caching
+
+    from ..compiler import jit
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    found = []
+    for folder in sorted({p.parent for p in jit._ROOT.rglob("*.py")}):
+        probe = str(folder / "__init__.py")
+        for cls in impl._locator_classes:
+            try:
+                locator = cls.from_function(_numba_caches, probe)
+            except Exception:  # noqa: BLE001 - a locator that cannot serve this folder
+                locator = None
+            if locator is not None:
+                found.append((str(folder), locator.get_cache_path()))
+                break
+    return found
+
+
+def _cache_links() -> list[str]:
+    """The referee's cached kernels, linked into the sandbox's writable cache folder under the
+    names numba looks for there (NUMBA_CACHE_DIR's layout). numba replaces a file by renaming a
+    new one over it, so a link is never written through."""
+    from numba.core import caching
+
+    provided = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+    args: list[str] = []
+    for k, (source, cache) in enumerate(_numba_caches()):
+        try:
+            names = [n for n in os.listdir(cache) if n.endswith((".nbi", ".nbc"))]
+        except OSError:
+            continue
+        if not names:
+            continue
+        inside = f"{CACHE_IN}/{k}"
+        sub = provided.get_suitable_cache_subpath(os.path.join(source, "__init__.py"))
+        args += ["--ro-bind", cache, inside]
+        for name in sorted(names):
+            args += ["--symlink", f"{inside}/{name}", f"{NUMBA_DIR}/{sub}/{name}"]
+    return args
+
+
+def environment() -> dict[str, str]:
+    """The agent's environment: a fixed allow-list; the referee's variables do not pass, save
+    PYTHONHASHSEED (reproducibility) and the numeric libraries' thread counts (default 1: an idle
+    pool of OpenBLAS/OpenMP threads spins, and every thread's CPU time is the agent's)."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "USER": "agent",
+           "LOGNAME": "agent", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1",
+           "NUMBA_CACHE_DIR": NUMBA_DIR}
+    for name in NUMERIC_THREADS:
+        env[name] = os.environ.get(name, "1")
+    if "PYTHONHASHSEED" in os.environ:
+        env["PYTHONHASHSEED"] = os.environ["PYTHONHASHSEED"]
+    if site.ENABLE_USER_SITE and any(p.startswith(os.path.realpath(site.getusersitepackages()))
+                                     for p in python_folders()):
+        del env["PYTHONNOUSERSITE"]  # ludica itself is installed there
+    return env
+
+
+def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
+    """The world of one agent's worker. The worker's command follows `jail.argv`; `jail.fds` must
+    be passed to it (pass_fds) and closed once it has started."""
+    path, version = bubblewrap()
+    agent_file = Path(agent_file).resolve()
+    size = str(tmp_mb << 20)
+    argv = [path, "--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
+            "--hostname", "agent"]
+    argv += _system()
+    for folder in python_folders():
+        argv += ["--ro-bind", folder, folder]
+    argv += ["--ro-bind", str(agent_file), f"{AGENT_DIR}/{agent_file.name}"]
+    if data is not None:
+        argv += ["--ro-bind", str(Path(data).resolve()), f"{AGENT_DIR}/data"]
+    argv += ["--proc", "/proc"] + _devices()
+    argv += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/dev/shm",
+             "--size", str(256 << 20), "--tmpfs", NUMBA_DIR]
+    argv += _cache_links()
+    argv += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    argv += ["--clearenv"]
+    env = environment()
+    for name, value in env.items():
+        argv += ["--setenv", name, value]
+    argv += ["--chdir", "/"]
+    fd = os.memfd_create("ludica-seccomp")
+    os.write(fd, seccomp.program())
+    os.lseek(fd, 0, os.SEEK_SET)
+    argv += ["--seccomp", str(fd)]
+    shown = ["/usr", *python_folders()]
+    record = {
+        "sandbox": (f"bubblewrap {version}: new user (where needed), IPC, PID, network, UTS and cgroup namespaces "
+                    "(no network, no other process), every capability dropped, no new privileges"),
+        "files": (f"read-only: {', '.join(shown)}, the system's /bin, /lib links and loader cache; "
+                  f"{AGENT_DIR}/{agent_file.name} (its file)" + (f", {AGENT_DIR}/data (its data folder)" if data else "")
+                  + f"; writable, private: /tmp and /dev/shm ({tmp_mb} MiB each), numba's cache; own /proc"),
+        "devices": "/dev: " + " ".join(DEVICES),
+        "environment": " ".join(f"{k}={v}" for k, v in env.items()),
+        "seccomp": seccomp.summary(),
+    }
+    return Jail(argv, [fd], record)
