@@ -67,13 +67,17 @@ class Jail:
         self.fds = []
 
 
-@functools.lru_cache(maxsize=1)
 def bubblewrap() -> tuple[str, str]:
     """(path, version) of bwrap, once it has shown that it can build a sandbox here."""
     if not sys.platform.startswith("linux"):
         raise SandboxUnavailable(f"the sandbox that runs agents needs Linux (namespaces, seccomp), and this is "
                                  f"{sys.platform}: run ludica in a Linux machine or container, or run agents you "
                                  "trust with --in-process")
+    return _probed()
+
+
+@functools.lru_cache(maxsize=1)
+def _probed() -> tuple[str, str]:
     path = shutil.which("bwrap")
     if path is None:
         raise SandboxUnavailable(f"agents run in a bubblewrap sandbox, and bwrap is not installed: {INSTALL}")
@@ -201,7 +205,7 @@ def environment() -> dict[str, str]:
     """The agent's environment: a fixed allow-list; the referee's variables do not pass, save
     PYTHONHASHSEED (reproducibility) and the numeric libraries' thread counts (default 1: an idle
     pool of OpenBLAS/OpenMP threads spins, and every thread's CPU time is the agent's)."""
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "USER": "agent",
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "PWD": "/", "USER": "agent",
            "LOGNAME": "agent", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1",
            "NUMBA_CACHE_DIR": NUMBA_DIR}
     for name in NUMERIC_THREADS:

@@ -1,0 +1,95 @@
+"""Machine load never decides a game: an evaluation of deterministic agents that spend most of
+their budgets (tests/agents/steady.py) plays the very same games, with no forfeit, idle and beside
+CPU burners (three per core, each in a session of its own, as users' programs are); an agent that
+blocks is still forfeited, loaded or not."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludica.cli import main
+from ludica.runtime.records import ResultsStore
+
+HERE = Path(__file__).parent / "agents"
+BLOCKER = '''"""Blocks for ever at its second move (no CPU time: only the backstop can stop it)."""
+import threading
+
+NAME = "blocker"
+calls = 0
+
+
+def analyze(stage, api, clock):
+    def strategy(state, legal_moves, clock):
+        global calls
+        calls += 1
+        if calls == 2:
+            threading.Event().wait()
+        return legal_moves[0]
+
+    return strategy
+'''
+
+
+def _burners() -> list[subprocess.Popen]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+            for _ in range(3 * len(os.sched_getaffinity(0)))]
+
+
+def _stop(burners: list[subprocess.Popen]) -> None:
+    for b in burners:
+        b.kill()
+        b.wait()
+
+
+def _evaluate(agents: list[Path], out: Path) -> tuple[dict, list[dict]]:
+    """((black, white) → (result, reason, moves)), and the analyses."""
+    code = main(["evaluate", *map(str, agents), "--no-builtins", "--stage", "small-board-6x6", "--no-unseen",
+                 "--games", "1", "--adaptation", "none", "--analysis-time", "1", "--game-time", "1",
+                 "--resamples", "20", "--jobs", "1", "--out", str(out)])
+    assert code == 0
+    games = {}
+    for path in (out / "logs").rglob("*.json"):
+        log = json.loads(path.read_text())
+        m = log["metadata"]
+        games[(m["blackStrategy"], m["whiteStrategy"])] = (m["result"], m.get("reason"),
+                                                           [x["move"] for x in log["moves"]])
+    store = ResultsStore(out / "results.sqlite")
+    try:
+        reasons = {(g["black"], g["white"]): g["reason"] for g in store.games()}
+        analyses = store.analyses()
+    finally:
+        store.close()
+    return {pair: (result, reasons[pair], moves) for pair, (result, _, moves) in games.items()}, analyses
+
+
+def test_a_busy_machine_changes_no_game_and_forfeits_no_agent_within_budget(tmp_path):
+    steady_b = tmp_path / "steady_b.py"
+    steady_b.write_text((HERE / "steady.py").read_text().replace('NAME = "steady"', 'NAME = "steady-b"')
+                        .replace("% len(legal_moves)]", "* 7 % len(legal_moves)]"))
+    blocker = tmp_path / "blocker.py"
+    blocker.write_text(BLOCKER)
+    agents = [HERE / "steady.py", steady_b, blocker]
+    idle, _ = _evaluate(agents, tmp_path / "idle")
+    burners = _burners()
+    try:
+        loaded, analyses = _evaluate(agents, tmp_path / "loaded")
+    finally:
+        _stop(burners)
+    # the burners took their share: the steady agents' analyses took far longer in real time than in CPU
+    steady = [a for a in analyses if a["agent"].startswith("steady")]
+    assert all(a["ok"] and a["wall"] > 2.0 * a["seconds"] for a in steady), steady
+    assert all(a["seconds"] > 0.5 for a in steady), "the steady agents did not spend most of their budget"
+    pairs = [("steady", "steady-b"), ("steady-b", "steady")]
+    for pair in pairs:
+        assert idle[pair][1] == "normal" and loaded[pair] == idle[pair], (pair, idle[pair], loaded[pair])
+    for games in (idle, loaded):  # the blocker loses on time in every game, loaded or not
+        for (black, white), (result, reason, _) in games.items():
+            if "blocker" in (black, white):
+                assert reason == "time" and result == ("white" if black == "blocker" else "black"), games
+            else:
+                assert reason == "normal"

@@ -1,0 +1,164 @@
+"""A sealed evaluation: a spy agent (tests/agents/spy.py) tries every route outside the API that a
+sandboxed agent has been seen to take, inside a real `ludica evaluate`, and finds nothing, in the
+default sandbox and with --isolate-rules. The test plants what it should not find: the unseen
+stages' folder (a token in their text and in every planted name), a canary file beside it, in
+the user's home, in the working folder and beside another agent's file, a variable in the
+referee's environment, a Unix socket (by path and abstract) and a TCP port listening on the host.
+
+The test can fail: the same spy run --in-process (inside the referee, no sandbox) reports the
+leaks, which shows that each of its detectors works.
+"""
+from __future__ import annotations
+
+import secrets
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ludica import stages
+from ludica.cli import main
+from ludica.runtime import jail
+from ludica.runtime.records import ResultsStore
+from ludica.runtime.worker import load_agent
+
+HERE = Path(__file__).parent / "agents"
+
+
+class Listeners:
+    """A Unix socket by path, one in the abstract namespace and a TCP port, on the host; counts
+    the connections they accept."""
+
+    def __init__(self, folder: Path, token: str):
+        self.path, self.abstract = str(folder / f"host-{token}.sock"), f"ludica-spy-{token}"
+        self.sockets = []
+        for family, address in ((socket.AF_UNIX, self.path), (socket.AF_UNIX, "\0" + self.abstract),
+                                (socket.AF_INET, ("127.0.0.1", 0))):
+            s = socket.socket(family, socket.SOCK_STREAM)
+            s.bind(address)
+            s.listen(8)
+            s.settimeout(0.2)
+            self.sockets.append(s)
+        self.port = self.sockets[2].getsockname()[1]
+        self.accepted = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stopping.is_set():
+            for s in self.sockets:
+                try:
+                    conn, _ = s.accept()
+                except OSError:
+                    continue
+                self.accepted += 1
+                conn.close()
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join()
+        for s in self.sockets:
+            s.close()
+
+
+@pytest.fixture
+def planted(tmp_path, monkeypatch):
+    """Everything the spy must not find; yields (token, the spy's file, the other agent's file,
+    the unseen folder, the listeners)."""
+    token = "t" + secrets.token_hex(8)
+    unseen = tmp_path / f"unseen-{token}"
+    unseen.mkdir()
+    text = stages.path("small-board-6x6").read_text().replace('game "', f'game "{token} ', 1)
+    (unseen / "variant-001.gdl").write_text(text)
+    (tmp_path / f"canary-beside-unseen-{token}.txt").write_text(token)
+    other = tmp_path / f"other-{token}"
+    other.mkdir()
+    (other / "other.py").write_text((stages.path("small-board-6x6").parents[1] / "runtime" / "agents" / "random.py")
+                                    .read_text().replace('NAME = "random"', 'NAME = "other"'))
+    (other / f"weights-{token}.npz").write_bytes(token.encode())
+    home = Path.home() / f".ludica-canary-{token}"
+    home.write_text(token)
+    work = tmp_path / f"work-{token}"
+    work.mkdir()
+    (work / f"canary-{token}.txt").write_text(token)
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("LUDICA_SPY_SECRET", token)
+    listeners = Listeners(tmp_path, token)
+    spy = tmp_path / "spy.py"
+    spy.write_text((HERE / "spy.py").read_text().replace('TOKEN = ""', f"TOKEN = {token!r}")
+                   .replace('SOCKET_PATH = ""', f"SOCKET_PATH = {listeners.path!r}")
+                   .replace('ABSTRACT = ""', f"ABSTRACT = {listeners.abstract!r}")
+                   .replace("TCP_PORT = 0", f"TCP_PORT = {listeners.port}"))
+    try:
+        yield token, spy, other / "other.py", unseen, listeners
+    finally:
+        listeners.close()
+        home.unlink()
+
+
+ROUTES = ("files", "mounts", "environment", "processes", "sockets", "devices")
+
+
+def _spy_says(out: Path) -> list[str]:
+    store = ResultsStore(out / "results.sqlite")
+    try:
+        analyses = [a for a in store.analyses() if a["agent"] == "spy"]
+    finally:
+        store.close()
+    assert analyses, "the spy was not run"
+    return [line for a in analyses for line in (a["output"] or "").splitlines()]
+
+
+def _evaluate(planted, out: Path, *extra: str) -> list[str]:
+    token, spy, other, unseen, _ = planted
+    code = main(["evaluate", str(spy), str(other), "random", "--no-builtins", "--stage", "small-board-6x6",
+                 "--unseen", str(unseen), "--games", "1", "--adaptation", "none", "--analysis-time", "30",
+                 "--game-time", "2", "--resamples", "20", "--jobs", "1", "--out", str(out), *extra])
+    assert code == 0
+    return _spy_says(out)
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["default", "isolate-rules"])
+def test_a_spy_in_the_sandbox_finds_nothing_outside_the_api(planted, tmp_path, isolate):
+    token, _, _, _, listeners = planted
+    said = _evaluate(planted, tmp_path / f"run-{token}", *(["--isolate-rules"] if isolate else []))
+    leaks = [line for line in said if line.startswith(("leak:", "error:"))]
+    assert not leaks, "\n".join(leaks)
+    for route in ROUTES:  # every route was tried, on each stage
+        assert said.count(f"tried: {route}") == 2, (route, said)
+    assert said.count("done") == 2
+    assert listeners.accepted == 0
+    # what the jail holds, exactly: the allow-listed environment, the five devices (and the links
+    # to this process's descriptors, and its /dev/shm), nothing of the host's at the root
+    saw = {line.split(" ", 2)[1]: line.split(" ", 2)[2] for line in said if line.startswith("saw: ")
+           and line.split(" ", 2)[1] in ("environment", "/dev")}
+    assert set(saw["environment"].split()) == set(jail.environment()), saw["environment"]
+    assert saw["/dev"].split() == sorted(["full", "null", "random", "urandom", "zero", "fd", "stdin", "stdout",
+                                          "stderr", "shm"])
+    (root,) = {line for line in said if line.startswith("saw: ") and " / holds " in line}
+    assert set(root.split(" / holds ")[1].split()) <= {"agent", "bin", "dev", "etc", "lib", "lib32", "lib64",
+                                                          "libx32", "proc", "run", "sbin", "tmp", "usr", "root",
+                                                          "work", "home", "opt"}, root
+
+
+def test_the_spy_finds_the_leaks_when_it_is_not_sandboxed(planted, tmp_path, capsys):
+    """The control: the spy's own routes, run in this process (no sandbox), report every kind of
+    leak the sandbox closes, so the test above can fail. (Its file search is narrowed to the
+    folders where the test planted things, and their first level: the whole machine is large.)"""
+    token, spy, _, _, listeners = planted
+    source = spy.read_text().replace('ROOTS = ["/"]', f"ROOTS = {[str(tmp_path), str(Path.home())]!r}")
+    module = load_agent(source.replace("MAX_DEPTH = None", "MAX_DEPTH = 1"), str(spy))
+    for route in (module.search_files, module.search_environment, module.try_sockets):
+        route()
+    said = capsys.readouterr().out
+    found = {line.split(":")[1].strip() for line in said.splitlines() if line.startswith("leak:")}
+    assert {"files", "environment", "unix socket", "abstract socket", "tcp"} <= found, said
+    for planted_name in ("unseen-", "canary-beside-unseen-", ".ludica-canary-", "weights-", "work-"):
+        assert f"{planted_name}{token}" in said, planted_name
+    deadline = time.monotonic() + 5
+    while listeners.accepted < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert listeners.accepted >= 3
