@@ -46,11 +46,32 @@ def run_options(args):
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
                    isolate_rules=args.isolate_rules)
 
-def chosen_agents(specs: list[str], with_builtins: bool):
+def chosen_agents(specs: list[str], with_builtins: bool, data: list[str] = ()):
+    """The agents the arguments name, each with the data folder `--agent-data AGENT=DIR` gives it."""
+    from dataclasses import replace
+
+    from ludica import gdl
     from ludica.runtime import entrants as agents
     chosen = [agents.check_compiles(agents.resolve(s)) for s in specs]  # a syntax error is said before the run
     if with_builtins:
         chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
+    folders = {}
+    for item in data:
+        agent, sep, folder = item.partition("=")
+        if not sep or not agent or not folder:
+            raise gdl.LudicaError(f"--agent-data {item!r}: give AGENT=DIR (an agent's file, built-in name or NAME, "
+                                  "and a folder)")
+        if not Path(folder).is_dir():
+            raise gdl.LudicaError(f"--agent-data {item!r}: {folder} is not a folder")
+        folders[agent] = Path(folder).resolve()
+    given = {s: c for s, c in zip(specs, chosen)}
+    for agent, folder in folders.items():
+        match = [c for c in chosen if agent in (c.name, str(c.path))
+                 or (agent in given and given[agent] is c) or Path(agent).resolve() == c.path]
+        if not match:
+            raise gdl.LudicaError(f"--agent-data {agent}={folder}: no agent {agent!r} in this run (the agents: "
+                                  f"{', '.join(c.name for c in chosen)})")
+        chosen = [replace(c, data=folder) if c in match else c for c in chosen]
     return chosen
 
 def count(text: str) -> int:

@@ -90,7 +90,7 @@ def cmd_demo(args) -> int:
     targs = argparse.Namespace(stages=chosen, agent=[], builtins=True, games=1, jobs=None,
                                analysis_time=args.analysis_time, game_time=args.game_time, out=args.out,
                                resume=(Path(args.out) / "results.sqlite").is_file(), seed=args.seed, reveal=False, memory_mb=2048, in_process=False,
-                               isolate_rules=False)
+                               isolate_rules=False, agent_data=[])
     return status or cmd_tournament(targs)
 
 
@@ -101,7 +101,7 @@ def cmd_tournament(args) -> int:
     from ludica.runtime import leaderboard, tournament
 
     console = Console()
-    entrants = chosen_agents(args.agent, args.builtins)
+    entrants = chosen_agents(args.agent, args.builtins, args.agent_data)
     paths = [stage_path(s) for s in args.stages]
     out = Path(args.out)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -175,7 +175,7 @@ def cmd_play(args) -> int:
     with tournament.notice_if_slow(say, tournament.COMPILING + " ..."):
         game = compile_stage(stage)
         warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before both agents' workers read it
-    black, white = chosen_agents([args.black], False)[0], chosen_agents([args.white], False)[0]
+    black, white = chosen_agents([args.black, args.white], False, args.agent_data)
     if black.name == white.name:  # an agent against itself: tell the two seats apart
         black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
     with tempfile.TemporaryDirectory() as tmp:
@@ -285,11 +285,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--isolate-rules", action="store_true",
                        help="for untrusted agents on unseen stages: each agent's rules in a process of their own "
                             "that it can ask but not read (each API call a round trip: ~20x slower per call)")
+        p.add_argument("--agent-data", action="append", default=[], metavar="AGENT=DIR",
+                       help="a folder AGENT may read (read-only, at /agent/data in its sandbox; AGENT: its file, "
+                            "built-in name or NAME; repeat for more agents); agents see no other file of yours")
 
     def jobs_option(p) -> None:
         p.add_argument("--jobs", type=count, default=None, metavar="N",
-                       help="stages played side by side, each job's agents on a core of their own (default: "
-                            "every core this process may use; clocks are CPU time, so budgets do not depend on it)")
+                       help="stages played side by side (default: every core this process may use; clocks are CPU "
+                            "time and waiting for a CPU is never charged, so budgets depend neither on it nor on "
+                            "the machine's load)")
 
     p = sub.add_parser("play", help="one game between two agents, printed as boards")
     p.add_argument("stage", metavar="STAGE")

@@ -136,7 +136,7 @@ def cmd_evaluate(args) -> int:
 
     console = Console()
     out = Path(args.out)
-    agents = chosen_agents(args.agents, not args.no_builtins)
+    agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data)
     if (out / "results.sqlite").exists() and not args.resume:
         raise gdl.LudicaError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
     if args.resume:

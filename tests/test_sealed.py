@@ -162,3 +162,39 @@ def test_the_spy_finds_the_leaks_when_it_is_not_sandboxed(planted, tmp_path, cap
     while listeners.accepted < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert listeners.accepted >= 3
+
+
+READER = '''import os
+
+NAME = "reader"
+
+
+def analyze(stage, api, clock):
+    print("in", os.getcwd(), "holding", " ".join(sorted(os.listdir("."))), flush=True)
+    if os.path.isdir("data"):
+        print("data:", " ".join(sorted(os.listdir("data"))), open("data/weights.txt").read(), flush=True)
+
+    def strategy(state, legal_moves, clock):
+        return legal_moves[0]
+
+    return strategy
+'''
+
+
+def test_an_agent_reads_the_data_folder_named_for_it_and_nothing_beside_its_file(tmp_path, capsys):
+    agent = tmp_path / "reader.py"
+    agent.write_text(READER)
+    (tmp_path / "beside-the-agent.txt").write_text("not for the agent")
+    data = tmp_path / "weights"
+    data.mkdir()
+    (data / "weights.txt").write_text("w=42")
+    assert main(["play", "tic-tac-toe", "--black", str(agent), "--white", "random", "--analysis-time", "5",
+                 "--agent-data", f"reader={data}"]) == 0
+    out = capsys.readouterr().out
+    assert "in /agent holding data reader.py" in out and "data: weights.txt w=42" in out, out
+    assert main(["play", "tic-tac-toe", "--black", str(agent), "--white", "random", "--analysis-time", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "in /agent holding reader.py" in out and "data:" not in out, out
+    assert main(["play", "tic-tac-toe", "--black", str(agent), "--white", "random",
+                 "--agent-data", f"nobody={data}"]) == 2
+    assert "no agent 'nobody' in this run" in capsys.readouterr().err
