@@ -6,7 +6,11 @@ which is the referee's own cost (asking, waiting, charging, stopping and resumin
 applying the move, logging). The same games with both agents in-process (no sandbox) give the
 floor: the engine's and the referee's bookkeeping without any process boundary.
 
-    python benchmarks/referee_cost.py [--stage standard-8x8] [--games 20]
+Then the cost of starting an agent's worker (its sandbox, Python, the stage compiled from numba's
+cache, the API warmed; the agent's own code not yet loaded): real time from launch until it is
+ready, and the CPU time of its processes, over `--starts` starts of the random agent.
+
+    python benchmarks/referee_cost.py [--stage standard-8x8] [--games 20] [--starts 10]
 
 Target (issue 11): under 1 ms per move through the sandbox.
 """
@@ -50,10 +54,31 @@ def measure(stage, game, sandbox: bool, games: int) -> tuple[float, float, int]:
     return wall, charged, plies
 
 
+def start_cost(text: str, starts: int) -> tuple[float, float]:
+    """(real seconds, CPU seconds of the worker's processes) per start of a sandboxed worker, after
+    one start that is not counted (it fills the page cache)."""
+    from ludica.runtime.sandbox import AgentProcess, Settings
+
+    agent = str(resolve("random").path)
+    wall = cpu = 0.0
+    for k in range(starts + 1):
+        seat = AgentProcess(agent, text, Settings())
+        t0 = time.perf_counter()
+        answer = seat.start()
+        took, used = time.perf_counter() - t0, seat.tree.cpu_seconds()
+        seat.close()
+        if answer.failure:
+            raise SystemExit(f"the worker did not start: {answer.failure} {answer.detail}")
+        if k:
+            wall, cpu = wall + took, cpu + used
+    return wall / starts, cpu / starts
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stage", default="standard-8x8")
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--starts", type=int, default=10)
     args = parser.parse_args()
     stage = gdl.load(stages.path(args.stage) if "/" not in args.stage else Path(args.stage))
     game = compile_stage(stage)
@@ -70,6 +95,10 @@ def main() -> int:
     print(f"sandbox overhead per move: {own - floor:.3f} ms over the in-process floor ({floor:.3f} ms); "
           f"referee's own cost {own:.3f} ms per move: target < {TARGET_MS:g} ms "
           f"{'met' if own < TARGET_MS else 'NOT met'}")
+    if args.starts:
+        wall, cpu = start_cost(gdl.format(stage), args.starts)
+        print(f"agent start: {1000 * wall:.0f} ms real, {1000 * cpu:.0f} ms CPU of its processes, per start "
+              f"({args.starts} starts)")
     return 0
 
 
