@@ -1,7 +1,7 @@
 """Machine load never decides a game: an evaluation of deterministic agents that spend most of
 their budgets (tests/agents/steady.py) plays the very same games, with no forfeit, idle and beside
 CPU burners (three per core, each in a session of its own, as users' programs are); an agent that
-blocks is still forfeited, loaded or not."""
+sleeps (tests/agents/sleeper.py) is still forfeited, loaded or not."""
 from __future__ import annotations
 
 import json
@@ -16,23 +16,6 @@ from ludica.cli import main
 from ludica.runtime.records import ResultsStore
 
 HERE = Path(__file__).parent / "agents"
-BLOCKER = '''"""Blocks for ever at its second move (no CPU time: only the backstop can stop it)."""
-import threading
-
-NAME = "blocker"
-calls = 0
-
-
-def analyze(stage, api, clock):
-    def strategy(state, legal_moves, clock):
-        global calls
-        calls += 1
-        if calls == 2:
-            threading.Event().wait()
-        return legal_moves[0]
-
-    return strategy
-'''
 
 
 def _burners() -> list[subprocess.Popen]:
@@ -71,9 +54,7 @@ def test_a_busy_machine_changes_no_game_and_forfeits_no_agent_within_budget(tmp_
     steady_b = tmp_path / "steady_b.py"
     steady_b.write_text((HERE / "steady.py").read_text().replace('NAME = "steady"', 'NAME = "steady-b"')
                         .replace("% len(legal_moves)]", "* 7 % len(legal_moves)]"))
-    blocker = tmp_path / "blocker.py"
-    blocker.write_text(BLOCKER)
-    agents = [HERE / "steady.py", steady_b, blocker]
+    agents = [HERE / "steady.py", steady_b, HERE / "sleeper.py"]
     idle, _ = _evaluate(agents, tmp_path / "idle")
     burners = _burners()
     try:
@@ -87,9 +68,9 @@ def test_a_busy_machine_changes_no_game_and_forfeits_no_agent_within_budget(tmp_
     pairs = [("steady", "steady-b"), ("steady-b", "steady")]
     for pair in pairs:
         assert idle[pair][1] == "normal" and loaded[pair] == idle[pair], (pair, idle[pair], loaded[pair])
-    for games in (idle, loaded):  # the blocker loses on time in every game, loaded or not
+    for games in (idle, loaded):  # the sleeper loses on time in every game, loaded or not
         for (black, white), (result, reason, _) in games.items():
-            if "blocker" in (black, white):
-                assert reason == "time" and result == ("white" if black == "blocker" else "black"), games
+            if "sleeper" in (black, white):
+                assert reason == "time" and result == ("white" if black == "sleeper" else "black"), games
             else:
                 assert reason == "normal"
