@@ -198,3 +198,22 @@ def test_an_agent_reads_the_data_folder_named_for_it_and_nothing_beside_its_file
     assert main(["play", "tic-tac-toe", "--black", str(agent), "--white", "random",
                  "--agent-data", f"nobody={data}"]) == 2
     assert "no agent 'nobody' in this run" in capsys.readouterr().err
+
+
+def test_the_filter_refuses_what_namespaces_leave_open_and_allows_forks_and_threads(capsys):
+    assert main(["play", "tic-tac-toe", "--black", str(HERE / "prober.py"), "--white", "random"]) == 0
+    out = capsys.readouterr().out
+    said = dict(line.removeprefix("prober| ").split(": ", 1) for line in out.splitlines()
+                if line.startswith("prober| "))
+    assert said == {"socket": "errno EACCES", "socket-inet": "errno EACCES", "unshare": "errno EPERM",
+                    "clone-newuser": "errno EPERM", "mount": "errno EPERM", "ptrace": "errno EPERM",
+                    "tiocsti": "errno EPERM", "fork": "ok", "thread": "ok", "socketpair": "ok"}, out
+
+
+def test_without_bubblewrap_the_commands_say_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setattr(jail.shutil, "which", lambda name: None)
+    monkeypatch.setattr(jail, "_probed", jail._probed.__wrapped__)  # not the answer cached by earlier tests
+    assert main(["play", "tic-tac-toe", "--black", "random", "--white", "random"]) == 2
+    err = capsys.readouterr().err
+    assert "bwrap is not installed" in err and "apt-get install bubblewrap" in err and "--in-process" in err, err
+    assert "Traceback" not in err
