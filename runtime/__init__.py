@@ -6,7 +6,7 @@
 
 The agent contract (StageView, RulesApi, Clock) is in runtime/api.py and runtime/clock.py; the
 rules a referee applies in runtime/referee.py; how agents are isolated and charged in
-runtime/limits.py and runtime/sandbox.py.
+runtime/jail.py (the sandbox's world), runtime/seccomp.py, runtime/limits.py and runtime/sandbox.py.
 """
 from .api import RulesApi, StageView, stage_view
 from .clock import Clock

@@ -31,9 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import protocol
+from . import jail, protocol
 from .protocol import text
-from . import jail
 from .accounting import Idle, ProcessTree
 from .cgroups import AgentGroup
 from .limits import DEFAULTS
@@ -53,9 +52,6 @@ _WORKER = ("from ludica.runtime.worker import main; import sys\n"
 # and capped from its first instruction (a process added from outside after it started could fork
 # first). "$1".. are the groups' cgroup.procs files, then the command.
 _INTO_GROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
-
-SandboxUnavailable = jail.SandboxUnavailable
-require_sandbox = jail.require
 
 
 @dataclass
@@ -147,7 +143,7 @@ class AgentProcess:
     the agent does."""
 
     def __init__(self, agent_path: str, stage_text: str, settings: Settings):
-        require_sandbox()
+        jail.require()
         self.agent_path, self.stage_text, self.settings = agent_path, stage_text, settings
         self.proc: subprocess.Popen | None = None
         self.lockdown: dict = {}

@@ -30,13 +30,13 @@ from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
-from . import leaderboard, logs
+from . import jail, leaderboard, logs
 from .entrants import AgentSpec
 from .api import RulesApi, warm
 from .local import LocalSeat
 from .records import ResultsStore, StoreError, lock_folder
 from .referee import play_game, stage_hash
-from .sandbox import AgentProcess, Settings, require_sandbox
+from .sandbox import AgentProcess, Settings
 from .warmup import warm_stages
 
 
@@ -282,7 +282,7 @@ def play(plans: list[StagePlan], agents: list[AgentSpec], out: Path, options: Op
     is asked before each stage starts (in the plans' order, finished ones too). Ctrl-C (or an exception in a callback) stops every job:
     the games in hand are not recorded, every agent process is killed, and the exception goes on."""
     if options.sandbox:
-        require_sandbox()  # before anything is compiled or started
+        jail.require()  # before anything is compiled or started
     by_name = {a.name: a for a in agents}
     with notice_if_slow(on_wait, f"{COMPILING}, every kind of stage side by side"):
         warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
