@@ -20,6 +20,7 @@ from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.referee import stage_hash
 from . import adaptation, anytime
+from .drawseed import DrawSeed
 from .stageset import UNSEEN, EvalStage
 from .summary import Summary, anytime_points, summarise
 
@@ -109,8 +110,9 @@ class Callbacks:
 
 def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Config, *, baselines=BASELINES,
         resume: bool = False, jobs: int = 1, stopping: Stopping = Stopping(), callbacks: Callbacks = Callbacks(),
-        resamples: int = 1000) -> Summary:
-    """Play what is missing of the evaluation in `out`, then summarise it."""
+        resamples: int = 1000, draw: DrawSeed | None = None) -> Summary:
+    """Play what is missing of the evaluation in `out`, then summarise it; `draw`: the seed its
+    unseen stages were drawn with, if the sampler drew them (kept for the report)."""
     names = tournament.check_entrants(agents)
     stages = tournament.unique_stages(stages, lambda s: s.stage)  # a stage given twice is one stage
     base = sorted(set(baselines) & set(names))
@@ -129,6 +131,8 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
                                                             for n, (_, f) in learners.items()}},
                                             sort_keys=True)
         tournament.check_settings(store, settings, resume)
+        if draw is not None:  # not a setting to compare: the stages' hashes already tell draws apart
+            store.save_settings({"draw": draw.as_json()})
         for position, (s, plan) in enumerate(planned):
             store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
                             plan.analysis_time, len(plan.schedule()))

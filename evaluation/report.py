@@ -23,6 +23,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from ..compiler import compile as compile_stage  # noqa: E402
 from ..gdl import loads  # noqa: E402
+from .drawseed import revealed  # noqa: E402
 from .failures import KINDS  # noqa: E402
 from .summary import Summary  # noqa: E402
 
@@ -54,6 +55,7 @@ def to_dict(s: Summary) -> dict:
                      "estimates": {a: {"mean": e.mean, "low": e.low, "high": e.high, "effective_stages": e.effective}
                                    for a, e in p.estimates.items()}}
                     for p in s.anytime],
+        "draw": s.draw,  # the unseen stages' seed, revealed now that the run is over
         "stopped": s.stopped,
     }
 
@@ -253,6 +255,8 @@ def _html(s: Summary, data: dict) -> str:
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
     stages = _table(["Stage", "Role", "Weight", "Analysis s", "Games", "Planned", "Best (per-stage Elo)"], stage_rows)
+    if s.draw is not None:
+        stages += f'<p class="draw">{html.escape(revealed(s.draw))}.</p>'
     failure_rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,
                      "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
                     for f in sorted(s.failures.values(), key=lambda f: -f.share)]

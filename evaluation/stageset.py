@@ -66,8 +66,10 @@ def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: st
                 and held.get("mode") == ("fresh" if base is None else "variants")
                 and (base is None or held.get("family") == family))
         if not same:
-            raise LudicaError(f"{folder} holds another draw of unseen stages (seed {held.get('seed')}, "
-                              f"{held.get('accepted')} stages); resume with the same options, or choose another --out")
+            # the seed itself is not said: it may be the run's secret
+            raise LudicaError(f"{folder} holds another draw of unseen stages ({held.get('accepted')} {held.get('mode')}"
+                              f"{'' if base is None else ', family ' + str(held.get('family'))}); resume with the "
+                              "same options, or choose another --out")
         return from_folder(folder)
     from .. import sampler  # the sampler's screening compiles kernels: only when a set is drawn
 

@@ -37,6 +37,10 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     unseen.add_argument("--no-unseen", action="store_true", help="public stages only")
     p.add_argument("--variants", type=count_type, default=DEFAULT_UNSEEN, metavar="N",
                    help=f"how many unseen stages to draw (default {DEFAULT_UNSEEN})")
+    p.add_argument("--draw-seed", type=int, default=None, metavar="S",
+                   help="draw the unseen stages with this seed (default: a fresh secret one, kept in DIR and shown "
+                        "after the run); anyone who knows a seed can draw its stages again. Game seeds come from "
+                        "--seed")
     p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all; default arena)")
     p.add_argument("--games", type=count_type, default=1, metavar="N", help="games per seating and stage (default 1)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
@@ -97,19 +101,28 @@ def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, 
 
 
 def _stages(args, out: Path, console):
-    from ludica.evaluation import stageset
+    """The run's stages, and the seed its unseen stages were drawn with (None if none were drawn)."""
+    from ludica.evaluation import drawseed, stageset
 
     public = stageset.public(stage_files(args.stage or list(DEFAULT_PUBLIC)))
+    if args.draw_seed is not None and (args.no_unseen or args.unseen):
+        raise gdl.LudicaError("--draw-seed names the seed of unseen stages the sampler draws: it has no use with "
+                              + ("--no-unseen" if args.no_unseen else "--unseen") + "; leave it out")
     if args.no_unseen:
-        return public
+        return public, None
     if args.unseen:
-        return public + stageset.from_folder(Path(args.unseen))
+        return public + stageset.from_folder(Path(args.unseen)), None
     base = None
     if not args.sample_fresh:
         base = gdl.load(stage_path(args.sample_base or DEFAULT_BASE))
     what = "fresh stages" if base is None else f"variants of {base.name} ({args.family} family)"
     held = (out / "unseen" / "manifest.json").is_file()
-    console.print(f"unseen stages: {args.variants} {what}, seed {args.seed}, "
+    draw = drawseed.choose(out, args.draw_seed)
+    if not draw.secret:
+        console.print(f"[bold yellow]warning:[/] {drawseed.public_warning(draw)}")
+    console.print(f"unseen stages: {args.variants} {what}, "
+                  + ("from a secret seed (kept in the run folder, shown after the run), " if draw.secret else
+                     f"seed {draw.value}, ")
                   + (f"the set already drawn into {out / 'unseen'}" if held else f"drawn into {out / 'unseen'}"))
     with console.status("drawing unseen stages") as status:
         judged = [0]
@@ -119,9 +132,9 @@ def _stages(args, out: Path, console):
             status.update(f"drawing unseen stages: {accepted} of {args.variants} accepted, {judged[0]} candidates "
                           "judged")
 
-        unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=args.seed, family=args.family,
+        unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=draw.value, family=args.family,
                                   jobs=args.jobs or 0, progress=progress)
-    return public + unseen
+    return public + unseen, draw
 
 
 def cmd_evaluate(args) -> int:
@@ -143,7 +156,7 @@ def cmd_evaluate(args) -> int:
         tournament.check_resumable(out)
     tournament.run_folder(out)
     started = time.monotonic()
-    stages = _stages(args, out, console)
+    stages, draw = _stages(args, out, console)
     options = run_options(args)
     config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
                              seed=args.seed, format=args.format, schedule=args.schedule,
@@ -202,7 +215,7 @@ def cmd_evaluate(args) -> int:
         try:
             summary = evaluate.run(stages, agents, out, config, baselines=baselines, resume=args.resume,
                                    jobs=jobs, stopping=stopping, callbacks=callbacks,
-                                   resamples=args.resamples)
+                                   resamples=args.resamples, draw=draw)
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; run the same "
                           "command with --resume to go on[/]")
@@ -251,6 +264,7 @@ def show(summary, console) -> None:
     """The leaderboard with intervals and failures, warnings, metrics and the anytime estimate."""
     from rich.table import Table
 
+    from ludica.evaluation import drawseed
     from ludica.evaluation.failures import KINDS
     from ludica.evaluation.report import metric_cells
     from ludica.runtime import leaderboard
@@ -284,6 +298,8 @@ def show(summary, console) -> None:
     console.print(metrics)
     if summary.anytime:
         console.print(_anytime_line(summary.anytime[-1]) + " (0 = random, 1 = the best baseline on each stage)")
+    if summary.draw is not None:
+        console.print(drawseed.revealed(summary.draw))
     if summary.played < summary.planned:
         console.print(f"[yellow]this run is not finished: {summary.played} of {summary.planned} planned games "
                       "played; every figure is over those (--resume goes on)[/]")

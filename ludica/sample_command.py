@@ -21,7 +21,9 @@ def add_parser(sub, count_type) -> None:
     what.add_argument("--base", metavar="STAGE", help="draw variants of this stage (a file or a bundled name)")
     what.add_argument("--fresh", action="store_true", help="draw fresh stages from the whole language")
     p.add_argument("-n", type=count_type, required=True, metavar="N", help="how many stages to accept")
-    p.add_argument("--seed", type=int, required=True, help="the run's seed")
+    p.add_argument("--seed", type=int, required=True,
+                   help="the draw's seed: anyone who knows it draws the same set, so keep it secret for stages "
+                        "meant to stay unseen (docs/sampler.md)")
     p.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder for the .gdl files and manifest")
     p.add_argument("--family", default="all", help="variants: the kinds of change (all, arena; default all)")
     p.add_argument("--exclude", action="append", default=[], metavar="DIR",
