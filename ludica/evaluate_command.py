@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from ludica import gdl
@@ -100,9 +101,16 @@ def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, 
     return [a for a in agents if a.name not in out_now]
 
 
-def _stages(args, out: Path, console):
-    """The run's stages, and the seed its unseen stages were drawn with (None if none were drawn)."""
-    from ludica.evaluation import drawseed, stageset
+@dataclass(frozen=True)
+class _ToDraw:
+    """Unseen stages the sampler is to draw: variants of `base`, or fresh stages when it is None."""
+    base: gdl.Stage | None
+
+
+def _given_stages(args) -> tuple[list, _ToDraw | None]:
+    """Every stage the arguments name, read before any work: the public stages (with the unseen
+    ones of --unseen DIR), and what the sampler is to draw (None: nothing)."""
+    from ludica.evaluation import stageset
 
     public = stageset.public(stage_files(args.stage or list(DEFAULT_PUBLIC)))
     if args.draw_seed is not None and (args.no_unseen or args.unseen):
@@ -112,9 +120,15 @@ def _stages(args, out: Path, console):
         return public, None
     if args.unseen:
         return public + stageset.from_folder(Path(args.unseen)), None
-    base = None
-    if not args.sample_fresh:
-        base = gdl.load(stage_path(args.sample_base or DEFAULT_BASE))
+    return public, _ToDraw(None if args.sample_fresh else gdl.load(stage_path(args.sample_base or DEFAULT_BASE)))
+
+
+def _drawn(args, out: Path, to_draw: _ToDraw, console):
+    """The unseen stages drawn into the run folder `out` (or those it holds from the same draw),
+    and the seed they were drawn with."""
+    from ludica.evaluation import drawseed, stageset
+
+    base = to_draw.base
     what = "fresh stages" if base is None else f"variants of {base.name} ({args.family} family)"
     held = (out / "unseen" / "manifest.json").is_file()
     draw = drawseed.choose(out, args.draw_seed)
@@ -134,47 +148,66 @@ def _stages(args, out: Path, console):
 
         unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=draw.value, family=args.family,
                                   jobs=args.jobs or 0, progress=progress)
-    return public + unseen, draw
+    return unseen, draw
 
 
 def cmd_evaluate(args) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-        TimeRemainingColumn
 
     from ludica.evaluation import evaluate
-    from ludica.evaluation.metrics import SCORE
     from ludica.evaluation.report import write_report
-    from ludica.runtime import tournament
+    from ludica.runtime import runfolder, tournament
 
     console = Console()
     out = Path(args.out)
     agents = chosen_agents(args.agents, not args.no_builtins)
-    if (out / "results.sqlite").exists() and not args.resume:
-        raise gdl.LudicaError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
-    if args.resume:
-        tournament.check_resumable(out)
-    tournament.run_folder(out)
-    started = time.monotonic()
-    stages, draw = _stages(args, out, console)
+    tournament.check_entrants(agents)
     options = run_options(args)
+    stages, to_draw = _given_stages(args)
+    runfolder.check_out(out, resume=args.resume)  # all of it before the run starts and makes its folder
     config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
                              seed=args.seed, format=args.format, schedule=args.schedule,
                              adaptation=args.adaptation, reveal=args.reveal,
                              limits=options.limits, sandbox=options.sandbox, isolate_rules=options.isolate_rules)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
-    stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
     jobs = args.jobs or len(tournament.cores())
-    if args.qualify:
-        try:
-            agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
-        except tournament.RunMismatch as err:
-            console.print(f"[red]error:[/] qualification: {err}")
-            return 2
-        except KeyboardInterrupt:
-            console.print(f"[yellow]interrupted during qualification: its finished games are kept in "
-                          f"{out / 'qualification'}; run the same command to go on[/]")
+    started = time.monotonic()
+    with runfolder.open_run(out) as store:  # the run's folder, held until its report is written
+        draw = None
+        if to_draw is not None:
+            unseen, draw = _drawn(args, out, to_draw, console)
+            stages = stages + unseen
+        if args.qualify:
+            try:
+                agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
+            except tournament.RunMismatch as err:
+                console.print(f"[red]error:[/] qualification: {err}")
+                return 2
+            except KeyboardInterrupt:
+                console.print(f"[yellow]interrupted during qualification: its finished games are kept in "
+                              f"{out / 'qualification'}; run the same command with --resume to go on[/]")
+                return 130
+        summary = _played(args, store, stages, agents, out, config, baselines, jobs, draw, console)
+        if summary is None:
             return 130
+    paths = write_report(summary, out)  # first: the report exists even if the screen output is cut
+    show(summary, console)
+    console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name}); results: "
+                  f"{out / 'results.sqlite'}; took {time.monotonic() - started:.0f} s")
+    if summary.stopped:
+        console.print(f"stopped early ({summary.stopped}): --resume plays the rest")
+    return 0
+
+
+def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int, draw, console):
+    """The evaluation played in the held run folder with a progress bar; its summary, or None if
+    it was interrupted (Ctrl-C: said, every finished game kept)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
+    from ludica.evaluation import evaluate
+    from ludica.evaluation.metrics import SCORE
+
     tally: dict[str, list[float]] = {a.name: [0.0, 0] for a in agents}
     public = sum(s.role == "public" for s in stages)
     console.print(f"{len(agents)} agents ({', '.join(a.name for a in agents)}) on {public} public and "
@@ -212,24 +245,15 @@ def cmd_evaluate(args) -> int:
 
         callbacks = evaluate.Callbacks(on_plan=on_plan, on_game=on_game, on_wait=on_wait, on_estimate=on_estimate,
                                        on_stop=on_stop)
+        stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
         try:
-            summary = evaluate.run(stages, agents, out, config, baselines=baselines, resume=args.resume,
-                                   jobs=jobs, stopping=stopping, callbacks=callbacks,
-                                   resamples=args.resamples, draw=draw)
+            return evaluate.play(store, stages, agents, out, config, baselines=baselines, resume=args.resume,
+                                 jobs=jobs, stopping=stopping, callbacks=callbacks, resamples=args.resamples,
+                                 draw=draw)
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; run the same "
                           "command with --resume to go on[/]")
-            return 130
-        except tournament.RunMismatch as err:
-            console.print(f"[red]error:[/] {err}")
-            return 2
-    paths = write_report(summary, out)  # first: the report exists even if the screen output is cut
-    show(summary, console)
-    console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name}); results: "
-                  f"{out / 'results.sqlite'}; took {time.monotonic() - started:.0f} s")
-    if summary.stopped:
-        console.print(f"stopped early ({summary.stopped}): --resume plays the rest")
-    return 0
+            return None
 
 
 def cmd_report(args) -> int:

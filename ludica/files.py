@@ -44,6 +44,20 @@ def read_json(path: Path, *, fix: str):
         raise LudicaError(f"{path} is cut short or is not JSON ({err}); {fix}") from None
 
 
+def check_writable(folder: Path, option: str = "--out") -> None:
+    """Refuse, before any work, a folder this process cannot write into (or, if it does not exist
+    yet, make): said with its path, not as an OSError after minutes of drawing or compiling."""
+    existing = Path(folder)
+    while not existing.exists() and existing != existing.parent:  # made later: its nearest parent takes it
+        existing = existing.parent
+    if not existing.is_dir():
+        raise LudicaError(f"{option} {folder}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        why = ("is on a read-only file system" if os.statvfs(existing).f_flag & os.ST_RDONLY else
+               "is not writable by you")
+        raise LudicaError(f"{option} {folder}: {existing} {why}; give a folder you can write to")
+
+
 def _sync_folder(folder: Path) -> None:
     descriptor = os.open(folder, os.O_RDONLY)
     try:

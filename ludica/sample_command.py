@@ -47,11 +47,16 @@ def _sides(text: str) -> tuple[int, int]:
 
 
 def _out_folder(text: str) -> Path:
+    """--out: a new or empty folder this process can write to, checked before the draw (which may
+    take minutes, and would be lost)."""
+    from ludica.files import check_writable
+
     out = Path(text)
     if out.exists() and not out.is_dir():
         raise gdl.LudicaError(f"--out {text} is a file, not a folder")
     if out.is_dir() and any(out.iterdir()):
         raise gdl.LudicaError(f"--out {text} is not empty: give a new folder (a set is reproducible from its seed)")
+    check_writable(out, "--out")
     return out
 
 

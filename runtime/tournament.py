@@ -18,7 +18,7 @@ import json
 import os
 import queue
 import threading
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -32,7 +32,8 @@ from . import leaderboard, logs
 from .entrants import AgentSpec
 from .api import RulesApi, warm
 from .local import LocalSeat
-from .records import ResultsStore, StoreError, lock_folder
+from .records import ResultsStore
+from .runfolder import RunMismatch, check_out, open_run
 from .referee import play_game, stage_hash
 from .sandbox import AgentProcess, Settings, require_linux
 from .warmup import warm_stages
@@ -53,10 +54,6 @@ class Options:
         if self.isolate_rules and not self.sandbox:
             raise LudicaError("--isolate-rules keeps the rules out of sandboxed agents' processes, and agents run "
                               "--in-process share this one: drop one of the two options")
-
-
-class RunMismatch(LudicaError, ValueError):
-    """--resume on a folder whose run was started with other settings."""
 
 
 def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: int) -> int:
@@ -193,8 +190,7 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     names = check_entrants(agents)
     stages = unique_stages(load(p) for p in stage_paths)  # every stage checked before anything is played
     plans = [StagePlan(s, round_robin(names), options.games, title(s, stages)) for s in stages]
-    if resume:
-        check_resumable(out)
+    check_out(out, resume=resume)
     with open_run(out) as store:
         check_settings(store, run_settings(stages, agents, options), resume)
         play(plans, agents, out, options, store, jobs=jobs, on_game=on_game, on_stage=on_stage, on_wait=on_wait)
@@ -223,25 +219,6 @@ def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> li
     """The stages (or items holding one, `stage_of(item)`), each once: two files with the same
     canonical text are one stage (its games would be counted twice, and the store holds them once)."""
     return list({stage_hash(stage_of(item)): item for item in items}.values())
-
-
-def run_folder(out: Path) -> Path:
-    """The run folder: an existing folder as it is, or a new one made private (as ludica made it;
-    the sandbox also hides it from the agents)."""
-    if out.exists() and not out.is_dir():
-        raise StoreError(f"--out {out} is a file, not a folder")
-    if not out.exists():
-        out.mkdir(parents=True)
-        out.chmod(0o700)
-    return out
-
-
-@contextmanager
-def open_run(out: Path):
-    """The run folder, held for this run (a second run is refused), and its results store; both
-    let go at the end."""
-    with lock_folder(run_folder(out)), closing(ResultsStore(out / "results.sqlite")) as store:
-        yield store
 
 
 def run_settings(stages, agents: list[AgentSpec], options: Options) -> dict[str, str]:
@@ -378,14 +355,6 @@ def _difference(key: str, held: str | None, wanted: str) -> str:
     if key == "stages":
         return "other stages (or a stage's text changed)"
     return f"{key} {before!r} → {now!r}"
-
-
-def check_resumable(out: Path) -> None:
-    """--resume needs a run to resume: a misspelt folder must not quietly start a new one."""
-    if not (out / "results.sqlite").is_file():
-        raise RunMismatch(f"--resume: {out} holds no run to resume"
-                          + ("" if out.exists() else " (there is no such folder)")
-                          + "; leave out --resume to start one")
 
 
 def title(stage, stages) -> str:

@@ -1,0 +1,95 @@
+"""A run's files and the messages that replace tracebacks (issue 19, "Files and faults"): what
+ludica refuses to write over, writes whole, writes under the run's lock or only reads, and what it
+says, before any game, when an input is wrong. Each test drives `ludica.cli.main` (or, for a
+read-only folder, the command in a mount namespace of its own) and checks the exit status, the
+message and that nothing was lost, overwritten or created."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludica.cli import main
+
+QUICK = ["--in-process", "--analysis-time", "0.5", "--game-time", "0.5"]
+EVALUATE = ["evaluate", "--no-builtins", "random", "greedy", "--stage", "tic-tac-toe", "--no-unseen",
+            "--resamples", "20", "--jobs", "1", *QUICK]
+TOURNAMENT = ["tournament", "tic-tac-toe", "--agent", "random", "--agent", "greedy", *QUICK]
+
+
+def _said(capsys) -> str:
+    """What the command printed on both streams, lines joined (rich wraps lines to the terminal)."""
+    said = capsys.readouterr()
+    return " ".join((said.out + said.err).split())
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# --- --out: the user's files, folders left behind, read-only folders ----------------------------
+
+
+@pytest.mark.parametrize("command", [EVALUATE, TOURNAMENT], ids=["evaluate", "tournament"])
+def test_an_out_holding_the_users_files_is_refused_before_any_work(tmp_path, capsys, command):
+    out = tmp_path / "mine"
+    out.mkdir()
+    for name in ("report.html", "report.json", "ratings.csv", "games.csv"):
+        (out / name).write_text(f"the user's own {name}\n")
+    before = _contents(out)
+    assert main([*command, "--out", str(out)]) == 2
+    said = _said(capsys)
+    assert (f"--out {out} holds files ludica did not write (games.csv, ratings.csv, report.html, report.json); a run "
+            "writes its files (results.sqlite, report.html, ...) only into a new or empty folder: give one") in said
+    assert _contents(out) == before and sorted(p.name for p in out.iterdir()) == sorted(before)
+
+
+def test_a_refused_evaluation_leaves_no_folder_behind(tmp_path, capsys):
+    out = tmp_path / "never"
+    assert main([*EVALUATE, "--stage", str(tmp_path / "no-such-stage.gdl"), "--out", str(out)]) == 2
+    assert "no such stage file" in _said(capsys)
+    stages = [a for a in EVALUATE if a != "--no-unseen"]
+    assert main([*stages, "--draw-seed", "3", "--unseen", str(tmp_path), "--out", str(out)]) == 2
+    assert "--draw-seed names the seed of unseen stages the sampler draws: it has no use with --unseen" in _said(capsys)
+    assert not out.exists()
+
+
+def _can_mount_read_only() -> bool:
+    if not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind -o ro / /"], capture_output=True).returncode == 0
+
+
+read_only_mounts = pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare -m and mount (as root)")
+
+
+def _in_read_only(folder: Path, *argv: str) -> tuple[int, str]:
+    """`ludica ARGV` in a mount namespace of its own in which `folder` is a read-only mount (file
+    modes do not stop root; a read-only mount does). Its exit status and what it printed."""
+    main_of_ludica = "import sys; from ludica.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run(["unshare", "-m", "sh", "-c", 'mount --bind -o ro "$0" "$0" && exec "$@"', str(folder),
+                           sys.executable, "-c", main_of_ludica, *argv],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "400"})
+    return done.returncode, " ".join((done.stdout + done.stderr).split())
+
+
+@read_only_mounts
+@pytest.mark.parametrize("command", [
+    ["evaluate", "--no-builtins", "random", "greedy", "--stage", "tic-tac-toe", "--sample-base", "tic-tac-toe",
+     "--variants", "1", *QUICK],
+    TOURNAMENT,
+    ["sample", "--base", "tic-tac-toe", "-n", "1", "--seed", "1", "--jobs", "1"]], ids=["evaluate", "tournament",
+                                                                                      "sample"])
+def test_a_read_only_out_is_refused_before_drawing_or_compiling(tmp_path, command):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    code, said = _in_read_only(locked, *command, "--out", str(locked / "run"))
+    assert code == 2 and "Traceback" not in said, said
+    assert f"error: --out {locked / 'run'}: {locked} is on a read-only file system; give a folder you can write to" \
+        in said
+    assert "unseen stages:" not in said and "candidates" not in said and "compiling" not in said  # before any work
+    assert list(locked.iterdir()) == []
