@@ -190,7 +190,9 @@ def cmd_evaluate(args) -> int:
         summary = _played(args, store, stages, agents, out, config, baselines, jobs, draw, console)
         if summary is None:
             return 130
-    paths = write_report(summary, out)  # first: the report exists even if the screen output is cut
+        # under the run's lock: a second run (--resume) must not write the same files at once; and
+        # first: the report exists even if the screen output is cut
+        paths = write_report(summary, out)
     show(summary, console)
     console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name}); results: "
                   f"{out / 'results.sqlite'}; took {time.monotonic() - started:.0f} s")

@@ -93,3 +93,27 @@ def test_a_read_only_out_is_refused_before_drawing_or_compiling(tmp_path, comman
         in said
     assert "unseen stages:" not in said and "candidates" not in said and "compiling" not in said  # before any work
     assert list(locked.iterdir()) == []
+
+
+# --- the report: under the run's lock -----------------------------------------------------------
+
+
+def test_the_report_is_written_while_the_run_still_holds_its_folder(tmp_path, capsys, monkeypatch):
+    """A second `--resume` started while the first run writes its report is refused: both would
+    write the same files at once."""
+    from ludica.evaluation import report
+
+    out = tmp_path / "run"
+    write_report, second = report.write_report, {}
+
+    def write_while_a_second_run_starts(summary, folder):
+        if not second:  # once: the second run, if it is let in, writes a report too
+            second["started"] = True
+            second["code"] = main([*EVALUATE, "--out", str(out), "--resume"])
+            second["said"] = _said(capsys)
+        return write_report(summary, folder)
+
+    monkeypatch.setattr(report, "write_report", write_while_a_second_run_starts)
+    assert main([*EVALUATE, "--out", str(out)]) == 0
+    assert second["code"] == 2 and f"{out} is in use by another ludica run (pid {os.getpid()}" in second["said"]
+    assert (out / "report.html").is_file()
