@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from ..compiler import compile as compile_stage  # noqa: E402
+from ..files import write_atomic  # noqa: E402
 from ..gdl import loads  # noqa: E402
 from .drawseed import revealed  # noqa: E402
 from .failures import KINDS  # noqa: E402
@@ -64,10 +65,11 @@ def write_report(s: Summary, folder: Path) -> dict[str, Path]:
     data = to_dict(s)
     paths = {"html": folder / "report.html", "json": folder / "report.json", "csv": folder / "ratings.csv",
              "games": folder / "games.csv"}
-    paths["json"].write_text(json.dumps(data, indent=1, default=_plain), encoding="utf-8")
-    _ratings_csv(s, paths["csv"])
-    _games_csv(s, paths["games"])
-    paths["html"].write_text(_html(s, data), encoding="utf-8")
+    # each file whole or not at all: a run killed while writing keeps the report it had
+    write_atomic(paths["json"], json.dumps(data, indent=1, default=_plain))
+    write_atomic(paths["csv"], _ratings_csv(s))
+    write_atomic(paths["games"], _games_csv(s))
+    write_atomic(paths["html"], _html(s, data))
     return paths
 
 
@@ -77,27 +79,29 @@ def _plain(x):
     return float(x) if hasattr(x, "__float__") else str(x)
 
 
-def _ratings_csv(s: Summary, path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(["scope", "agent", "rank", "elo", "low", "high", "p_best", "score", "games", *KINDS])
-        scopes = [("overall", s.overall)] + [(s.stage_name(h), r) for h, r in s.per_stage.items()]
-        for scope, ratings in scopes:
-            for x in ratings.ratings:
-                lost = s.failures[x.name].lost if scope == "overall" and x.name in s.failures else {}
-                out.writerow([scope, x.name, x.rank, f"{x.elo:.1f}", f"{x.low:.1f}", f"{x.high:.1f}",
-                              f"{x.rank_probabilities[0]:.3f}", f"{x.score:.4f}", x.games,
-                              *(lost.get(k, 0) if scope == "overall" else "" for k in KINDS)])
+def _ratings_csv(s: Summary) -> str:
+    text = io.StringIO(newline="")
+    out = csv.writer(text)
+    out.writerow(["scope", "agent", "rank", "elo", "low", "high", "p_best", "score", "games", *KINDS])
+    scopes = [("overall", s.overall)] + [(s.stage_name(h), r) for h, r in s.per_stage.items()]
+    for scope, ratings in scopes:
+        for x in ratings.ratings:
+            lost = s.failures[x.name].lost if scope == "overall" and x.name in s.failures else {}
+            out.writerow([scope, x.name, x.rank, f"{x.elo:.1f}", f"{x.low:.1f}", f"{x.high:.1f}",
+                          f"{x.rank_probabilities[0]:.3f}", f"{x.score:.4f}", x.games,
+                          *(lost.get(k, 0) if scope == "overall" else "" for k in KINDS)])
+    return text.getvalue()
 
 
-def _games_csv(s: Summary, path: Path) -> None:
+def _games_csv(s: Summary) -> str:
     columns = ["stage", "stage_hash", "black", "white", "game_index", "seed", "result", "reason", "black_score",
                "white_score", "plies", "black_time", "white_time", "moves"]
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(columns)
-        for g in s.games:
-            out.writerow([g[c] for c in columns])
+    text = io.StringIO(newline="")
+    out = csv.writer(text)
+    out.writerow(columns)
+    for g in s.games:
+        out.writerow([g[c] for c in columns])
+    return text.getvalue()
 
 
 # --- plots -----------------------------------------------------------------------------------

@@ -8,10 +8,10 @@ the prior ∝ 2^-K. Stages of a folder without a manifest weigh the same.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import read_json
 from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
@@ -44,12 +44,12 @@ def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
     weights: dict[str, float] = {}
     manifest = folder / "manifest.json"
     if manifest.is_file():
+        fix = "remove it, or give the folder of a `ludica sample` run"
+        data = read_json(manifest, fix=fix)
         try:
-            entries = json.loads(manifest.read_text(encoding="utf-8")).get("stages", [])
-            weights = {e["file"]: float(e["levin_weight"]) for e in entries}
+            weights = {e["file"]: float(e["levin_weight"]) for e in data.get("stages", [])}
         except (ValueError, KeyError, TypeError, AttributeError) as err:
-            raise LudicaError(f"{manifest} is not a sampler manifest ({err}); remove it, or give the folder "
-                              "of a `ludica sample` run") from None
+            raise LudicaError(f"{manifest} is not a sampler manifest ({err}); {fix}") from None
         order = list(weights)
         files.sort(key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
     return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p)) for p in files]
@@ -61,7 +61,11 @@ def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: st
     when it is None), or those it holds already from the same draw (a resumed run)."""
     manifest = folder / "manifest.json"
     if manifest.is_file():
-        held = json.loads(manifest.read_text(encoding="utf-8"))
+        redraw = (f"delete the folder {folder} and run the same command with --resume: the same set is drawn "
+                  "again from the run's kept seed")
+        held = read_json(manifest, fix=redraw)
+        if not isinstance(held, dict):
+            raise LudicaError(f"{manifest} is not a sampler manifest; {redraw}")
         same = (held.get("seed") == seed and held.get("accepted") == n
                 and held.get("mode") == ("fresh" if base is None else "variants")
                 and (base is None or held.get("family") == family))

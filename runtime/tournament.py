@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..compiler import compile as compile_stage
+from ..files import write_atomic
 from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
@@ -200,7 +201,7 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         if len(stages) > 1:
             boards["all stages"] = leaderboard.standings(
                 [g for s in stages for g in store.games(stage_hash(s))], names)
-        (out / "leaderboard.md").write_text("\n".join(leaderboard.markdown(t, b) for t, b in boards.items()))
+        write_atomic(out / "leaderboard.md", "\n".join(leaderboard.markdown(t, b) for t, b in boards.items()))
         return boards
 
 

@@ -5,8 +5,11 @@ read-only folder, the command in a mount namespace of its own) and checks the ex
 message and that nothing was lost, overwritten or created."""
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +120,68 @@ def test_the_report_is_written_while_the_run_still_holds_its_folder(tmp_path, ca
     assert main([*EVALUATE, "--out", str(out)]) == 0
     assert second["code"] == 2 and f"{out} is in use by another ludica run (pid {os.getpid()}" in second["said"]
     assert (out / "report.html").is_file()
+
+
+# --- manifests and reports: whole or not at all -------------------------------------------------
+
+
+@contextlib.contextmanager
+def _writes_cut_at(size: int):
+    """Every write past `size` bytes of a file fails (EFBIG), as a full disk or a kill in the middle
+    of a write leaves a file cut short."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    ignored = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failing write, not a dead process
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, ignored)
+
+
+def test_a_manifest_whose_write_fails_leaves_the_one_before_whole(tmp_path):
+    from ludica import gdl, sampler, stages
+
+    drawn = sampler.variants(gdl.load(stages.path("tic-tac-toe")), 1, seed=1, family="arena", jobs=1)
+    out = tmp_path / "set"
+    sampler.write(drawn, out, prefix="variant")
+    before = _contents(out)
+    assert len(before["manifest.json"]) > 2000 > max(len(v) for k, v in before.items() if k != "manifest.json")
+    with _writes_cut_at(2000), pytest.raises(OSError):
+        sampler.write(drawn, out, prefix="variant")
+    assert _contents(out) == before  # not cut short, and no temporary file left beside it
+
+
+def test_a_report_whose_write_fails_leaves_the_one_before_whole(tmp_path):
+    from ludica.evaluation import summarise
+    from ludica.evaluation.report import write_report
+    from ludica.runtime.records import ResultsStore
+
+    out = tmp_path / "run"
+    assert main([*EVALUATE, "--out", str(out)]) == 0
+    store = ResultsStore(out / "results.sqlite", read_only=True)
+    summary = summarise(store, resamples=20)
+    store.close()
+    before = _contents(out)
+    with _writes_cut_at(1000), pytest.raises(OSError):
+        write_report(summary, out)
+    assert _contents(out) == before
+
+
+def test_a_cut_short_manifest_is_a_message_and_its_advice_resumes_the_run(tmp_path, capsys):
+    out = tmp_path / "run"
+    drawing = [*(a for a in EVALUATE if a != "--no-unseen"), "--sample-base", "tic-tac-toe", "--variants", "1",
+               "--adaptation", "none", "--out", str(out)]
+    assert main(drawing) == 0
+    manifest = out / "unseen" / "manifest.json"
+    whole = manifest.read_bytes()
+    manifest.write_bytes(whole[: len(whole) // 2])  # as a write killed midway left it before
+    capsys.readouterr()
+    assert main([*drawing, "--resume"]) == 2
+    said = _said(capsys)
+    assert f"error: {manifest} is cut short or is not JSON (" in said and "Traceback" not in said
+    assert (f"delete the folder {out / 'unseen'} and run the same command with --resume: the same set is drawn "
+            "again from the run's kept seed") in said
+    shutil.rmtree(out / "unseen")
+    assert main([*drawing, "--resume"]) == 0
+    assert manifest.read_bytes() == whole and "resuming: 4 of the 4 games" in _said(capsys)
