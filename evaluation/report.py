@@ -22,8 +22,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from ..compiler import compile as compile_stage  # noqa: E402
-from ..files import write_atomic  # noqa: E402
+from ..files import check_writable, write_atomic  # noqa: E402
 from ..gdl import loads  # noqa: E402
+from ..gdl.diagnostics import LudicaError  # noqa: E402
 from .drawseed import revealed  # noqa: E402
 from .failures import KINDS  # noqa: E402
 from .summary import Summary  # noqa: E402
@@ -61,7 +62,32 @@ def to_dict(s: Summary) -> dict:
     }
 
 
+REPORT_FILES = ("report.html", "report.json", "ratings.csv", "games.csv")
+
+
+def check_report_folder(folder: Path) -> None:
+    """`ludica report --out FOLDER`: a new or empty folder, or one holding a report of ludica's and
+    nothing else (it is replaced); never a folder whose files ludica did not write."""
+    if folder.exists() and not folder.is_dir():
+        raise LudicaError(f"--out {folder} is a file, not a folder")
+    held = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    if held and not (set(held) <= set(REPORT_FILES) and _is_a_report(folder / "report.json")):
+        raise LudicaError(f"--out {folder} holds files ludica did not write ({', '.join(held[:5])}"
+                          f"{' …' if len(held) > 5 else ''}): give a new or empty folder")
+    check_writable(folder, "--out")
+
+
+def _is_a_report(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and {"ratings", "matrix", "anytime"} <= data.keys()
+
+
 def write_report(s: Summary, folder: Path) -> dict[str, Path]:
+    """The report's files in `folder` (made if need be)."""
+    folder.mkdir(parents=True, exist_ok=True)
     data = to_dict(s)
     paths = {"html": folder / "report.html", "json": folder / "report.json", "csv": folder / "ratings.csv",
              "games": folder / "games.csv"}

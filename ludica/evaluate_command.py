@@ -68,6 +68,9 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
 
     p = sub.add_parser("report", help="write DIR/report.html (and JSON, CSV) from an evaluation's run folder")
     p.add_argument("folder", metavar="DIR")
+    p.add_argument("--out", metavar="OTHER", default=None,
+                   help="write the report into OTHER (a new or empty folder, or one with a report of ludica's) "
+                        "instead of DIR: for a read-only DIR, or one whose run is still going")
     p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.set_defaults(run=cmd_report)
 
@@ -259,22 +262,40 @@ def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int
 
 
 def cmd_report(args) -> int:
+    """The report of a run folder, read without writing a byte into its store, written into the
+    folder under its lock (or into --out OTHER)."""
+    from contextlib import nullcontext
+
     from rich.console import Console
 
     from ludica.evaluation import summarise
-    from ludica.evaluation.report import write_report
-    from ludica.runtime.records import ResultsStore
+    from ludica.evaluation.report import check_report_folder, write_report
+    from ludica.files import unwritable
+    from ludica.runtime.records import ResultsStore, lock_folder
 
     folder = Path(args.folder)
     if not (folder / "results.sqlite").is_file():
         raise gdl.LudicaError(f"{folder} holds no results.sqlite: give the --out folder of `ludica evaluate`")
-    store = ResultsStore(folder / "results.sqlite")  # read while a run may be writing: SQLite allows it
-    try:
-        summary = summarise(store, resamples=args.resamples)
-    finally:
-        store.close()
+    target = folder if args.out is None or Path(args.out).resolve() == folder.resolve() else Path(args.out)
+    if target != folder:
+        check_report_folder(target)
+    elif unwritable(folder):
+        raise gdl.LudicaError(f"{unwritable(folder)}: the report cannot be written into the run folder; give "
+                              "--out OTHER to write it elsewhere (the run's results are only read, never changed)")
+    # in the run folder, under its lock: a run writes the same files when it ends
+    held = (lock_folder(folder, busy="it writes its report when it ends; for a report of the games so far, "
+                                     "give --out OTHER") if target == folder else nullcontext())
+    with held:
+        store = ResultsStore(folder / "results.sqlite", read_only=True)  # a run may be writing: SQLite allows it
+        try:
+            if not store.holds_a_run():
+                raise gdl.LudicaError(f"{folder / 'results.sqlite'} holds no run (no run was started in it): give "
+                                      "the --out folder of a `ludica evaluate` run")
+            summary = summarise(store, resamples=args.resamples)
+        finally:
+            store.close()
+        paths = write_report(summary, target)
     console = Console()
-    paths = write_report(summary, folder)
     show(summary, console)
     console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name})")
     return 0

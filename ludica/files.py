@@ -47,15 +47,24 @@ def read_json(path: Path, *, fix: str):
 def check_writable(folder: Path, option: str = "--out") -> None:
     """Refuse, before any work, a folder this process cannot write into (or, if it does not exist
     yet, make): said with its path, not as an OSError after minutes of drawing or compiling."""
+    why = unwritable(folder)
+    if why:
+        raise LudicaError(f"{option} {folder}: {why}; give a folder you can write to")
+
+
+def unwritable(folder: Path) -> str:
+    """Why this process cannot write into `folder` (or make it: its nearest existing parent must
+    take it), as "PATH is ..."; "" if it can."""
     existing = Path(folder)
-    while not existing.exists() and existing != existing.parent:  # made later: its nearest parent takes it
+    while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise LudicaError(f"{option} {folder}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        why = ("is on a read-only file system" if os.statvfs(existing).f_flag & os.ST_RDONLY else
-               "is not writable by you")
-        raise LudicaError(f"{option} {folder}: {existing} {why}; give a folder you can write to")
+        return f"{existing} is a file, not a folder"
+    if os.access(existing, os.W_OK | os.X_OK):
+        return ""
+    if os.statvfs(existing).f_flag & os.ST_RDONLY:
+        return f"{existing} is on a read-only file system"
+    return f"{existing} is not writable by you"
 
 
 def _sync_folder(folder: Path) -> None:

@@ -54,10 +54,10 @@ class StoreError(LudicaError, ValueError):
     """A results.sqlite that is not ludica's, or is damaged: refused, never written to."""
 
 
-def lock_folder(folder: Path) -> IO[str]:
+def lock_folder(folder: Path, busy: str = "wait for it to end, or give another --out") -> IO[str]:
     """Hold the run folder for this process (an advisory lock on FOLDER/.lock, released when the
     returned file is closed or the process ends): two runs writing one store would collide. A
-    second run is refused, told who holds the folder."""
+    second run is refused, told who holds the folder and `busy` (what to do)."""
     try:
         held = open(folder / ".lock", "a+", encoding="utf-8")
     except OSError as err:  # checked before the run (runfolder.check_out): this is the backstop
@@ -69,8 +69,7 @@ def lock_folder(folder: Path) -> IO[str]:
         held.seek(0)
         holder = held.read().strip() or "another process"
         held.close()
-        raise StoreError(f"{folder} is in use by another ludica run ({holder}); wait for it to end, or give "
-                         "another --out") from None
+        raise StoreError(f"{folder} is in use by another ludica run ({holder}); {busy}") from None
     held.seek(0)
     held.truncate()
     held.write(f"pid {os.getpid()}, since {_now()}")
@@ -122,6 +121,11 @@ class ResultsStore:
             self.db.execute("ALTER TABLE games ADD COLUMN ply_seconds TEXT NOT NULL DEFAULT '[]'")
         self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         self.db.commit()
+
+    def holds_a_run(self) -> bool:
+        """Whether a run was started in this store (its settings saved): an empty file holds none."""
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return "settings" in tables and bool(self.settings())
 
     def _check_owner(self) -> None:
         """Refuse a file another program made: ludica's tables would be added to it."""

@@ -6,6 +6,7 @@ message and that nothing was lost, overwritten or created."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import resource
 import shutil
@@ -185,3 +186,60 @@ def test_a_cut_short_manifest_is_a_message_and_its_advice_resumes_the_run(tmp_pa
     shutil.rmtree(out / "unseen")
     assert main([*drawing, "--resume"]) == 0
     assert manifest.read_bytes() == whole and "resuming: 4 of the 4 games" in _said(capsys)
+
+
+# --- ludica report: reads the store, never writes into it ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("finished") / "run"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main([*EVALUATE, "--out", str(out)]) == 0
+    return out
+
+
+@read_only_mounts
+def test_report_of_a_run_in_a_read_only_folder_is_written_where_the_user_says(finished_run, tmp_path):
+    before = _contents(finished_run)
+    code, said = _in_read_only(finished_run, "report", str(finished_run), "--resamples", "20")
+    assert code == 2 and "Traceback" not in said and "damaged" not in said, said
+    assert (f"error: {finished_run} is on a read-only file system: the report cannot be written into the run "
+            "folder; give --out OTHER to write it elsewhere (the run's results are only read, never changed)") in said
+    elsewhere = tmp_path / "report"
+    code, said = _in_read_only(finished_run, "report", str(finished_run), "--resamples", "20", "--out", str(elsewhere))
+    assert code == 0, said
+    assert f"report: {elsewhere / 'report.html'}" in said and "Leaderboard" in said
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["games.csv", "ratings.csv", "report.html", "report.json"]
+    assert _contents(finished_run) == before
+
+
+def test_report_of_an_empty_store_says_it_holds_no_run_and_writes_nothing(tmp_path, capsys):
+    (tmp_path / "results.sqlite").write_bytes(b"")
+    assert main(["report", str(tmp_path)]) == 2
+    said = _said(capsys)
+    assert (f"error: {tmp_path / 'results.sqlite'} holds no run (no run was started in it): give the --out folder "
+            "of a `ludica evaluate` run") in said and "Traceback" not in said
+    assert (tmp_path / "results.sqlite").read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == \
+        [".lock", "results.sqlite"]
+
+
+def test_report_into_a_folder_whose_run_is_going_on_is_refused_and_goes_elsewhere(finished_run, tmp_path, capsys):
+    from ludica.runtime.records import lock_folder
+
+    with lock_folder(finished_run):  # as the run in it holds it, to write its own report at its end
+        before = _contents(finished_run)
+        assert main(["report", str(finished_run), "--resamples", "20"]) == 2
+        said = _said(capsys)
+        assert f"{finished_run} is in use by another ludica run (pid {os.getpid()}, since" in said
+        assert "it writes its report when it ends; for a report of the games so far, give --out OTHER" in said
+        assert _contents(finished_run) == before
+        assert main(["report", str(finished_run), "--resamples", "20", "--out", str(tmp_path / "now")]) == 0
+    assert (tmp_path / "now" / "report.html").is_file()
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "report.html").write_text("the user's own")
+    assert main(["report", str(finished_run), "--out", str(tmp_path / "mine")]) == 2
+    assert f"--out {tmp_path / 'mine'} holds files ludica did not write (report.html): give a new or empty folder" \
+        in _said(capsys)
+    assert (tmp_path / "mine" / "report.html").read_text() == "the user's own"
+    assert main(["report", str(finished_run), "--resamples", "20", "--out", str(tmp_path / "now")]) == 0  # its own
