@@ -8,6 +8,7 @@ the prior ∝ 2^-K. Stages of a folder without a manifest weigh the same.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +51,12 @@ def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
             weights = {e["file"]: float(e["levin_weight"]) for e in data.get("stages", [])}
         except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise LudicaError(f"{manifest} is not a sampler manifest ({err}); {fix}") from None
+        for file, weight in weights.items():
+            # the anytime estimate divides by their sum and takes their squares: each must count
+            if not (math.isfinite(weight) and weight > 0):
+                raise LudicaError(f"{manifest}: the levin_weight of {file} is {weight:g}: every weight must be a "
+                                  "finite number above 0; correct it, or remove manifest.json (the stages then "
+                                  "weigh the same)")
         order = list(weights)
         files.sort(key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
     return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p)) for p in files]

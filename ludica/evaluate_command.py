@@ -178,7 +178,13 @@ def cmd_evaluate(args) -> int:
     with runfolder.open_run(out) as store:  # the run's folder, held until its report is written
         draw = None
         if to_draw is not None:
-            unseen, draw = _drawn(args, out, to_draw, console)
+            try:
+                unseen, draw = _drawn(args, out, to_draw, console)
+            except KeyboardInterrupt:
+                console.print("[yellow]interrupted while drawing the unseen stages: no game was played; run the same "
+                              "command with --resume to draw the same set again (from the seed kept in "
+                              f"{out}) and go on[/]")
+                return 130
             stages = stages + unseen
         if args.qualify:
             try:

@@ -205,15 +205,31 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         return boards
 
 
+class EntrantError(LudicaError, ValueError):
+    """Entrants that cannot meet in a round robin: said before any game is played."""
+
+
 def check_entrants(agents: list[AgentSpec]) -> list[str]:
-    """The entrants' names: distinct, at least two."""
-    names = [a.name for a in agents]
-    if len(set(names)) != len(names):
-        raise ValueError(f"two entrants share a name: {sorted(n for n in names if names.count(n) > 1)}; "
-                         "set NAME in one of the files")
+    """The entrants' names: each agent once, no two with one NAME (results are kept by name), at
+    least two of them."""
+    by_name: dict[str, list[AgentSpec]] = {}
+    for a in agents:
+        by_name.setdefault(a.name, []).append(a)
+    for name, same in by_name.items():
+        if len(same) == 1:
+            continue
+        if len({a.path for a in same}) == 1:
+            raise EntrantError(f"{_shown(same[0])} is given {len(same)} times: give each agent once")
+        raise EntrantError(f"{len(same)} agents are named {name!r}: {', '.join(_shown(a) for a in same)}; results "
+                           "are kept by name: set another NAME in the file of all but one")
     if len(agents) < 2:
-        raise ValueError("a round robin needs at least two entrants")
-    return names
+        raise EntrantError("a round robin needs at least two entrants, and this one has "
+                           + (f"only {_shown(agents[0])}" if agents else "none") + ": add another agent")
+    return list(by_name)
+
+
+def _shown(agent: AgentSpec) -> str:
+    return f"the built-in agent {agent.name}" if agent.builtin else f"the agent file {agent.path}"
 
 
 def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> list:

@@ -243,3 +243,78 @@ def test_report_into_a_folder_whose_run_is_going_on_is_refused_and_goes_elsewher
         in _said(capsys)
     assert (tmp_path / "mine" / "report.html").read_text() == "the user's own"
     assert main(["report", str(finished_run), "--resamples", "20", "--out", str(tmp_path / "now")]) == 0  # its own
+
+
+# --- messages, not tracebacks, before any game ------------------------------------------------------
+
+
+def _agent(folder: Path, file: str, name: str) -> Path:
+    path = folder / file
+    path.write_text(f"NAME = {name!r}\n\ndef analyze(stage, api, clock):\n"
+                    "    return lambda state, legal, clock: legal[0]\n")
+    return path
+
+
+@pytest.mark.parametrize("command", ["evaluate", "tournament"])
+def test_entrants_that_cannot_meet_are_said_before_any_game(tmp_path, capsys, command):
+    a, b = _agent(tmp_path, "a.py", "bot"), _agent(tmp_path, "b.py", "bot")
+    cases = [(["random", "random"], "the built-in agent random is given 2 times: give each agent once"),
+             ([str(a), "random", str(a)], f"the agent file {a} is given 2 times: give each agent once"),
+             ([str(a), str(b)], f"2 agents are named 'bot': the agent file {a}, the agent file {b}; results are kept "
+                                "by name: set another NAME in the file of all but one"),
+             (["random"], "a round robin needs at least two entrants, and this one has only the built-in agent "
+                          "random: add another agent")]
+    for number, (agents, message) in enumerate(cases):
+        out = tmp_path / f"run-{number}"
+        if command == "evaluate":
+            argv = ["evaluate", "--no-builtins", *agents, "--stage", "tic-tac-toe", "--no-unseen", "--out", str(out)]
+        else:
+            argv = ["tournament", "tic-tac-toe", *(x for agent in agents for x in ("--agent", agent)), "--out", str(out)]
+        assert main([*argv, *QUICK]) == 2
+        said = _said(capsys)
+        assert message in said and "Traceback" not in said, said
+        assert not out.exists()
+
+
+def test_ctrl_c_while_the_unseen_stages_are_drawn_is_a_message_and_resume_goes_on(tmp_path, capsys, monkeypatch):
+    from ludica import sampler
+
+    out = tmp_path / "run"
+    argv = [*(a for a in EVALUATE if a != "--no-unseen"), "--sample-base", "tic-tac-toe", "--variants", "1",
+            "--adaptation", "none", "--out", str(out)]
+    draw = sampler.variants
+
+    def pressed_ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sampler, "variants", pressed_ctrl_c)
+    try:
+        code = main(argv)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C while drawing came out of the command as a KeyboardInterrupt (a traceback)")
+    said = _said(capsys)
+    assert code == 130 and (f"interrupted while drawing the unseen stages: no game was played; run the same command "
+                            f"with --resume to draw the same set again (from the seed kept in {out}) and go on") in said
+    monkeypatch.setattr(sampler, "variants", draw)
+    assert main([*argv, "--resume"]) == 0 and "resuming: 0 of the 4 games are in" in _said(capsys)
+
+
+UNSEEN_STAGE = 'game "Three in a row, 4x4"\nboard square 4\nplayers x o\nmove place empty\nend line 3: mover wins\n' \
+               'end board-full: draw\n'
+
+
+@pytest.mark.parametrize("weight", ["0", "NaN", "Infinity", "-0.5"])
+def test_manifest_weights_that_cannot_weigh_are_said_before_any_game(tmp_path, capsys, weight):
+    unseen = tmp_path / "unseen"
+    unseen.mkdir()
+    (unseen / "a.gdl").write_text(UNSEEN_STAGE)
+    (unseen / "b.gdl").write_text(UNSEEN_STAGE.replace("4", "5"))
+    (unseen / "manifest.json").write_text('{"stages": [{"file": "a.gdl", "levin_weight": %s}, '
+                                          '{"file": "b.gdl", "levin_weight": 0.5}]}' % weight)
+    out = tmp_path / "run"
+    argv = [*(a for a in EVALUATE if a != "--no-unseen"), "--unseen", str(unseen), "--out", str(out)]
+    assert main(argv) == 2
+    said = _said(capsys)
+    assert (f"error: {unseen / 'manifest.json'}: the levin_weight of a.gdl is {float(weight):g}: every weight must be "
+            "a finite number above 0; correct it, or remove manifest.json (the stages then weigh the same)") in said
+    assert "Traceback" not in said and not out.exists()  # before any game
