@@ -100,3 +100,15 @@ def test_game_seeds_come_from_the_run_seed_never_from_the_draw(runs):
         assert all(seed == game_seed(0, h, black, white, k) for h, black, white, k, seed in games)
     public = {g[0] for g in first} - _unseen(root / "first")
     assert [g for g in first if g[0] in public] == [g for g in second if g[0] in public] != []
+
+
+def test_a_run_folder_from_before_kept_seeds_resumes_with_its_manifests_seed(tmp_path):
+    """Before seeds were kept, --seed drew the set and the manifest recorded it: such a folder
+    resumes with that seed, said to be public."""
+    out = tmp_path / "old"
+    code, _ = _evaluate(out, "--seed", "3", "--draw-seed", "3", "--max-stages", "1")
+    assert code == 0
+    (out / drawseed.SEED_FILE).unlink()  # as a run folder made before this change holds none
+    code, text = _evaluate(out, "--seed", "3", "--resume")
+    assert code == 0 and "resuming: 4 of the 6 games" in text and "seed 3, the set already drawn" in text
+    assert json.loads((out / "report.json").read_text())["draw"] == {"seed": 3, "secret": False}
