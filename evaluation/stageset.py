@@ -90,6 +90,7 @@ def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: st
         drawn = sampler.fresh(n, seed=seed, jobs=jobs, progress=progress)
     if len(drawn.accepted) < n:
         raise LudicaError(f"the sampler accepted {len(drawn.accepted)} of the {n} unseen stages asked for "
-                          f"({drawn.stopped}); ask for fewer, or another seed")
+                          f"({drawn.stopped}); ask for fewer --variants (with --resume: this folder keeps its "
+                          "seed), or choose another --out for another seed")
     sampler.write(drawn, folder, prefix="variant" if base is not None else "fresh")
     return from_folder(folder)
