@@ -176,16 +176,8 @@ def cmd_evaluate(args) -> int:
     jobs = args.jobs or len(tournament.cores())
     started = time.monotonic()
     with runfolder.open_run(out) as store:  # the run's folder, held until its report is written
-        draw = None
-        if to_draw is not None:
-            try:
-                unseen, draw = _drawn(args, out, to_draw, console)
-            except KeyboardInterrupt:
-                console.print("[yellow]interrupted while drawing the unseen stages: no game was played; run the same "
-                              "command with --resume to draw the same set again (from the seed kept in "
-                              f"{out}) and go on[/]")
-                return 130
-            stages = stages + unseen
+        # qualification first: its games' sandbox hides only DIR/qualification, so no unseen stage
+        # and no draw's seed may be in the run folder yet
         if args.qualify:
             try:
                 agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
@@ -196,6 +188,16 @@ def cmd_evaluate(args) -> int:
                 console.print(f"[yellow]interrupted during qualification: its finished games are kept in "
                               f"{out / 'qualification'}; run the same command with --resume to go on[/]")
                 return 130
+        draw = None
+        if to_draw is not None:
+            try:
+                unseen, draw = _drawn(args, out, to_draw, console)
+            except KeyboardInterrupt:
+                console.print("[yellow]interrupted while drawing the unseen stages: no game was played; run the same "
+                              "command with --resume to draw the same set again (from the seed kept in "
+                              f"{out}) and go on[/]")
+                return 130
+            stages = stages + unseen
         summary = _played(args, store, stages, agents, out, config, baselines, jobs, draw, console)
         if summary is None:
             return 130

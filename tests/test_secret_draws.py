@@ -112,3 +112,26 @@ def test_a_run_folder_from_before_kept_seeds_resumes_with_its_manifests_seed(tmp
     code, text = _evaluate(out, "--seed", "3", "--resume")
     assert code == 0 and "resuming: 4 of the 6 games" in text and "seed 3, the set already drawn" in text
     assert json.loads((out / "report.json").read_text())["draw"] == {"seed": 3, "secret": False}
+
+
+def test_qualification_games_are_played_before_anything_is_drawn(tmp_path, monkeypatch):
+    """Qualification games hide only DIR/qualification from the agents: the unseen set and its
+    seed must not be in the run folder while they are played."""
+    from ludica.evaluation import qualify
+
+    out, seen = tmp_path / "run", []
+    real = qualify.qualify
+
+    def looking_around(*args, **kwargs):
+        seen.append(sorted(p.name for p in out.iterdir()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(qualify, "qualify", looking_around)
+    agent = tmp_path / "first.py"
+    agent.write_text("NAME = 'first'\n\ndef analyze(stage, api, clock):\n    return lambda s, legal, c: legal[0]\n")
+    assert QUICK[:3] == ["--no-builtins", "random", "greedy"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main(["evaluate", *QUICK[:3], str(agent), *QUICK[3:], "--qualify", "1", "--max-stages", "1",
+                     "--out", str(out)])
+    assert code == 0 and seen and not {drawseed.SEED_FILE, "unseen"} & set(seen[0])
+    assert (out / drawseed.SEED_FILE).is_file() and (out / "unseen" / "manifest.json").is_file()
