@@ -1,4 +1,5 @@
-"""Files ludica writes whole or not at all.
+"""Files ludica writes and reads back: written whole or not at all, read with a message for one
+that is not whole, and folders checked for writing before any work.
 
 A manifest, a report or a kept seed written in place is cut short by a kill (or a full disk) in
 the middle of the write, and the next command that reads it fails on half a file. Written here,
