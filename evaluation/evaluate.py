@@ -16,10 +16,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..runtime import tournament
+from ..runtime import runfolder, tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.referee import stage_hash
 from . import adaptation, anytime
+from .drawseed import DrawSeed
 from .stageset import UNSEEN, EvalStage
 from .summary import Summary, anytime_points, summarise
 
@@ -109,8 +110,22 @@ class Callbacks:
 
 def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Config, *, baselines=BASELINES,
         resume: bool = False, jobs: int = 1, stopping: Stopping = Stopping(), callbacks: Callbacks = Callbacks(),
-        resamples: int = 1000) -> Summary:
-    """Play what is missing of the evaluation in `out`, then summarise it."""
+        resamples: int = 1000, draw: DrawSeed | None = None) -> Summary:
+    """Play what is missing of the evaluation in `out` (a new or empty folder, or the run to
+    resume), then summarise it."""
+    tournament.check_entrants(agents)
+    runfolder.check_out(out, resume=resume)
+    with runfolder.open_run(out) as store:
+        return play(store, stages, agents, out, config, baselines=baselines, resume=resume, jobs=jobs,
+                    stopping=stopping, callbacks=callbacks, resamples=resamples, draw=draw)
+
+
+def play(store, stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Config, *,
+         baselines=BASELINES, resume: bool = False, jobs: int = 1, stopping: Stopping = Stopping(),
+         callbacks: Callbacks = Callbacks(), resamples: int = 1000, draw: DrawSeed | None = None) -> Summary:
+    """Play what is missing of the evaluation in the run folder `out`, which the caller holds
+    (runfolder.open_run gave it `store`), then summarise it; `draw`: the seed its unseen stages
+    were drawn with, if the sampler drew them (kept for the report)."""
     names = tournament.check_entrants(agents)
     stages = tournament.unique_stages(stages, lambda s: s.stage)  # a stage given twice is one stage
     base = sorted(set(baselines) & set(names))
@@ -118,60 +133,59 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
     planned = plans(stages, names, set(base), config, learners)
     options = config.options()
     started = time.monotonic()
-    if resume:
-        tournament.check_resumable(out)
-    with tournament.open_run(out) as store:
-        settings = tournament.run_settings([s.stage for s in stages], agents, options)
-        settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),
-                                             "roles": [s.role for s in stages],
-                                             "weights": [round(s.weight, 12) for s in stages],
-                                             "adaptation": {n: [adaptation.owner(n), f]
-                                                            for n, (_, f) in learners.items()}},
-                                            sort_keys=True)
-        tournament.check_settings(store, settings, resume)
-        for position, (s, plan) in enumerate(planned):
-            store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
-                            plan.analysis_time, len(plan.schedule()))
-        if callbacks.on_plan:
-            left = 0
-            for _, p in planned:
-                done = store.finished(stage_hash(p.stage))  # one query per stage
-                left += sum(g not in done for g in p.schedule())
-            callbacks.on_plan(left, sum(len(p.schedule()) for _, p in planned))
-        state = {"unseen given": 0, "stop": ""}
-        unseen_hashes = {stage_hash(s.stage) for s, _ in planned if s.role == UNSEEN}
+    settings = tournament.run_settings([s.stage for s in stages], agents, options)
+    settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),
+                                         "roles": [s.role for s in stages],
+                                         "weights": [round(s.weight, 12) for s in stages],
+                                         "adaptation": {n: [adaptation.owner(n), f]
+                                                        for n, (_, f) in learners.items()}},
+                                        sort_keys=True)
+    tournament.check_settings(store, settings, resume)
+    if draw is not None:  # not a setting to compare: the stages' hashes already tell draws apart
+        store.save_settings({"draw": draw.as_json()})
+    for position, (s, plan) in enumerate(planned):
+        store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
+                        plan.analysis_time, len(plan.schedule()))
+    if callbacks.on_plan:
+        left = 0
+        for _, p in planned:
+            done = store.finished(stage_hash(p.stage))  # one query per stage
+            left += sum(g not in done for g in p.schedule())
+        callbacks.on_plan(left, sum(len(p.schedule()) for _, p in planned))
+    state = {"unseen given": 0, "stop": ""}
+    unseen_hashes = {stage_hash(s.stage) for s, _ in planned if s.role == UNSEEN}
 
-        def keep_going(plan: tournament.StagePlan) -> bool:
-            if stage_hash(plan.stage) in unseen_hashes:
-                if stopping.max_stages is not None and state["unseen given"] >= stopping.max_stages:
-                    _stop(state, callbacks, f"--max-stages {stopping.max_stages} reached")
-                state["unseen given"] += 1
-            return not state["stop"]
+    def keep_going(plan: tournament.StagePlan) -> bool:
+        if stage_hash(plan.stage) in unseen_hashes:
+            if stopping.max_stages is not None and state["unseen given"] >= stopping.max_stages:
+                _stop(state, callbacks, f"--max-stages {stopping.max_stages} reached")
+            state["unseen given"] += 1
+        return not state["stop"]
 
-        def stage_started(title: str, todo: int) -> None:
-            if callbacks.on_stage:
-                callbacks.on_stage(title, todo)
+    def stage_started(title: str, todo: int) -> None:
+        if callbacks.on_stage:
+            callbacks.on_stage(title, todo)
 
-        def stage_done(plan: tournament.StagePlan) -> None:
-            if stage_hash(plan.stage) in unseen_hashes:
-                points = anytime_points(store, base)
-                if points:
-                    point = points[-1]
-                    if callbacks.on_estimate:
-                        callbacks.on_estimate(point)
-                    if (stopping.until_separated and point.stages >= stopping.min_stages
-                            and anytime.separated(point.estimates)):
-                        _stop(state, callbacks, f"the agents' intervals separated after {point.stages} unseen stages")
-            if stopping.max_time is not None and time.monotonic() - started >= stopping.max_time:
-                _stop(state, callbacks, f"--max-time {stopping.max_time:g} s reached")
+    def stage_done(plan: tournament.StagePlan) -> None:
+        if stage_hash(plan.stage) in unseen_hashes:
+            points = anytime_points(store, base)
+            if points:
+                point = points[-1]
+                if callbacks.on_estimate:
+                    callbacks.on_estimate(point)
+                if (stopping.until_separated and point.stages >= stopping.min_stages
+                        and anytime.separated(point.estimates)):
+                    _stop(state, callbacks, f"the agents' intervals separated after {point.stages} unseen stages")
+        if stopping.max_time is not None and time.monotonic() - started >= stopping.max_time:
+            _stop(state, callbacks, f"--max-time {stopping.max_time:g} s reached")
 
-        everyone = agents + [spec for spec, _ in learners.values()]
-        tournament.play([p for _, p in planned], everyone, out, options, store, jobs=jobs,
-                        on_game=callbacks.on_game, on_stage=stage_started, on_wait=callbacks.on_wait,
-                        on_stage_done=stage_done, keep_going=keep_going)
-        summary = summarise(store, resamples=resamples, seed=config.seed)
-        summary.stopped = state["stop"]
-        return summary
+    everyone = agents + [spec for spec, _ in learners.values()]
+    tournament.play([p for _, p in planned], everyone, out, options, store, jobs=jobs,
+                    on_game=callbacks.on_game, on_stage=stage_started, on_wait=callbacks.on_wait,
+                    on_stage_done=stage_done, keep_going=keep_going)
+    summary = summarise(store, resamples=resamples, seed=config.seed)
+    summary.stopped = state["stop"]
+    return summary
 
 
 def _stop(state: dict, callbacks: Callbacks, why: str) -> None:

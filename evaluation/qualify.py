@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..gdl import ast as A
-from ..runtime import tournament
+from ..runtime import runfolder, tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.referee import stage_hash
 from .metrics import SCORE
@@ -53,7 +53,7 @@ def qualify(candidates: list[AgentSpec], random_agent: AgentSpec, stage: A.Stage
     pairs = tuple(pair for name in names for pair in ((name, OPPONENT), (OPPONENT, name)))
     plan = tournament.StagePlan(stage, pairs, n, f"qualification: {stage.name}")
     agents = candidates + [random_agent]
-    with tournament.open_run(folder) as store:
+    with runfolder.open_run(folder) as store:
         settings = tournament.run_settings([stage], agents, options)
         settings["qualification"] = str(n)
         tournament.check_settings(store, settings, resume=True)  # a finished qualification is kept

@@ -22,7 +22,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from ..compiler import compile as compile_stage  # noqa: E402
+from ..files import check_writable, write_atomic  # noqa: E402
 from ..gdl import loads  # noqa: E402
+from ..gdl.diagnostics import LudicaError  # noqa: E402
+from .drawseed import revealed  # noqa: E402
 from .failures import KINDS  # noqa: E402
 from .summary import Summary  # noqa: E402
 
@@ -54,18 +57,45 @@ def to_dict(s: Summary) -> dict:
                      "estimates": {a: {"mean": e.mean, "low": e.low, "high": e.high, "effective_stages": e.effective}
                                    for a, e in p.estimates.items()}}
                     for p in s.anytime],
+        "draw": s.draw,  # the unseen stages' seed, revealed now that the run is over
         "stopped": s.stopped,
     }
 
 
+REPORT_FILES = ("report.html", "report.json", "ratings.csv", "games.csv")
+
+
+def check_report_folder(folder: Path) -> None:
+    """`ludica report --out FOLDER`: a new or empty folder, or one holding a report of ludica's and
+    nothing else (it is replaced); never a folder whose files ludica did not write."""
+    if folder.exists() and not folder.is_dir():
+        raise LudicaError(f"--out {folder} is a file, not a folder")
+    held = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    if held and not (set(held) <= set(REPORT_FILES) and _is_a_report(folder / "report.json")):
+        raise LudicaError(f"--out {folder} holds files ludica did not write ({', '.join(held[:5])}"
+                          f"{' …' if len(held) > 5 else ''}): give a new or empty folder")
+    check_writable(folder, "--out")
+
+
+def _is_a_report(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and {"ratings", "matrix", "anytime"} <= data.keys()
+
+
 def write_report(s: Summary, folder: Path) -> dict[str, Path]:
+    """The report's files in `folder` (made if need be)."""
+    folder.mkdir(parents=True, exist_ok=True)
     data = to_dict(s)
     paths = {"html": folder / "report.html", "json": folder / "report.json", "csv": folder / "ratings.csv",
              "games": folder / "games.csv"}
-    paths["json"].write_text(json.dumps(data, indent=1, default=_plain), encoding="utf-8")
-    _ratings_csv(s, paths["csv"])
-    _games_csv(s, paths["games"])
-    paths["html"].write_text(_html(s, data), encoding="utf-8")
+    # each file whole or not at all: a run killed while writing keeps the report it had
+    write_atomic(paths["json"], json.dumps(data, indent=1, default=_plain))
+    write_atomic(paths["csv"], _ratings_csv(s))
+    write_atomic(paths["games"], _games_csv(s))
+    write_atomic(paths["html"], _html(s, data))
     return paths
 
 
@@ -75,27 +105,29 @@ def _plain(x):
     return float(x) if hasattr(x, "__float__") else str(x)
 
 
-def _ratings_csv(s: Summary, path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(["scope", "agent", "rank", "elo", "low", "high", "p_best", "score", "games", *KINDS])
-        scopes = [("overall", s.overall)] + [(s.stage_name(h), r) for h, r in s.per_stage.items()]
-        for scope, ratings in scopes:
-            for x in ratings.ratings:
-                lost = s.failures[x.name].lost if scope == "overall" and x.name in s.failures else {}
-                out.writerow([scope, x.name, x.rank, f"{x.elo:.1f}", f"{x.low:.1f}", f"{x.high:.1f}",
-                              f"{x.rank_probabilities[0]:.3f}", f"{x.score:.4f}", x.games,
-                              *(lost.get(k, 0) if scope == "overall" else "" for k in KINDS)])
+def _ratings_csv(s: Summary) -> str:
+    text = io.StringIO(newline="")
+    out = csv.writer(text)
+    out.writerow(["scope", "agent", "rank", "elo", "low", "high", "p_best", "score", "games", *KINDS])
+    scopes = [("overall", s.overall)] + [(s.stage_name(h), r) for h, r in s.per_stage.items()]
+    for scope, ratings in scopes:
+        for x in ratings.ratings:
+            lost = s.failures[x.name].lost if scope == "overall" and x.name in s.failures else {}
+            out.writerow([scope, x.name, x.rank, f"{x.elo:.1f}", f"{x.low:.1f}", f"{x.high:.1f}",
+                          f"{x.rank_probabilities[0]:.3f}", f"{x.score:.4f}", x.games,
+                          *(lost.get(k, 0) if scope == "overall" else "" for k in KINDS)])
+    return text.getvalue()
 
 
-def _games_csv(s: Summary, path: Path) -> None:
+def _games_csv(s: Summary) -> str:
     columns = ["stage", "stage_hash", "black", "white", "game_index", "seed", "result", "reason", "black_score",
                "white_score", "plies", "black_time", "white_time", "moves"]
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(columns)
-        for g in s.games:
-            out.writerow([g[c] for c in columns])
+    text = io.StringIO(newline="")
+    out = csv.writer(text)
+    out.writerow(columns)
+    for g in s.games:
+        out.writerow([g[c] for c in columns])
+    return text.getvalue()
 
 
 # --- plots -----------------------------------------------------------------------------------
@@ -253,6 +285,8 @@ def _html(s: Summary, data: dict) -> str:
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
     stages = _table(["Stage", "Role", "Weight", "Analysis s", "Games", "Planned", "Best (per-stage Elo)"], stage_rows)
+    if s.draw is not None:
+        stages += f'<p class="draw">{html.escape(revealed(s.draw))}.</p>'
     failure_rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,
                      "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
                     for f in sorted(s.failures.values(), key=lambda f: -f.share)]

@@ -8,10 +8,11 @@ the prior ∝ 2^-K. Stages of a folder without a manifest weigh the same.
 """
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import read_json
 from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
@@ -44,12 +45,18 @@ def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
     weights: dict[str, float] = {}
     manifest = folder / "manifest.json"
     if manifest.is_file():
+        fix = "remove it, or give the folder of a `ludica sample` run"
+        data = read_json(manifest, fix=fix)
         try:
-            entries = json.loads(manifest.read_text(encoding="utf-8")).get("stages", [])
-            weights = {e["file"]: float(e["levin_weight"]) for e in entries}
+            weights = {e["file"]: float(e["levin_weight"]) for e in data.get("stages", [])}
         except (ValueError, KeyError, TypeError, AttributeError) as err:
-            raise LudicaError(f"{manifest} is not a sampler manifest ({err}); remove it, or give the folder "
-                              "of a `ludica sample` run") from None
+            raise LudicaError(f"{manifest} is not a sampler manifest ({err}); {fix}") from None
+        for file, weight in weights.items():
+            # the anytime estimate divides by their sum and takes their squares: each must count
+            if not (math.isfinite(weight) and weight > 0):
+                raise LudicaError(f"{manifest}: the levin_weight of {file} is {weight:g}: every weight must be a "
+                                  "finite number above 0; correct it, or remove manifest.json (the stages then "
+                                  "weigh the same)")
         order = list(weights)
         files.sort(key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
     return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p)) for p in files]
@@ -61,13 +68,19 @@ def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: st
     when it is None), or those it holds already from the same draw (a resumed run)."""
     manifest = folder / "manifest.json"
     if manifest.is_file():
-        held = json.loads(manifest.read_text(encoding="utf-8"))
+        redraw = (f"delete the folder {folder} and run the same command with --resume: the same set is drawn "
+                  "again from the run's kept seed")
+        held = read_json(manifest, fix=redraw)
+        if not isinstance(held, dict):
+            raise LudicaError(f"{manifest} is not a sampler manifest; {redraw}")
         same = (held.get("seed") == seed and held.get("accepted") == n
                 and held.get("mode") == ("fresh" if base is None else "variants")
                 and (base is None or held.get("family") == family))
         if not same:
-            raise LudicaError(f"{folder} holds another draw of unseen stages (seed {held.get('seed')}, "
-                              f"{held.get('accepted')} stages); resume with the same options, or choose another --out")
+            # the seed itself is not said: it may be the run's secret
+            raise LudicaError(f"{folder} holds another draw of unseen stages ({held.get('accepted')} {held.get('mode')}"
+                              f"{'' if base is None else ', family ' + str(held.get('family'))}); resume with the "
+                              "same options, or choose another --out")
         return from_folder(folder)
     from .. import sampler  # the sampler's screening compiles kernels: only when a set is drawn
 
@@ -77,6 +90,7 @@ def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: st
         drawn = sampler.fresh(n, seed=seed, jobs=jobs, progress=progress)
     if len(drawn.accepted) < n:
         raise LudicaError(f"the sampler accepted {len(drawn.accepted)} of the {n} unseen stages asked for "
-                          f"({drawn.stopped}); ask for fewer, or another seed")
+                          f"({drawn.stopped}); ask for fewer --variants (with --resume: this folder keeps its "
+                          "seed), or choose another --out for another seed")
     sampler.write(drawn, folder, prefix="variant" if base is not None else "fresh")
     return from_folder(folder)

@@ -40,6 +40,11 @@ class Summary:
     def planned(self) -> int:
         return sum(s["planned"] for s in self.stages)
 
+    @property
+    def draw(self) -> dict | None:
+        """The seed the unseen stages were drawn with ({"seed", "secret"}), if the sampler drew them."""
+        return json.loads(self.settings["draw"]) if "draw" in self.settings else None
+
     def stage_name(self, stage_hash: str) -> str:
         """The stage's title in the run (its name, with its hash's first digits when another stage of
         the run has the same name: tournament.title made it so when the stage was stored)."""

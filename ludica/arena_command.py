@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ludica import gdl
+from ludica.files import write_atomic
 from ludica.gdl.loader import read_utf8
 
 MAX_CONFIG_BYTES = 4 << 20  # the Arena's configs are a few hundred bytes each
@@ -96,7 +97,7 @@ def cmd_import_arena(args) -> int:
             if same:
                 print(f"{where}: {target} already holds this stage")
             else:
-                target.write_text(text, encoding="utf-8")
+                write_atomic(target, text)
                 renamed = "" if target.stem == slug(stage.name) else f" ({slug(stage.name)}.gdl was taken)"
                 print(f"{where}: wrote {target}{renamed} ({gdl.description_length(stage):.1f} bits)")
             written += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from ludica import gdl
@@ -37,6 +38,10 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     unseen.add_argument("--no-unseen", action="store_true", help="public stages only")
     p.add_argument("--variants", type=count_type, default=DEFAULT_UNSEEN, metavar="N",
                    help=f"how many unseen stages to draw (default {DEFAULT_UNSEEN})")
+    p.add_argument("--draw-seed", type=int, default=None, metavar="S",
+                   help="draw the unseen stages with this seed (default: a fresh secret one, kept in DIR and shown "
+                        "after the run); anyone who knows a seed can draw its stages again. Game seeds come from "
+                        "--seed")
     p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all; default arena)")
     p.add_argument("--games", type=count_type, default=1, metavar="N", help="games per seating and stage (default 1)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
@@ -63,6 +68,9 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
 
     p = sub.add_parser("report", help="write DIR/report.html (and JSON, CSV) from an evaluation's run folder")
     p.add_argument("folder", metavar="DIR")
+    p.add_argument("--out", metavar="OTHER", default=None,
+                   help="write the report into OTHER (a new or empty folder, or one with a report of ludica's) "
+                        "instead of DIR: for a read-only DIR, or one whose run is still going")
     p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.set_defaults(run=cmd_report)
 
@@ -96,20 +104,42 @@ def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, 
     return [a for a in agents if a.name not in out_now]
 
 
-def _stages(args, out: Path, console):
+@dataclass(frozen=True)
+class _ToDraw:
+    """Unseen stages the sampler is to draw: variants of `base`, or fresh stages when it is None."""
+    base: gdl.Stage | None
+
+
+def _given_stages(args) -> tuple[list, _ToDraw | None]:
+    """Every stage the arguments name, read before any work: the public stages (with the unseen
+    ones of --unseen DIR), and what the sampler is to draw (None: nothing)."""
     from ludica.evaluation import stageset
 
     public = stageset.public(stage_files(args.stage or list(DEFAULT_PUBLIC)))
+    if args.draw_seed is not None and (args.no_unseen or args.unseen):
+        raise gdl.LudicaError("--draw-seed names the seed of unseen stages the sampler draws: it has no use with "
+                              + ("--no-unseen" if args.no_unseen else "--unseen") + "; leave it out")
     if args.no_unseen:
-        return public
+        return public, None
     if args.unseen:
-        return public + stageset.from_folder(Path(args.unseen))
-    base = None
-    if not args.sample_fresh:
-        base = gdl.load(stage_path(args.sample_base or DEFAULT_BASE))
+        return public + stageset.from_folder(Path(args.unseen)), None
+    return public, _ToDraw(None if args.sample_fresh else gdl.load(stage_path(args.sample_base or DEFAULT_BASE)))
+
+
+def _drawn(args, out: Path, to_draw: _ToDraw, console):
+    """The unseen stages drawn into the run folder `out` (or those it holds from the same draw),
+    and the seed they were drawn with."""
+    from ludica.evaluation import drawseed, stageset
+
+    base = to_draw.base
     what = "fresh stages" if base is None else f"variants of {base.name} ({args.family} family)"
     held = (out / "unseen" / "manifest.json").is_file()
-    console.print(f"unseen stages: {args.variants} {what}, seed {args.seed}, "
+    draw = drawseed.choose(out, args.draw_seed)
+    if not draw.secret:
+        console.print(f"[bold yellow]warning:[/] {drawseed.public_warning(draw)}")
+    console.print(f"unseen stages: {args.variants} {what}, "
+                  + ("from a secret seed (kept in the run folder, shown after the run), " if draw.secret else
+                     f"seed {draw.value}, ")
                   + (f"the set already drawn into {out / 'unseen'}" if held else f"drawn into {out / 'unseen'}"))
     with console.status("drawing unseen stages") as status:
         judged = [0]
@@ -119,49 +149,78 @@ def _stages(args, out: Path, console):
             status.update(f"drawing unseen stages: {accepted} of {args.variants} accepted, {judged[0]} candidates "
                           "judged")
 
-        unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=args.seed, family=args.family,
+        unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=draw.value, family=args.family,
                                   jobs=args.jobs or 0, progress=progress)
-    return public + unseen
+    return unseen, draw
 
 
 def cmd_evaluate(args) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-        TimeRemainingColumn
 
     from ludica.evaluation import evaluate
-    from ludica.evaluation.metrics import SCORE
     from ludica.evaluation.report import write_report
-    from ludica.runtime import tournament
+    from ludica.runtime import runfolder, tournament
 
     console = Console()
     out = Path(args.out)
     agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data)
-    if (out / "results.sqlite").exists() and not args.resume:
-        raise gdl.LudicaError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
-    if args.resume:
-        tournament.check_resumable(out)
-    tournament.run_folder(out)
-    started = time.monotonic()
-    stages = _stages(args, out, console)
+    tournament.check_entrants(agents)
     options = run_options(args)
+    stages, to_draw = _given_stages(args)
+    runfolder.check_out(out, resume=args.resume)  # all of it before the run starts and makes its folder
     config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
                              seed=args.seed, format=args.format, schedule=args.schedule,
                              adaptation=args.adaptation, reveal=args.reveal,
                              limits=options.limits, sandbox=options.sandbox, isolate_rules=options.isolate_rules)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
-    stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
     jobs = args.jobs or len(tournament.cores())
-    if args.qualify:
-        try:
-            agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
-        except tournament.RunMismatch as err:
-            console.print(f"[red]error:[/] qualification: {err}")
-            return 2
-        except KeyboardInterrupt:
-            console.print(f"[yellow]interrupted during qualification: its finished games are kept in "
-                          f"{out / 'qualification'}; run the same command to go on[/]")
+    started = time.monotonic()
+    with runfolder.open_run(out) as store:  # the run's folder, held until its report is written
+        # qualification first: it needs no unseen stage, so none is drawn before it and none exists
+        # while qualifying games are played
+        if args.qualify:
+            try:
+                agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
+            except tournament.RunMismatch as err:
+                console.print(f"[red]error:[/] qualification: {err}")
+                return 2
+            except KeyboardInterrupt:
+                console.print(f"[yellow]interrupted during qualification: its finished games are kept in "
+                              f"{out / 'qualification'}; run the same command with --resume to go on[/]")
+                return 130
+        draw = None
+        if to_draw is not None:
+            try:
+                unseen, draw = _drawn(args, out, to_draw, console)
+            except KeyboardInterrupt:
+                console.print("[yellow]interrupted while drawing the unseen stages: no game was played; run the same "
+                              "command with --resume to draw the same set again (from the seed kept in "
+                              f"{out}) and go on[/]")
+                return 130
+            stages = stages + unseen
+        summary = _played(args, store, stages, agents, out, config, baselines, jobs, draw, console)
+        if summary is None:
             return 130
+        # under the run's lock: a second run (--resume) must not write the same files at once; and
+        # first: the report exists even if the screen output is cut
+        paths = write_report(summary, out)
+    show(summary, console)
+    console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name}); results: "
+                  f"{out / 'results.sqlite'}; took {time.monotonic() - started:.0f} s")
+    if summary.stopped:
+        console.print(f"stopped early ({summary.stopped}): --resume plays the rest")
+    return 0
+
+
+def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int, draw, console):
+    """The evaluation played in the held run folder with a progress bar; its summary, or None if
+    it was interrupted (Ctrl-C: said, every finished game kept)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
+    from ludica.evaluation import evaluate
+    from ludica.evaluation.metrics import SCORE
+
     tally: dict[str, list[float]] = {a.name: [0.0, 0] for a in agents}
     public = sum(s.role == "public" for s in stages)
     console.print(f"{len(agents)} agents ({', '.join(a.name for a in agents)}) on {public} public and "
@@ -199,43 +258,52 @@ def cmd_evaluate(args) -> int:
 
         callbacks = evaluate.Callbacks(on_plan=on_plan, on_game=on_game, on_wait=on_wait, on_estimate=on_estimate,
                                        on_stop=on_stop)
+        stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
         try:
-            summary = evaluate.run(stages, agents, out, config, baselines=baselines, resume=args.resume,
-                                   jobs=jobs, stopping=stopping, callbacks=callbacks,
-                                   resamples=args.resamples)
+            return evaluate.play(store, stages, agents, out, config, baselines=baselines, resume=args.resume,
+                                 jobs=jobs, stopping=stopping, callbacks=callbacks, resamples=args.resamples,
+                                 draw=draw)
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; run the same "
                           "command with --resume to go on[/]")
-            return 130
-        except tournament.RunMismatch as err:
-            console.print(f"[red]error:[/] {err}")
-            return 2
-    paths = write_report(summary, out)  # first: the report exists even if the screen output is cut
-    show(summary, console)
-    console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name}); results: "
-                  f"{out / 'results.sqlite'}; took {time.monotonic() - started:.0f} s")
-    if summary.stopped:
-        console.print(f"stopped early ({summary.stopped}): --resume plays the rest")
-    return 0
+            return None
 
 
 def cmd_report(args) -> int:
+    """The report of a run folder, read without writing a byte into its store, written into the
+    folder under its lock (or into --out OTHER)."""
+    from contextlib import nullcontext
+
     from rich.console import Console
 
     from ludica.evaluation import summarise
-    from ludica.evaluation.report import write_report
-    from ludica.runtime.records import ResultsStore
+    from ludica.evaluation.report import check_report_folder, write_report
+    from ludica.files import unwritable
+    from ludica.runtime.records import ResultsStore, lock_folder
 
     folder = Path(args.folder)
     if not (folder / "results.sqlite").is_file():
         raise gdl.LudicaError(f"{folder} holds no results.sqlite: give the --out folder of `ludica evaluate`")
-    store = ResultsStore(folder / "results.sqlite")  # read while a run may be writing: SQLite allows it
-    try:
-        summary = summarise(store, resamples=args.resamples)
-    finally:
-        store.close()
+    target = folder if args.out is None or Path(args.out).resolve() == folder.resolve() else Path(args.out)
+    if target != folder:
+        check_report_folder(target)
+    elif unwritable(folder):
+        raise gdl.LudicaError(f"{unwritable(folder)}: the report cannot be written into the run folder; give "
+                              "--out OTHER to write it elsewhere (the run's results are only read, never changed)")
+    # in the run folder, under its lock: a run writes the same files when it ends
+    held = (lock_folder(folder, busy="it writes its report when it ends; for a report of the games so far, "
+                                     "give --out OTHER") if target == folder else nullcontext())
+    with held:
+        store = ResultsStore(folder / "results.sqlite", read_only=True)  # a run may be writing: SQLite allows it
+        try:
+            if not store.holds_a_run():
+                raise gdl.LudicaError(f"{folder / 'results.sqlite'} holds no run (no run was started in it): give "
+                                      "the --out folder of a `ludica evaluate` run")
+            summary = summarise(store, resamples=args.resamples)
+        finally:
+            store.close()
+        paths = write_report(summary, target)
     console = Console()
-    paths = write_report(summary, folder)
     show(summary, console)
     console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name})")
     return 0
@@ -251,6 +319,7 @@ def show(summary, console) -> None:
     """The leaderboard with intervals and failures, warnings, metrics and the anytime estimate."""
     from rich.table import Table
 
+    from ludica.evaluation import drawseed
     from ludica.evaluation.failures import KINDS
     from ludica.evaluation.report import metric_cells
     from ludica.runtime import leaderboard
@@ -284,6 +353,8 @@ def show(summary, console) -> None:
     console.print(metrics)
     if summary.anytime:
         console.print(_anytime_line(summary.anytime[-1]) + " (0 = random, 1 = the best baseline on each stage)")
+    if summary.draw is not None:
+        console.print(drawseed.revealed(summary.draw))
     if summary.played < summary.planned:
         console.print(f"[yellow]this run is not finished: {summary.played} of {summary.planned} planned games "
                       "played; every figure is over those (--resume goes on)[/]")

@@ -21,7 +21,9 @@ def add_parser(sub, count_type) -> None:
     what.add_argument("--base", metavar="STAGE", help="draw variants of this stage (a file or a bundled name)")
     what.add_argument("--fresh", action="store_true", help="draw fresh stages from the whole language")
     p.add_argument("-n", type=count_type, required=True, metavar="N", help="how many stages to accept")
-    p.add_argument("--seed", type=int, required=True, help="the run's seed")
+    p.add_argument("--seed", type=int, required=True,
+                   help="the draw's seed: anyone who knows it draws the same set, so keep it secret for stages "
+                        "meant to stay unseen (docs/sampler.md)")
     p.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder for the .gdl files and manifest")
     p.add_argument("--family", default="all", help="variants: the kinds of change (all, arena; default all)")
     p.add_argument("--exclude", action="append", default=[], metavar="DIR",
@@ -45,11 +47,16 @@ def _sides(text: str) -> tuple[int, int]:
 
 
 def _out_folder(text: str) -> Path:
+    """--out: a new or empty folder this process can write to, checked before the draw (which may
+    take minutes, and would be lost)."""
+    from ludica.files import check_writable
+
     out = Path(text)
     if out.exists() and not out.is_dir():
         raise gdl.LudicaError(f"--out {text} is a file, not a folder")
     if out.is_dir() and any(out.iterdir()):
         raise gdl.LudicaError(f"--out {text} is not empty: give a new folder (a set is reproducible from its seed)")
+    check_writable(out, "--out")
     return out
 
 

@@ -54,19 +54,22 @@ class StoreError(LudicaError, ValueError):
     """A results.sqlite that is not ludica's, or is damaged: refused, never written to."""
 
 
-def lock_folder(folder: Path) -> IO[str]:
+def lock_folder(folder: Path, busy: str = "wait for it to end, or give another --out") -> IO[str]:
     """Hold the run folder for this process (an advisory lock on FOLDER/.lock, released when the
     returned file is closed or the process ends): two runs writing one store would collide. A
-    second run is refused, told who holds the folder."""
-    held = open(folder / ".lock", "a+", encoding="utf-8")
+    second run is refused, told who holds the folder and `busy` (what to do)."""
+    try:
+        held = open(folder / ".lock", "a+", encoding="utf-8")
+    except OSError as err:  # checked before the run (runfolder.check_out): this is the backstop
+        raise StoreError(f"{folder / '.lock'} cannot be written ({err.strerror}): give an --out you can write "
+                         "to") from None
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         held.seek(0)
         holder = held.read().strip() or "another process"
         held.close()
-        raise StoreError(f"{folder} is in use by another ludica run ({holder}); wait for it to end, or give "
-                         "another --out") from None
+        raise StoreError(f"{folder} is in use by another ludica run ({holder}); {busy}") from None
     held.seek(0)
     held.truncate()
     held.write(f"pid {os.getpid()}, since {_now()}")
@@ -75,28 +78,54 @@ def lock_folder(folder: Path) -> IO[str]:
 
 
 class ResultsStore:
-    def __init__(self, path: Path):
+    """A run's store. `read_only`: opened for reading alone (SQLite's mode=ro): nothing is ever
+    written into it, not even ludica's tables, so reading works in a read-only folder too."""
+
+    def __init__(self, path: Path, read_only: bool = False):
         self.path = Path(path)
         existed = self.path.exists()
-        # one connection shared by the run's jobs (threads), each use under the lock
-        self.db = sqlite3.connect(self.path, check_same_thread=False)
+        if read_only and not existed:  # SQLite would say "unable to open database file"
+            raise StoreError(f"{self.path} does not exist")
         self.lock = threading.RLock()
+        try:
+            # one connection shared by the run's jobs (threads), each use under the lock
+            self.db = (sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+                       if read_only else sqlite3.connect(self.path, check_same_thread=False))
+        except sqlite3.Error as err:
+            raise self._refusal(err) from None
         try:
             if existed:
                 self._check_owner()
-            self.db.executescript(SCHEMA)
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
-            if "ply_seconds" not in columns:  # a store written before the column existed
-                self.db.execute("ALTER TABLE games ADD COLUMN ply_seconds TEXT NOT NULL DEFAULT '[]'")
-            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            self.db.commit()
+            if not read_only:
+                self._make_tables()
         except sqlite3.DatabaseError as err:
             self.db.close()
-            raise StoreError(f"{self.path} is damaged or not an SQLite file (SQLite: {err}); move it away, or give "
-                             "another --out") from None
+            raise self._refusal(err) from None
         except StoreError:
             self.db.close()
             raise
+
+    def _refusal(self, err: sqlite3.Error) -> StoreError:
+        """What SQLite's error means to the user: a file that cannot be written is not a damaged one
+        (telling them to move good results away would be the wrong advice)."""
+        if getattr(err, "sqlite_errorname", "").startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
+            return StoreError(f"{self.path} cannot be opened for writing (SQLite: {err}): its folder is read-only, "
+                              "or not yours; give an --out you can write to")
+        return StoreError(f"{self.path} is damaged or not an SQLite file (SQLite: {err}); move it away, or give "
+                          "another --out")
+
+    def _make_tables(self) -> None:
+        self.db.executescript(SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        if "ply_seconds" not in columns:  # a store written before the column existed
+            self.db.execute("ALTER TABLE games ADD COLUMN ply_seconds TEXT NOT NULL DEFAULT '[]'")
+        self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        self.db.commit()
+
+    def holds_a_run(self) -> bool:
+        """Whether a run was started in this store (its settings saved): an empty file holds none."""
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return "settings" in tables and bool(self.settings())
 
     def _check_owner(self) -> None:
         """Refuse a file another program made: ludica's tables would be added to it."""

@@ -20,12 +20,13 @@ import json
 import os
 import queue
 import threading
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
 from ..compiler import compile as compile_stage
+from ..files import write_atomic
 from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
@@ -34,7 +35,8 @@ from . import jail, leaderboard, logs
 from .entrants import AgentSpec
 from .api import RulesApi, warm
 from .local import LocalSeat
-from .records import ResultsStore, StoreError, lock_folder
+from .records import ResultsStore
+from .runfolder import RunMismatch, check_out, open_run
 from .referee import play_game, stage_hash
 from .sandbox import AgentProcess, Settings
 from .warmup import warm_stages
@@ -55,10 +57,6 @@ class Options:
         if self.isolate_rules and not self.sandbox:
             raise LudicaError("--isolate-rules keeps the rules out of sandboxed agents' processes, and agents run "
                               "--in-process share this one: drop one of the two options")
-
-
-class RunMismatch(LudicaError, ValueError):
-    """--resume on a folder whose run was started with other settings."""
 
 
 def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: int) -> int:
@@ -194,8 +192,7 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     names = check_entrants(agents)
     stages = unique_stages(load(p) for p in stage_paths)  # every stage checked before anything is played
     plans = [StagePlan(s, round_robin(names), options.games, title(s, stages)) for s in stages]
-    if resume:
-        check_resumable(out)
+    check_out(out, resume=resume)
     with open_run(out) as store:
         check_settings(store, run_settings(stages, agents, options), resume)
         play(plans, agents, out, options, store, jobs=jobs, on_game=on_game, on_stage=on_stage, on_wait=on_wait)
@@ -205,44 +202,41 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
         if len(stages) > 1:
             boards["all stages"] = leaderboard.standings(
                 [g for s in stages for g in store.games(stage_hash(s))], names)
-        (out / "leaderboard.md").write_text("\n".join(leaderboard.markdown(t, b) for t, b in boards.items()))
+        write_atomic(out / "leaderboard.md", "\n".join(leaderboard.markdown(t, b) for t, b in boards.items()))
         return boards
 
 
+class EntrantError(LudicaError, ValueError):
+    """Entrants that cannot meet in a round robin: said before any game is played."""
+
+
 def check_entrants(agents: list[AgentSpec]) -> list[str]:
-    """The entrants' names: distinct, at least two."""
-    names = [a.name for a in agents]
-    if len(set(names)) != len(names):
-        raise ValueError(f"two entrants share a name: {sorted(n for n in names if names.count(n) > 1)}; "
-                         "set NAME in one of the files")
+    """The entrants' names: each agent once, no two with one NAME (results are kept by name), at
+    least two of them."""
+    by_name: dict[str, list[AgentSpec]] = {}
+    for a in agents:
+        by_name.setdefault(a.name, []).append(a)
+    for name, same in by_name.items():
+        if len(same) == 1:
+            continue
+        if len({a.path for a in same}) == 1:
+            raise EntrantError(f"{_shown(same[0])} is given {len(same)} times: give each agent once")
+        raise EntrantError(f"{len(same)} agents are named {name!r}: {', '.join(_shown(a) for a in same)}; results "
+                           "are kept by name: set another NAME in the file of all but one")
     if len(agents) < 2:
-        raise ValueError("a round robin needs at least two entrants")
-    return names
+        raise EntrantError("a round robin needs at least two entrants, and this one has "
+                           + (f"only {_shown(agents[0])}" if agents else "none") + ": add another agent")
+    return list(by_name)
+
+
+def _shown(agent: AgentSpec) -> str:
+    return f"the built-in agent {agent.name}" if agent.builtin else f"the agent file {agent.path}"
 
 
 def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> list:
     """The stages (or items holding one, `stage_of(item)`), each once: two files with the same
     canonical text are one stage (its games would be counted twice, and the store holds them once)."""
     return list({stage_hash(stage_of(item)): item for item in items}.values())
-
-
-def run_folder(out: Path) -> Path:
-    """The run folder: an existing folder as it is, or a new one made private (as ludica made it;
-    no agent's jail holds it either)."""
-    if out.exists() and not out.is_dir():
-        raise StoreError(f"--out {out} is a file, not a folder")
-    if not out.exists():
-        out.mkdir(parents=True)
-        out.chmod(0o700)
-    return out
-
-
-@contextmanager
-def open_run(out: Path):
-    """The run folder, held for this run (a second run is refused), and its results store; both
-    let go at the end."""
-    with lock_folder(run_folder(out)), closing(ResultsStore(out / "results.sqlite")) as store:
-        yield store
 
 
 def run_settings(stages, agents: list[AgentSpec], options: Options) -> dict[str, str]:
@@ -375,14 +369,6 @@ def _difference(key: str, held: str | None, wanted: str) -> str:
     if key == "stages":
         return "other stages (or a stage's text changed)"
     return f"{key} {before!r} → {now!r}"
-
-
-def check_resumable(out: Path) -> None:
-    """--resume needs a run to resume: a misspelt folder must not quietly start a new one."""
-    if not (out / "results.sqlite").is_file():
-        raise RunMismatch(f"--resume: {out} holds no run to resume"
-                          + ("" if out.exists() else " (there is no such folder)")
-                          + "; leave out --resume to start one")
 
 
 def title(stage, stages) -> str:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ..files import write_atomic
 from ..gdl.bits import description_length
 from ..gdl.printer import format
 from .cost import TAU_GAMES, TAU_SEED
@@ -52,8 +53,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         name = f"{prefix}-{i:03d}"
         label = (f"{spec.base.name} variant {i}" if spec.base is not None and spec.base.name else name)
         text = format(replace(c.stage, name=label))
-        path = out / f"{name}.gdl"
-        path.write_text(text, encoding="utf-8")
+        path = write_atomic(out / f"{name}.gdl", text)
         files.append(path)
         entries.append({
             "file": path.name, "name": label, "candidate": c.number,
@@ -80,7 +80,8 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         "rejections": {k: v for k, v in sorted(result.rejections().items(), key=lambda kv: filter_order(kv[0]))},
         "stopped": result.stopped,
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    # last, and whole or not at all: a folder with a manifest holds its whole set
+    write_atomic(out / "manifest.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return files
 
 

@@ -1,0 +1,76 @@
+"""Files ludica writes and reads back: written whole or not at all, read with a message for one
+that is not whole, and folders checked for writing before any work.
+
+A manifest, a report or a kept seed written in place is cut short by a kill (or a full disk) in
+the middle of the write, and the next command that reads it fails on half a file. Written here,
+the text goes to a temporary file beside the target, is flushed to the disk, and is then renamed
+over the target: a reader sees the old file or the new one, never a part of one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+from .gdl.diagnostics import LudicaError
+
+
+def write_atomic(path: Path, text: str, *, private: bool = False) -> Path:
+    """Write `text` (UTF-8) to `path` whole or not at all; `private`: readable by its owner only
+    (0600), else as the umask says. Returns the path."""
+    path = Path(path)
+    # beside the target: a rename within one file system is atomic, across two it is a copy
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)  # the rename itself reaches the disk
+    return path
+
+
+def read_json(path: Path, *, fix: str):
+    """The JSON data in `path`; a file that is cut short or is not JSON is a LudicaError that names
+    it and says `fix` (how to get on), not a traceback."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+        raise LudicaError(f"{path} is cut short or is not JSON ({err}); {fix}") from None
+
+
+def check_writable(folder: Path, option: str = "--out") -> None:
+    """Refuse, before any work, a folder this process cannot write into (or, if it does not exist
+    yet, make): said with its path, not as an OSError after minutes of drawing or compiling."""
+    why = unwritable(folder)
+    if why:
+        raise LudicaError(f"{option} {folder}: {why}; give a folder you can write to")
+
+
+def unwritable(folder: Path) -> str:
+    """Why this process cannot write into `folder` (or make it: its nearest existing parent must
+    take it), as "PATH is ..."; "" if it can."""
+    existing = Path(folder)
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is a file, not a folder"
+    if os.access(existing, os.W_OK | os.X_OK):
+        return ""
+    if os.statvfs(existing).f_flag & os.ST_RDONLY:
+        return f"{existing} is on a read-only file system"
+    return f"{existing} is not writable by you"
+
+
+def _sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
