@@ -1,6 +1,7 @@
 """What agents write (their NAME, what they print, their exception text) and what stage files name
 is shown as data, never obeyed: the report escapes it, builds its replay with textContent and lets
-only its own script run (a Content-Security-Policy with the script's hash).
+only its own script run (a Content-Security-Policy with the script's hash); the terminal shows
+control characters as `\\xNN` and rich's markup literally (ludica/terminal.py).
 """
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from ludica import stages
+from ludica.cli import main
 from ludica.evaluation import evaluate, stageset, write_report
 from ludica.runtime import entrants
+from ludica.terminal import inert, inert_rich
 from test_report_browser import BROWSER, dom
 
 # Each payload, if the page ever ran it, changes the page's title.
@@ -89,6 +92,62 @@ def test_a_report_with_hostile_names_runs_no_script_in_the_browser(hostile_repor
         moves = moves[: moves.index("</div>")]
         for name in (IMG_NAME, SCRIPT_NAME):  # shown as the literal text it is
             assert f"<li>{html.escape(name, quote=False)}: " in moves
-        assert f"● {html.escape(IMG_NAME, quote=False)} (first) – ○ {html.escape(SCRIPT_NAME, quote=False)}" in moves
+        black, white = (html.escape(name, quote=False) for name in (IMG_NAME, SCRIPT_NAME))
+        assert f"● {black} (first) – ○ {white} (second)" in moves
         assert re.search(r'<span id="replay-where">ply \d+ of \d+', page)  # the replay's script did run
     assert html.escape(STAGE_NAME, quote=False) + ": " in page  # the game's stage, in the replay's list
+
+
+# --- the terminal --------------------------------------------------------------------------------
+
+ESCAPES = "\x1b]0;title\x07 \x1b]52;c;cHduZWQ=\x07 \x1b[2J \x9b31m red\x08"
+SHOWN = "\\x1b]0;title\\x07 \\x1b]52;c;cHduZWQ=\\x07 \\x1b[2J \\x9b31m red\\x08"
+MARKUP = "[bold red]markup[/]"
+RAW = ("\x1b", "\x9b", "\x07", "\x08", "\r")
+
+
+def test_inert_shows_control_characters_and_keeps_lines_and_tabs():
+    assert inert(ESCAPES) == SHOWN
+    assert inert("a\tb\nc\x00\x7f\x85\rd") == "a\tb\nc\\x00\\x7f\\x85\\x0dd"
+    assert inert_rich(MARKUP + "\x1b") == "\\[bold red]markup\\[/]\\x1b"
+
+
+def _shows_inert(out: str) -> None:
+    assert not any(c in out for c in RAW), [c for c in RAW if c in out]
+
+
+def test_play_shows_what_an_agent_prints_and_its_name_inert(tmp_path, capsys):
+    agent = tmp_path / "escapes.py"
+    agent.write_text(f"NAME = {MARKUP + chr(27) + '[31m'!r}\n\n\ndef analyze(stage, api, clock):\n"
+                     f"    print({ESCAPES!r})\n"
+                     f"    def strategy(state, legal, clock):\n        print({ESCAPES!r})\n"
+                     "        return legal[0]\n    return strategy\n")
+    assert main(["play", "tic-tac-toe", "--black", str(agent), "--white", "random", "--analysis-time", "2",
+                 "--game-time", "2"]) == 0  # sandboxed: what it printed is drained and shown
+    out = capsys.readouterr().out
+    _shows_inert(out)
+    name = MARKUP + "\\x1b[31m"
+    assert f"{name}| {SHOWN}" in out  # in its analysis and in the game, with its name before each line
+    assert f"{name} plays " in out
+
+
+BOOM = "\x1b[31m[red]boom[/]"
+
+
+@pytest.mark.parametrize("command", ["tournament", "evaluate"])
+def test_warnings_and_tables_show_an_agents_exception_and_name_inert(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setenv("COLUMNS", "400")  # one line per warning: the text is checked whole
+    agent = tmp_path / "boom.py"
+    agent.write_text(f"NAME = {MARKUP!r}\n\n\ndef analyze(stage, api, clock):\n    raise RuntimeError({BOOM!r})\n")
+    common = ["--analysis-time", "2", "--game-time", "2", "--out", str(tmp_path / "run")]
+    if command == "tournament":
+        args = ["tournament", "tic-tac-toe", "--agent", str(agent), "--agent", "random", *common]
+    else:
+        args = ["evaluate", str(agent), "random", "--no-builtins", "--stage", "tic-tac-toe", "--no-unseen",
+                "--resamples", "20", *common]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    _shows_inert(out)
+    assert f"warning: {MARKUP} lost 2 of its 2 games (100%) by forfeit — no-strategy ×2: RuntimeError: " \
+           "\\x1b[31m[red]boom[/] (boom.py, line 5)" in out
+    assert any(MARKUP in line and "0.0%" in line for line in out.splitlines())  # its row in the leaderboard
