@@ -5,10 +5,18 @@ The plots are matplotlib's, drawn as SVG into the page; the game replay is a few
 over the boards the compiled stage gives when the game's moves are applied again (each board a
 string of cells: '.' empty, '1' first player, '2' second, '#' blocked), drawn as squares, or as
 hexagons on hex boards.
+
+Agents' names, their failures' text and stages' names are data wherever they appear: escaped in the
+HTML, `<`, `>` and `&` escaped in the JSON the replay reads, put into the page by the replay as text
+only, and never read as mathtext by the plots; the page's Content-Security-Policy lets no script run
+but the replay's own (by its hash) and loads nothing.
 """
 from __future__ import annotations
 
+import base64
 import csv
+import functools
+import hashlib
 import html
 import io
 import json
@@ -133,6 +141,16 @@ def _games_csv(s: Summary) -> str:
 # --- plots -----------------------------------------------------------------------------------
 
 
+def _plot(draw):
+    """A plot whose texts (agents' and stages' names among them) are drawn as they are: a name with
+    dollar signs is not mathtext (which could fail the whole report)."""
+    @functools.wraps(draw)
+    def drawn(s: Summary) -> str:
+        with plt.rc_context({"text.parse_math": False}):
+            return draw(s)
+    return drawn
+
+
 def _svg(fig) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight")
@@ -141,6 +159,7 @@ def _svg(fig) -> str:
     return text[text.index("<svg"):]
 
 
+@_plot
 def _leaderboard_plot(s: Summary) -> str:
     ratings = list(reversed(s.overall.ratings))
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(ratings) + 1.2))
@@ -157,6 +176,7 @@ def _leaderboard_plot(s: Summary) -> str:
     return _svg(fig)
 
 
+@_plot
 def _matrix_plot(s: Summary) -> str:
     names = [x.name for x in s.overall.ratings]
     values = [[math.nan if a == b or not s.overall.matrix[a][b][1] else s.overall.matrix[a][b][0] /
@@ -175,6 +195,7 @@ def _matrix_plot(s: Summary) -> str:
     return _svg(fig)
 
 
+@_plot
 def _stage_plot(s: Summary) -> str:
     names = [x.name for x in s.overall.ratings]
     hashes = [st["stage_hash"] for st in s.stages if st["stage_hash"] in s.scores]
@@ -188,6 +209,7 @@ def _stage_plot(s: Summary) -> str:
     return _svg(fig)
 
 
+@_plot
 def _anytime_plot(s: Summary) -> str:
     fig, ax = plt.subplots(figsize=(7, 4))
     xs = [p.stages for p in s.anytime]
@@ -210,6 +232,7 @@ def _anytime_plot(s: Summary) -> str:
     return _svg(fig)
 
 
+@_plot
 def _adaptation_plot(s: Summary) -> str:
     fig, ax = plt.subplots(figsize=(6, 3.6))
     for agent, curve in s.metrics["A"].items():
@@ -302,7 +325,7 @@ def _html(s: Summary, data: dict) -> str:
               "<p>Not measured in this run: every agent is a baseline, or --adaptation none.</p>")
     anytime = (f"<figure>{_anytime_plot(s)}</figure><p>{_anytime_text(s)}</p>" if s.anytime else
                "<p>No unseen stage finished yet: the anytime estimate needs at least one.</p>")
-    replays = json.dumps(_replays(s), separators=(",", ":")).replace("</", "<\\/")
+    replays = script_json(_replays(s))
     title = f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games"
     return PAGE.format(
         title=html.escape(title), leaderboard=leaderboard, leaderboard_plot=_leaderboard_plot(s),
@@ -310,7 +333,26 @@ def _html(s: Summary, data: dict) -> str:
                            f"draws count half; {r.anchor} = 1000."),
         warnings=warnings, ranks=ranks, matrix_plot=_matrix_plot(s), metrics=metrics, stage_plot=_stage_plot(s),
         stages=stages, anytime=anytime, failures=failures_table, views=views_table, replays=replays, curves=curves,
-        stopped=_unfinished(s))
+        stopped=_unfinished(s), policy=html.escape(content_security_policy(REPLAY_SCRIPT)), script=REPLAY_SCRIPT)
+
+
+# `<`, `>` and `&` inside a script element's JSON as \u escapes: no string in it ("</script>", "<!--")
+# can end the element or change how it is read; U+2028/2029 too (line ends to older JavaScript).
+_SCRIPT_SAFE = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
+
+
+def script_json(data) -> str:
+    """`data` as JSON that may stand inside a <script type="application/json"> element as it is."""
+    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_SAFE)
+
+
+def content_security_policy(script: str) -> str:
+    """The report's policy: nothing is loaded from anywhere, and the only script that runs is
+    `script` (by its SHA-256), so no markup an agent's text might still slip into the page can run;
+    the plots need inline styles and their images as data: URIs."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:; "
+            "base-uri 'none'; form-action 'none'")
 
 
 def _anytime_text(s: Summary) -> str:
@@ -348,7 +390,9 @@ def _unfinished(s: Summary) -> str:
 
 
 PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<title>{title}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }}
 table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }}
@@ -393,65 +437,82 @@ figure {{ margin: 0.5em 0 1.5em; }} figure svg {{ max-width: 100%; height: auto;
 <span id="replay-where"></span></p>
 <div class="replay"><div id="replay-board"></div><div id="replay-moves"></div></div>
 <script id="replay-data" type="application/json">{replays}</script>
-<script>
-(function () {{
+<script>{script}</script>
+</body></html>
+"""
+
+# The replay: every name, move and stage title goes into the page as text (textContent, setAttribute),
+# never as markup, and the board is built with createElementNS: nothing in the data can become an
+# element or a script. It is the page's only script, allowed by its hash in the page's policy.
+REPLAY_SCRIPT = """
+(function () {
   const games = JSON.parse(document.getElementById("replay-data").textContent);
   const pick = document.getElementById("replay-game"), where = document.getElementById("replay-where");
   const boardBox = document.getElementById("replay-board"), movesBox = document.getElementById("replay-moves");
+  const SVG = "http://www.w3.org/2000/svg";
   let game = null, ply = 0;
-  games.forEach((g, i) => {{
-    const o = document.createElement("option");
-    o.value = i; o.textContent = g.stage + ": " + g.black + " vs " + g.white + " → " + g.result +
-      (g.reason === "normal" ? "" : " (" + g.reason + ")");
+  function element(tag, text) {
+    const e = document.createElement(tag);
+    e.textContent = text;
+    return e;
+  }
+  function shape(tag, attributes) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
+    return e;
+  }
+  games.forEach((g, i) => {
+    const o = element("option", g.stage + ": " + g.black + " vs " + g.white + " → " + g.result +
+      (g.reason === "normal" ? "" : " (" + g.reason + ")"));
+    o.value = i;
     pick.appendChild(o);
-  }});
-  const colour = {{".": "#3f8f4f", "1": "#111", "2": "#f4f4f4", "#": "#777"}};
-  function draw() {{
+  });
+  const colour = {".": "#3f8f4f", "1": "#111", "2": "#f4f4f4", "#": "#777"};
+  function draw() {
     const cells = game.boards[ply], n = game.rows, m = game.cols, s = 30;
-    let parts = [];
-    for (let r = 0; r < n; r++) for (let c = 0; c < m; c++) {{
-      const v = cells[r * m + c];
-      let x, y, shape;
-      if (game.hex) {{
+    const w = game.hex ? s * (m + n / 2 + 1) : s * (m + 1), h = game.hex ? s * (n * 0.866 + 1.2) : s * (n + 1);
+    const svg = shape("svg", {viewBox: "0 0 " + w + " " + h});
+    for (let r = 0; r < n; r++) for (let c = 0; c < m; c++) {
+      const v = cells[r * m + c], fill = v === "#" ? "#777" : "#3f8f4f";
+      let x, y;
+      if (game.hex) {
         x = s * (c + r / 2) + s; y = s * r * 0.866 + s;
         const pts = [];
-        for (let k = 0; k < 6; k++) {{
+        for (let k = 0; k < 6; k++) {
           const a = Math.PI / 180 * (60 * k - 30);
           pts.push((x + s * 0.577 * Math.cos(a)).toFixed(1) + "," + (y + s * 0.577 * Math.sin(a)).toFixed(1));
-        }}
-        shape = '<polygon class="cell" points="' + pts.join(" ") + '" fill="' + (v === "#" ? "#777" : "#3f8f4f") +
-          '" stroke="#1b3d22"/>';
-      }} else {{
+        }
+        svg.appendChild(shape("polygon", {class: "cell", points: pts.join(" "), fill: fill, stroke: "#1b3d22"}));
+      } else {
         x = s * c + s; y = s * r + s;
-        shape = '<rect class="cell" x="' + (x - s / 2) + '" y="' + (y - s / 2) + '" width="' + s + '" height="' + s +
-          '" fill="' + (v === "#" ? "#777" : "#3f8f4f") + '" stroke="#1b3d22"/>';
-      }}
-      parts.push(shape);
+        svg.appendChild(shape("rect", {class: "cell", x: x - s / 2, y: y - s / 2, width: s, height: s, fill: fill,
+                                       stroke: "#1b3d22"}));
+      }
       if (v === "1" || v === "2")
-        parts.push('<circle class="piece piece-' + v + '" cx="' + x + '" cy="' + y + '" r="' + s * 0.38 +
-          '" fill="' + colour[v] + '" stroke="#000"/>');
-    }}
-    const w = game.hex ? s * (m + n / 2 + 1) : s * (m + 1), h = game.hex ? s * (n * 0.866 + 1.2) : s * (n + 1);
-    boardBox.innerHTML = '<svg viewBox="0 0 ' + w + ' ' + h + '" xmlns="http://www.w3.org/2000/svg">' +
-      parts.join("") + "</svg>";
+        svg.appendChild(shape("circle", {class: "piece piece-" + v, cx: x, cy: y, r: s * 0.38, fill: colour[v],
+                                         stroke: "#000"}));
+    }
+    boardBox.replaceChildren(svg);
     const total = game.boards.length - 1;
     where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + game.moves[ply - 1] : " (the start)");
-    movesBox.querySelectorAll("li").forEach((li, i) => {{
+    movesBox.querySelectorAll("li").forEach((li, i) => {
       li.classList.toggle("current", i === ply - 1);
-      if (i === ply - 1) li.scrollIntoView({{block: "nearest"}});
-    }});
-  }}
-  function load(i) {{
+      if (i === ply - 1) li.scrollIntoView({block: "nearest"});
+    });
+  }
+  function load(i) {
     game = games[i]; ply = 0;
-    movesBox.innerHTML = "<p>● " + game.black + " (first) – ○ " + game.white + " (second)</p><ol>" +
-      game.moves.map((mv, k) => {{
+    const list = document.createElement("ol");
+    game.moves.forEach((mv, k) => {
       const t = game.seconds[k], who = t ? (t[0] === 0 ? game.black : game.white) : "";
-      return "<li>" + who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
-        (t ? " (" + t[1].toFixed(3) + " s)" : "") + "</li>";
-    }}).join("") + "</ol><p>" + game.black + " " + game.score[0] + " – " + game.score[1] + " " + game.white + "</p>";
+      list.appendChild(element("li", who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
+        (t ? " (" + t[1].toFixed(3) + " s)" : "")));
+    });
+    movesBox.replaceChildren(element("p", "● " + game.black + " (first) – ○ " + game.white + " (second)"),
+      list, element("p", game.black + " " + game.score[0] + " – " + game.score[1] + " " + game.white));
     draw();
-  }}
-  const step = d => {{ if (game) {{ ply = Math.max(0, Math.min(game.boards.length - 1, ply + d)); draw(); }} }};
+  }
+  const step = d => { if (game) { ply = Math.max(0, Math.min(game.boards.length - 1, ply + d)); draw(); } };
   document.getElementById("replay-next").onclick = () => step(1);
   document.getElementById("replay-back").onclick = () => step(-1);
   document.getElementById("replay-first").onclick = () => step(-1e9);
@@ -459,11 +520,9 @@ figure {{ margin: 0.5em 0 1.5em; }} figure svg {{ max-width: 100%; height: auto;
   pick.onchange = () => load(+pick.value);
   // report.html#game=G&ply=P opens game G at ply P (a link to a position; tests use it too)
   const wanted = new URLSearchParams(location.hash.slice(1));
-  if (games.length) {{
+  if (games.length) {
     const g = Math.min(games.length - 1, Math.max(0, +(wanted.get("game") || 0)));
     pick.value = g; load(g); step(+(wanted.get("ply") || 0));
-  }}
-}})();
-</script>
-</body></html>
+  }
+})();
 """

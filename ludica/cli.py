@@ -30,6 +30,7 @@ from ludica import gdl
 from ludica import arena_command, evaluate_command, sample_command
 from ludica import stages as bundled
 from ludica.arguments import chosen_agents, count, display, run_options, seconds, stage_files, stage_path
+from ludica.terminal import inert, inert_rich
 
 
 def cmd_check(args) -> int:
@@ -111,18 +112,18 @@ def cmd_tournament(args) -> int:
         def on_stage(name: str, todo: int) -> None:
             if "preparing" in task:  # the run's own wait (compiling its kernels) is over
                 progress.update(task.pop("preparing"), total=1, completed=1)
-            task[name] = task["last"] = progress.add_task(f"{name}: analysis, then games", total=todo)
+            task[name] = task["last"] = progress.add_task(f"{inert_rich(name)}: analysis, then games", total=todo)
 
         def on_game(g: dict) -> None:  # stages are played side by side: each has its own bar
             note = "" if g["reason"] == "normal" else f" ({g['reason']})"
-            progress.update(task[g["title"]], advance=1,
-                            description=f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}")
+            said = f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}"
+            progress.update(task[g["title"]], advance=1, description=inert_rich(said))
 
         def on_wait(message: str) -> None:
             if "last" in task:
-                progress.update(task["last"], description=message)
+                progress.update(task["last"], description=inert_rich(message))
             else:  # before the first stage: the run compiles its kinds of stage
-                task["preparing"] = progress.add_task(message, total=None)
+                task["preparing"] = progress.add_task(inert_rich(message), total=None)
 
         try:
             boards = tournament.run(paths, entrants, out, run_options(args), resume=args.resume, on_game=on_game,
@@ -133,17 +134,17 @@ def cmd_tournament(args) -> int:
                           f"run the same command with --resume to go on[/]")
             return 130
         except (tournament.RunMismatch, ValueError) as err:
-            console.print(f"[red]error:[/] {err}")
+            console.print(f"[red]error:[/] {inert_rich(err)}")
             return 2
     for title, board in boards.items():
-        table = Table(title=f"Leaderboard: {title}")
+        table = Table(title=f"Leaderboard: {inert_rich(title)}")
         for column in leaderboard.HEADER:
             table.add_column(column, justify="left" if column == "Strategy" else "right")
         for row in leaderboard.rows(board):
-            table.add_row(*row)
+            table.add_row(*map(inert_rich, row))
         console.print(table)
     for line in _failure_warnings(out, [a.name for a in entrants]):
-        console.print(f"[bold yellow]warning:[/] {line}")
+        console.print(f"[bold yellow]warning:[/] {inert_rich(line)}")
     console.print(f"results: {out / 'results.sqlite'}, logs: {out / 'logs'}, leaderboards: {out / 'leaderboard.md'}")
     return 0
 
@@ -194,35 +195,36 @@ def cmd_play(args) -> int:
     printed = [(seat.spec.name, "analysis", seat.analysis.get("output", ""), seat.analysis.get("outputBytes", 0))
                for seat in seats] + [(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output]
     if args.quiet:
-        print(record.log[-1] + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
+        print(inert(record.log[-1]) + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
               + ("" if record.reason == "normal" else f", {record.reason}") + ")")
         return 0
     _show_output(printed)
     state = game.initial_state()
-    print(record.log[0])
+    print(inert(record.log[0]))
     print(gdl.render(game, state))
     for ply in record.plies:
         state = game.apply(state, game.parse_move(ply.move))
         who = record.players[ply.player]
         took = f", taking {ply.captured}" if ply.captured else ""
         note = f"  [{ply.note}]" if ply.note else ""
-        print(f"\n{who} plays {ply.move}{took} ({ply.seconds:.2f} s){note}")
+        print(inert(f"\n{who} plays {ply.move}{took} ({ply.seconds:.2f} s){note}"))
         print(gdl.render(game, state))
     for line in record.log:
         if line.startswith(("Game over", "Black", "White", "Tie", "Both", "Game stopped")) or "forfeit" in line:
-            print(line)
+            print(inert(line))  # a forfeit's line holds the agent's exception text
     return 0
 
 
 def _show_output(printed: list[tuple[str, str, str, int]]) -> None:
     """What the sandboxed agents printed (in their analysis, then in the game), each line after the
-    agent's name; what was cut off beyond the kept part is counted."""
+    agent's name, escape sequences shown, not obeyed; what was cut off beyond the kept part is counted."""
     for name, when, text, total in printed:
         if not total:
             continue
+        name = inert(name)
         print(f"-- {name} printed during its {when}:")
         for line in text.splitlines():
-            print(f"{name}| {line}")
+            print(f"{name}| {inert(line)}")
         kept = len(text.encode())
         if total > kept:
             print(f"{name}| ... {total - kept:,} more bytes not kept ({total:,} in all)")
@@ -349,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     except gdl.LudicaError as err:  # an agent argument, ...: what is wrong, no traceback
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {inert(err)}", file=sys.stderr)  # it may name an agent
         return 2
     except FileNotFoundError as err:
         print(f"error: {err}", file=sys.stderr)

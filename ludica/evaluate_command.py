@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ludica import gdl
 from ludica.arguments import chosen_agents, run_options, stage_files, stage_path
+from ludica.terminal import inert_rich
 
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
 DEFAULT_BASE = "standard-8x8"
@@ -96,10 +97,11 @@ def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, 
     candidates = [a for a in agents if a.name not in baselines]
     if not candidates:
         return agents
-    console.print(f"qualification: {n} game(s) in each seat against random on {stage.name}, in {out / 'qualification'}")
+    console.print(f"qualification: {n} game(s) in each seat against random on {inert_rich(stage.name)}, "
+                  f"in {out / 'qualification'}")
     verdicts = qualify(candidates, entrants.resolve("random"), stage, out / "qualification", options, n, jobs)
     for v in verdicts:
-        console.print(("  " if v.qualified else "  [yellow]") + v.line() + ("" if v.qualified else "[/]"))
+        console.print(("  " if v.qualified else "  [yellow]") + inert_rich(v.line()) + ("" if v.qualified else "[/]"))
     out_now = {v.agent for v in verdicts if not v.qualified}
     return [a for a in agents if a.name not in out_now]
 
@@ -137,7 +139,7 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
     draw = drawseed.choose(out, args.draw_seed)
     if not draw.secret:
         console.print(f"[bold yellow]warning:[/] {drawseed.public_warning(draw)}")
-    console.print(f"unseen stages: {args.variants} {what}, "
+    console.print(f"unseen stages: {args.variants} {inert_rich(what)}, "
                   + ("from a secret seed (kept in the run folder, shown after the run), " if draw.secret else
                      f"seed {draw.value}, ")
                   + (f"the set already drawn into {out / 'unseen'}" if held else f"drawn into {out / 'unseen'}"))
@@ -182,7 +184,7 @@ def cmd_evaluate(args) -> int:
             try:
                 agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
             except tournament.RunMismatch as err:
-                console.print(f"[red]error:[/] qualification: {err}")
+                console.print(f"[red]error:[/] qualification: {inert_rich(err)}")
                 return 2
             except KeyboardInterrupt:
                 console.print(f"[yellow]interrupted during qualification: its finished games are kept in "
@@ -223,7 +225,7 @@ def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int
 
     tally: dict[str, list[float]] = {a.name: [0.0, 0] for a in agents}
     public = sum(s.role == "public" for s in stages)
-    console.print(f"{len(agents)} agents ({', '.join(a.name for a in agents)}) on {public} public and "
+    console.print(f"{len(agents)} agents ({inert_rich(', '.join(a.name for a in agents))}) on {public} public and "
                   f"{len(stages) - public} unseen stages, {args.format}, {args.games} game(s) per seating; "
                   f"analysis {args.analysis_time:g} s, game {args.game_time:g} s; results in {out}")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -244,11 +246,11 @@ def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int
                     tally[name][1] += 1
             leader = max(tally, key=lambda a: (tally[a][0] / tally[a][1] if tally[a][1] else -1, a))
             rate = tally[leader][0] / max(tally[leader][1], 1)
-            progress.update(bar["id"], advance=1,
-                            description=f"games (leader: {leader}, {100 * rate:.0f}% of this session's games)")
+            progress.update(bar["id"], advance=1, description=f"games (leader: {inert_rich(leader)}, "
+                                                              f"{100 * rate:.0f}% of this session's games)")
 
         def on_wait(message: str) -> None:
-            progress.console.print(f"[dim]{message}[/]")
+            progress.console.print(f"[dim]{inert_rich(message)}[/]")
 
         def on_estimate(point) -> None:
             progress.console.print(_anytime_line(point))
@@ -312,7 +314,7 @@ def cmd_report(args) -> int:
 def _anytime_line(point) -> str:
     skipped = f", {point.skipped} without spread left out" if point.skipped else ""
     return (f"anytime after {point.stages} unseen stage(s) (effective {point.effective:.1f}{skipped}): "
-            + point.ranked())
+            + inert_rich(point.ranked()))
 
 
 def show(summary, console) -> None:
@@ -333,7 +335,7 @@ def show(summary, console) -> None:
     for x in r.ratings:
         w, l, d = standings.get(x.name, (0, 0, 0))
         f = summary.failures.get(x.name)
-        table.add_row(str(x.rank), x.name, f"{x.elo:.0f}", f"{x.low:.0f}–{x.high:.0f}",
+        table.add_row(str(x.rank), inert_rich(x.name), f"{x.elo:.0f}", f"{x.low:.0f}–{x.high:.0f}",
                       f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%", f"{w}-{l}-{d}",
                       "/".join(str(f.lost.get(k, 0)) if f else "0" for k in KINDS))
     console.print(table)
@@ -341,15 +343,15 @@ def show(summary, console) -> None:
                   f"stages equally; draws count half; one virtual draw per pair keeps sweeps finite. Forfeits: "
                   f"t/c/i/n: games lost by time / crash / illegal moves / no strategy (analysis failed).[/]")
     for note in r.notes:
-        console.print(f"[dim]{note}[/]")
+        console.print(f"[dim]{inert_rich(note)}[/]")
     for line in summary.warnings:
-        console.print(f"[bold yellow]warning:[/] {line}")
+        console.print(f"[bold yellow]warning:[/] {inert_rich(line)}")
     metrics = Table(title="Metrics: P score; A adaptation (area); G public − unseen; R worst stage, best − "
                           "worst; E analysis budget used, game time")
     for column in ("Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game", "ms/move"):
         metrics.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
     for x in r.ratings:
-        metrics.add_row(x.name, *metric_cells(summary, x.name, worst_stage_named=False))
+        metrics.add_row(inert_rich(x.name), *metric_cells(summary, x.name, worst_stage_named=False))
     console.print(metrics)
     if summary.anytime:
         console.print(_anytime_line(summary.anytime[-1]) + " (0 = random, 1 = the best baseline on each stage)")

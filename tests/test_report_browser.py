@@ -51,7 +51,7 @@ def dom(page: Path, fragment: str = "") -> str:
 def _games(page: Path) -> list[dict]:
     text = page.read_text()
     data = text[text.index('<script id="replay-data" type="application/json">') + 49:]
-    return json.loads(data[: data.index("</script>")].replace("<\\/", "</"))
+    return json.loads(data[: data.index("</script>")])
 
 
 def _board(html: str) -> str:
