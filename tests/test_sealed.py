@@ -10,6 +10,7 @@ leaks, which shows that each of its detectors works.
 """
 from __future__ import annotations
 
+import json
 import secrets
 import socket
 import threading
@@ -217,3 +218,37 @@ def test_without_bubblewrap_the_commands_say_how_to_install_it(monkeypatch, caps
     err = capsys.readouterr().err
     assert "bwrap is not installed" in err and "apt-get install bubblewrap" in err and "--in-process" in err, err
     assert "Traceback" not in err
+
+
+def _redraw(tmp_path: Path, out: Path, *options: str) -> tuple[list[tuple[int, int]], int, dict]:
+    """An evaluation that draws one unseen variant of small-board-6x6 while the spy re-draws the
+    sampler's candidates for seeds 0..999: (the (seed, candidate) pairs it matched, the draw's
+    seed, the drawn stage's manifest entry)."""
+    spy = tmp_path / "spy.py"
+    spy.write_text((HERE / "spy.py").read_text().replace('TOKEN = ""', 'TOKEN = "no-token-planted"')
+                   .replace("REDRAW_SEEDS = 0", "REDRAW_SEEDS = 1000").replace('ROOTS = ["/"]', "ROOTS = []"))
+    assert main(["evaluate", str(spy), "random", "--no-builtins", "--stage", "tic-tac-toe", "--sample-base",
+                 "small-board-6x6", "--variants", "1", *options, "--games", "1", "--adaptation", "none",
+                 "--analysis-time", "60", "--game-time", "2", "--resamples", "20", "--jobs", "1",
+                 "--out", str(out)]) == 0
+    said = _spy_says(out)
+    assert "tried: sampler" in said and not [line for line in said if line.startswith(("error:", "sampler:"))], said
+    matches = [tuple(int(x) for x in line.split()[2:5:2]) for line in said if line.startswith("match: ")]
+    (entry,) = json.loads((out / "unseen" / "manifest.json").read_text())["stages"]
+    return matches, json.loads((out / "unseen" / "manifest.json").read_text())["seed"], entry
+
+
+def test_a_spy_redrawing_the_sampler_finds_a_guessable_draw(tmp_path):
+    """The control: drawn with a seed an agent can guess (as every evaluation was before secret
+    draws), the spy's re-draw finds the very candidate the sampler accepted."""
+    matches, seed, entry = _redraw(tmp_path, tmp_path / "known", "--draw-seed", "7")
+    assert seed == 7 and (7, entry["candidate"]) in matches, (matches, entry)
+
+
+@pytest.mark.parametrize("isolate", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["default", "isolate-rules"])
+def test_a_spy_redrawing_the_sampler_cannot_find_a_secret_draw(tmp_path, isolate):
+    """By default the draw's seed is a fresh secret 64-bit number: out of reach of the scan (the
+    spy may still meet a likely variant by chance, drawn at another seed: the prior is public)."""
+    matches, seed, entry = _redraw(tmp_path, tmp_path / "secret", *(["--isolate-rules"] if isolate else []))
+    assert seed >= 1 << 20 and (seed, entry["candidate"]) not in matches
