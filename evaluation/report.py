@@ -113,6 +113,13 @@ def _plain(x):
     return float(x) if hasattr(x, "__float__") else str(x)
 
 
+def spreadsheet_text(text: str) -> str:
+    """A name as a CSV cell a spreadsheet shows and does not run: a cell that starts with =, +, -,
+    @, a tab or a carriage return is a formula there (OWASP's CSV injection), so it gets a leading
+    apostrophe, which spreadsheets hide."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _ratings_csv(s: Summary) -> str:
     text = io.StringIO(newline="")
     out = csv.writer(text)
@@ -121,7 +128,7 @@ def _ratings_csv(s: Summary) -> str:
     for scope, ratings in scopes:
         for x in ratings.ratings:
             lost = s.failures[x.name].lost if scope == "overall" and x.name in s.failures else {}
-            out.writerow([scope, x.name, x.rank, f"{x.elo:.1f}", f"{x.low:.1f}", f"{x.high:.1f}",
+            out.writerow([spreadsheet_text(scope), spreadsheet_text(x.name), x.rank, f"{x.elo:.1f}", f"{x.low:.1f}", f"{x.high:.1f}",
                           f"{x.rank_probabilities[0]:.3f}", f"{x.score:.4f}", x.games,
                           *(lost.get(k, 0) if scope == "overall" else "" for k in KINDS)])
     return text.getvalue()
@@ -133,8 +140,9 @@ def _games_csv(s: Summary) -> str:
     text = io.StringIO(newline="")
     out = csv.writer(text)
     out.writerow(columns)
+    named = {"stage", "black", "white"}
     for g in s.games:
-        out.writerow([g[c] for c in columns])
+        out.writerow([spreadsheet_text(g[c]) if c in named else g[c] for c in columns])
     return text.getvalue()
 
 

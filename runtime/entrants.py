@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +66,16 @@ def declared_name(source: str) -> str | None:
     return None
 
 
+def unfit_character(name: str) -> str | None:
+    """The first character of `name` that is not visible text (a control character such as ESC or
+    a newline, or a format character such as a right-to-left override or a zero-width space), as
+    it would be written in Python; None if there is none."""
+    for c in name:
+        if unicodedata.category(c) in ("Cc", "Cf"):
+            return repr(c)[1:-1]
+    return None
+
+
 def resolve(spec: str) -> AgentSpec:
     """A built-in name (`random`, `mcts`…) or a path to an agent file."""
     if spec in BUILTINS:
@@ -78,7 +89,12 @@ def resolve(spec: str) -> AgentSpec:
             raise AgentNotFound(f"no agent {spec!r}: not a built-in ({', '.join(BUILTINS)}) and {what}{hint}")
     path = path.resolve()
     source = path.read_text(encoding="utf-8", errors="replace")
-    return AgentSpec(declared_name(source) or path.stem, path)
+    name = declared_name(source) or path.stem
+    bad = unfit_character(name)
+    if bad is not None:
+        raise AgentFileError(f"agent file {path}: its NAME {name!r} holds {bad}: a name is one line of visible text "
+                             "(it is shown in terminals, logs and reports); fix NAME")
+    return AgentSpec(name, path)
 
 
 def builtins() -> list[AgentSpec]:

@@ -7,6 +7,8 @@ A game both seats forfeited (neither had a strategy) is a loss for both.
 """
 from __future__ import annotations
 
+import html
+
 from dataclasses import dataclass, field
 
 FORFEITS = ("time", "crash", "illegal", "no-strategy")
@@ -66,6 +68,12 @@ HEADER = ("Rank", "Strategy", "Win Rate", "W", "L", "D", "G", "Lost t/c/i/n")
 
 
 def markdown(title: str, board: list[Standing]) -> str:
-    lines = [f"## {title}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows(board)]
+    lines = [f"## {_cell(title)}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(map(_cell, r)) + " |" for r in rows(board)]
     return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Text as Markdown shows it, not as it obeys it: a `|` would end the cell, and markdown
+    viewers render HTML."""
+    return html.escape(text, quote=False).replace("|", "\\|")

@@ -118,7 +118,7 @@ def _shows_inert(out: str) -> None:
 
 def test_play_shows_what_an_agent_prints_and_its_name_inert(tmp_path, capsys):
     agent = tmp_path / "escapes.py"
-    agent.write_text(f"NAME = {MARKUP + chr(27) + '[31m'!r}\n\n\ndef analyze(stage, api, clock):\n"
+    agent.write_text(f"NAME = {MARKUP!r}\n\n\ndef analyze(stage, api, clock):\n"
                      f"    print({ESCAPES!r})\n"
                      f"    def strategy(state, legal, clock):\n        print({ESCAPES!r})\n"
                      "        return legal[0]\n    return strategy\n")
@@ -126,7 +126,7 @@ def test_play_shows_what_an_agent_prints_and_its_name_inert(tmp_path, capsys):
                  "--game-time", "2"]) == 0  # sandboxed: what it printed is drained and shown
     out = capsys.readouterr().out
     _shows_inert(out)
-    name = MARKUP + "\\x1b[31m"
+    name = MARKUP
     assert f"{name}| {SHOWN}" in out  # in its analysis and in the game, with its name before each line
     assert f"{name} plays " in out
 
@@ -151,3 +151,23 @@ def test_warnings_and_tables_show_an_agents_exception_and_name_inert(tmp_path, c
     assert f"warning: {MARKUP} lost 2 of its 2 games (100%) by forfeit — no-strategy ×2: RuntimeError: " \
            "\\x1b[31m[red]boom[/] (boom.py, line 5)" in out
     assert any(MARKUP in line and "0.0%" in line for line in out.splitlines())  # its row in the leaderboard
+
+
+@pytest.mark.parametrize("name", ["bot\x1b[31m", "two\nlines", "evil\u202egnp.exe", "zero\u200bwidth"])
+def test_a_name_that_is_not_one_line_of_visible_text_is_refused_before_the_run(tmp_path, capsys, name):
+    agent = tmp_path / "named.py"
+    agent.write_text(f"NAME = {name!r}\n\n\ndef analyze(stage, api, clock):\n    return lambda s, legal, c: legal[0]\n")
+    assert main(["play", "tic-tac-toe", "--black", str(agent), "--white", "random"]) == 2
+    err = capsys.readouterr().err
+    assert "a name is one line of visible text" in err and "fix NAME" in err, err
+    _shows_inert(err)
+
+
+def test_names_in_the_leaderboard_file_and_the_csv_files_are_text():
+    from ludica.evaluation.report import spreadsheet_text
+    from ludica.runtime.leaderboard import Standing, markdown
+
+    table = markdown("stage <b>|x", [Standing("a|b <img src=x>"), Standing("plain")])
+    assert "a\\|b &lt;img src=x&gt;" in table and "<img" not in table and "## stage &lt;b&gt;\\|x" in table
+    assert [spreadsheet_text(n) for n in ("=1+2", "+1", "-1", "@SUM(A1)", "\tx", "plain", "")] == \
+        ["'=1+2", "'+1", "'-1", "'@SUM(A1)", "'\tx", "plain", ""]
