@@ -34,7 +34,26 @@ def _stat(pid: int) -> tuple[int, int, int, bool] | None:
     # fields[0] is field 3 of proc(5): state; ppid is field 4, session 6, utime..cstime 14..17
     ppid, session = int(fields[1]), int(fields[3])
     ticks = int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-    return ppid, session, ticks, fields[0] == b"Z"
+    return ppid, session, ticks, fields[0] == b"Z" and _ended(pid)
+
+
+def _ended(pid: int) -> bool:
+    """Whether every thread of a process whose first thread is a zombie has ended too: a first
+    thread that exits alone (the exit system call, not exit_group) shows the process as a zombie
+    while its other threads run on, and such a process must still be stopped, charged, counted
+    and killed like any other."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True
+    for tid in tasks:
+        try:
+            text = read_small(f"/proc/{pid}/task/{tid}/stat")
+        except OSError:
+            continue  # that thread is gone
+        if text[text.rindex(b")") + 2:][:1] not in (b"Z", b"X"):
+            return False
+    return True
 
 
 class ProcessTree:

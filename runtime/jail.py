@@ -4,13 +4,21 @@ sandbox Flatpak uses): an empty root, and on it only
 - read-only: the Python installation and its packages (the interpreter's prefixes, the site
   folders, ludica's own package folders), the system's libraries and programs (/usr, with the
   /bin, /lib... links of a merged /usr) and the loader's cache from /etc;
-- read-only at /agent: the agent's own file, and at /agent/data the data folder the user named
-  for it, if any (the agent runs in /agent: it opens its data as data/...);
+- read-only at /agent: a copy of the agent's own file (a copy: a bind would show its host path in
+  the mount table), and at /agent/data the data folder the user named for it, if any (the agent
+  runs in /agent: it opens its data as data/...);
 - writable and private: /tmp and /dev/shm (size-capped tmpfs), and numba's cache (a tmpfs where
   the referee's cached kernels are linked, read-only, so the worker loads them instead of
   compiling; a kernel it compiles anew stays in the tmpfs);
-- a minimal /dev (null, zero, full, random, urandom), its own /proc;
+- a minimal /dev (null, zero, full, random, urandom), its own /proc with /proc/sys read-only;
 - an allow-listed environment (no variable of the referee's passes, save the few named below).
+
+The kernel's uid of the agent is never 0: when the referee runs as root, bubblewrap keeps only
+CAP_SETUID and CAP_SETGID, and the worker's first instruction becomes UNPRIVILEGED (nobody), which
+clears every capability (the host's uid 0 may write /proc/sys whatever its capabilities, and a
+kernel setting such as core_pattern runs programs as the host's root). Otherwise the sandbox runs
+as the referee's user, mapped into a user namespace. bubblewrap reads its arguments from a file
+descriptor (--args), so the sandbox's first process shows no host path in its command line.
 
 Nothing else exists in it: no home, no working folder, no other agent, no stage file, no results,
 no host socket. New namespaces (user where the machine needs one, IPC, PID, network, UTS,
@@ -34,6 +42,7 @@ from ..gdl.diagnostics import LudicaError
 from . import seccomp
 
 AGENT_DIR = "/agent"
+UNPRIVILEGED = 65534  # nobody: the uid and gid of agents when the referee runs as root
 NUMBA_DIR = "/run/ludica/numba"  # NUMBA_CACHE_DIR in the sandbox: writable, private
 CACHE_IN = "/run/ludica/cache"  # the referee's cache folders, read-only, one per source folder
 DEVICES = ("null", "zero", "full", "random", "urandom")
@@ -51,8 +60,9 @@ class SandboxUnavailable(LudicaError, RuntimeError):
 
 @dataclass
 class Jail:
-    """One agent's world: the bubblewrap arguments before the command, the file descriptors they
-    name (kept open until the sandbox has started), and the record of what the agent was given."""
+    """One agent's world: the bubblewrap command before the worker's command, the file
+    descriptors it names (kept open until the sandbox has started), and the record of what the
+    agent was given."""
 
     argv: list[str]
     fds: list[int] = field(default_factory=list)
@@ -146,6 +156,14 @@ def _system() -> list[str]:
     return args
 
 
+def _parents(paths: list[str]) -> list[str]:
+    """The folders that hold the mount points, made crossable by everyone (bubblewrap makes them
+    0700, which an agent running as nobody could not cross), parents first."""
+    found = sorted({str(p) for path in paths for p in Path(path).parents if str(p) != "/"},
+                   key=lambda p: (p.count("/"), p))
+    return [arg for folder in found for arg in ("--perms", "0755", "--dir", folder)]
+
+
 def _devices() -> list[str]:
     args = ["--tmpfs", "/dev"]
     for name in DEVICES:
@@ -218,43 +236,59 @@ def environment() -> dict[str, str]:
     return env
 
 
+def _memfd(name: str, data: bytes) -> int:
+    fd = os.memfd_create(name)
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
 def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
     """The world of one agent's worker. The worker's command follows `jail.argv`; `jail.fds` must
     be passed to it (pass_fds) and closed once it has started."""
     path, version = bubblewrap()
     agent_file = Path(agent_file).resolve()
     size = str(tmp_mb << 20)
-    argv = [path, "--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
-            "--hostname", "agent"]
-    argv += _system()
+    root = os.geteuid() == 0
+    if root:  # no user namespace (it would map uid 0 alone); the worker drops to UNPRIVILEGED first thing
+        options = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+                   "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        options = ["--unshare-all", "--cap-drop", "ALL"]
+    options += ["--die-with-parent", "--hostname", "agent"]
+    options += _system()
+    options += _parents([*python_folders(), f"{AGENT_DIR}/data", NUMBA_DIR, CACHE_IN])
     for folder in python_folders():
-        argv += ["--ro-bind", folder, folder]
-    argv += ["--ro-bind", str(agent_file), f"{AGENT_DIR}/{agent_file.name}"]
+        options += ["--ro-bind", folder, folder]
+    fds = [_memfd("ludica-agent", agent_file.read_bytes())]
+    options += ["--perms", "0444", "--ro-bind-data", str(fds[-1]), f"{AGENT_DIR}/{agent_file.name}"]
     if data is not None:
-        argv += ["--ro-bind", str(Path(data).resolve()), f"{AGENT_DIR}/data"]
-    argv += ["--proc", "/proc"] + _devices()
-    argv += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/dev/shm",
-             "--size", str(256 << 20), "--tmpfs", NUMBA_DIR]
-    argv += _cache_links()
-    argv += ["--remount-ro", "/dev", "--remount-ro", "/"]
-    argv += ["--clearenv"]
+        options += ["--ro-bind", str(Path(data).resolve()), f"{AGENT_DIR}/data"]
+    options += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"] + _devices()
+    for scratch, mb in (("/tmp", tmp_mb), ("/dev/shm", tmp_mb), (NUMBA_DIR, 256)):
+        options += ["--perms", "1777", "--size", str(mb << 20), "--tmpfs", scratch]
+    options += _cache_links()
+    options += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    options += ["--clearenv"]
     env = environment()
     for name, value in env.items():
-        argv += ["--setenv", name, value]
-    argv += ["--chdir", "/"]
-    fd = os.memfd_create("ludica-seccomp")
-    os.write(fd, seccomp.program())
-    os.lseek(fd, 0, os.SEEK_SET)
-    argv += ["--seccomp", str(fd)]
+        options += ["--setenv", name, value]
+    options += ["--chdir", "/"]
+    fds.append(_memfd("ludica-seccomp", seccomp.program()))
+    options += ["--seccomp", str(fds[-1])]
+    fds.append(_memfd("ludica-bwrap-args", b"".join(o.encode() + b"\0" for o in options)))
     shown = ["/usr", *python_folders()]
     record = {
-        "sandbox": (f"bubblewrap {version}: new user (where needed), IPC, PID, network, UTS and cgroup namespaces "
-                    "(no network, no other process), every capability dropped, no new privileges"),
+        "sandbox": (f"bubblewrap {version}: new " + ("" if root else "user, ") + "IPC, PID, network, UTS and cgroup "
+                    "namespaces (no network, no other process), every capability dropped, no new privileges; runs as "
+                    + (f"uid {UNPRIVILEGED} (nobody), not the referee's root" if root else "the referee's user")),
         "files": (f"read-only: {', '.join(shown)}, the system's /bin, /lib links and loader cache; "
-                  f"{AGENT_DIR}/{agent_file.name} (its file)" + (f", {AGENT_DIR}/data (its data folder)" if data else "")
-                  + f"; writable, private: /tmp and /dev/shm ({tmp_mb} MiB each), numba's cache; own /proc"),
+                  f"{AGENT_DIR}/{agent_file.name} (a copy of its file)"
+                  + (f", {AGENT_DIR}/data (its data folder)" if data else "")
+                  + f"; writable, private: /tmp and /dev/shm ({tmp_mb} MiB each), numba's cache; own /proc, "
+                    "/proc/sys read-only"),
         "devices": "/dev: " + " ".join(DEVICES),
         "environment": " ".join(f"{k}={v}" for k, v in env.items()),
         "seccomp": seccomp.summary(),
     }
-    return Jail(argv, [fd], record)
+    return Jail([path, "--args", str(fds[-1])], fds, record)

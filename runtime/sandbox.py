@@ -44,9 +44,17 @@ OUTPUT_KEPT = 16 << 10
 START_IDLE = 60.0
 SYNC_IDLE = 10.0  # for the worker's own (trusted) replies between games
 
-# The worker, inside its jail. It dies with the sandbox (bubblewrap --die-with-parent kills the
-# sandbox when the referee dies), and a worker whose referee is gone reads the end of its socket.
-_WORKER = ("from ludica.runtime.worker import main; import sys\n"
+# The worker, inside its jail. Its first act, when the referee is root: become nobody, which clears
+# the two capabilities the jail left it for that (runtime/jail.py), then dumpable again (the kernel
+# clears that flag on a change of uid, which would make the agent's own /proc/self files root's and
+# unreadable to it; the rules oracle clears it again for itself). It dies with the sandbox
+# (bubblewrap --die-with-parent kills the sandbox when the referee dies), and a worker whose referee
+# is gone reads the end of its socket.
+_WORKER = ("import ctypes, os, sys\n"
+           "if os.geteuid() == 0:\n"
+           f"    os.setgroups([]); os.setresgid(*[{jail.UNPRIVILEGED}] * 3); os.setresuid(*[{jail.UNPRIVILEGED}] * 3)\n"
+           "    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE\n"
+           "from ludica.runtime.worker import main\n"
            "main(int(sys.argv[1]), '--isolate-rules' in sys.argv[2:])\n")
 # Starts bubblewrap inside the agent's control groups: the sandbox's first process is then counted
 # and capped from its first instruction (a process added from outside after it started could fork
@@ -176,7 +184,7 @@ class AgentProcess:
         try:
             self.proc = subprocess.Popen(command, pass_fds=(theirs.fileno(), *cell.fds), stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-                                         cwd="/", env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+                                         cwd="/", env={"PATH": "/usr/bin:/bin"})  # none of the referee's
         finally:
             theirs.close()
             cell.close_fds()

@@ -161,6 +161,17 @@ def test_processes_left_running_are_stopped_between_turns_and_charged_on_their_o
         assert g[f"{other}_time"] < 0.5, "the opponent paid for the hog's processes"
 
 
+def test_processes_whose_first_thread_exited_are_stopped_charged_and_killed_too(tmp_path):
+    games, _, logs = run(tmp_path, HERE / "zombie_hog.py")
+    assert lost_by(games, "zombie_hog") == ["time", "time"]
+    for g in games:
+        other = "white" if g["black"] == "zombie_hog" else "black"
+        assert g[f"{other}_time"] < 0.5, "the opponent paid for the zombie-led processes"
+    said = sorted(line for log in logs for seat in log["output"] for line in seat["text"].splitlines()
+                  if line.startswith("survivors:"))
+    assert said == ["survivors: gone", "survivors: none"], said  # the first game's were killed when it ended
+
+
 def test_work_done_while_the_file_loads_is_analysis_time(tmp_path):
     games, analyses, _ = run(tmp_path, HERE / "import_time.py")
     assert lost_by(games, "import_time") == ["no-strategy", "no-strategy"]
