@@ -160,6 +160,7 @@ class AgentProcess:
         self._game_seq: int | None = None  # the seq of the running game's `game` request
         self._closed = False
         self._stopped: set[int] = set()  # the processes the last freeze stopped
+        self._oom_kills = 0  # the memory group's count, as last said
 
     # --- life of the worker ----------------------------------------------------------------------
 
@@ -178,7 +179,11 @@ class AgentProcess:
         self.record = cell.record
         command = cell.argv + ["--", sys.executable, "-c", _WORKER, str(theirs.fileno())]
         command += ["--isolate-rules"] * self.settings.isolate_rules
-        self.group = AgentGroup.create(4 * self.settings.max_processes + 16)
+        memory = (int(limits["memory_mb"]) + 2 * int(limits["tmp_mb"])) << 20  # its processes, /tmp and /dev/shm
+        self.group = AgentGroup.create(4 * self.settings.max_processes + 16, memory)
+        self.record["memory"] = (f"its processes together at most {memory >> 20} MiB (a memory control group: "
+                                 "memfd and tmpfs pages count)" if self.group is not None and self.group.memory_bytes
+                                 else "no memory control group here: only each process's address-space limit")
         if self.group is not None:
             command = ["/bin/sh", "-c", _INTO_GROUPS, "sh", *self.group.procs_files(), "--", *command]
         try:
@@ -296,6 +301,10 @@ class AgentProcess:
             answer = self._wait(self._seq, budget + 1.0, budget, cpu0=cpu0)
         if answer.reply is not None and answer.reply.get("op") == "error":
             answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
+        if answer.failure == "crash" and self.group is not None and self.group.oom_kills() > self._oom_kills:
+            self._oom_kills = self.group.oom_kills()
+            answer.detail += (f"; the kernel killed a process of the agent's: their memory together reached its cap "
+                              f"of {self.group.memory_bytes >> 20} MiB")
         if answer.failure is None:
             live = self._live()
             if len(live) > self.settings.max_processes:

@@ -172,6 +172,19 @@ def test_processes_whose_first_thread_exited_are_stopped_charged_and_killed_too(
     assert said == ["survivors: gone", "survivors: none"], said  # the first game's were killed when it ended
 
 
+def test_memory_no_address_space_limit_sees_is_capped_for_the_agent_as_a_whole(tmp_path):
+    games, analyses, _ = run(tmp_path, HERE / "memfd_hog.py", limits={"memory_mb": 512})
+    mine = analysis_of(analyses, "memfd_hog")
+    if "no memory control group" in json.loads(mine["lockdown"])["memory"]:
+        pytest.skip("no memory control group on this machine: README says only the address space is capped")
+    assert lost_by(games, "memfd_hog") == ["no-strategy", "no-strategy"]
+    held = [int(line.split()[1]) for line in mine["output"].splitlines() if line.startswith("held ")]
+    # it got well past what its address space would allow, and was stopped at the group's cap (512 +
+    # 2 x 64 MiB of /tmp and /dev/shm), by the kernel: killed, not a MemoryError of its own
+    assert mine["failure"] == "crash" and "MemoryError" not in mine["detail"], mine["detail"][-300:]
+    assert 256 <= max(held, default=0) < 512 + 2 * 64, held[-3:]
+
+
 def test_work_done_while_the_file_loads_is_analysis_time(tmp_path):
     games, analyses, _ = run(tmp_path, HERE / "import_time.py")
     assert lost_by(games, "import_time") == ["no-strategy", "no-strategy"]
