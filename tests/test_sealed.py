@@ -11,6 +11,7 @@ leaks, which shows that each of its detectors works.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import socket
 import threading
@@ -87,8 +88,11 @@ def planted(tmp_path, monkeypatch):
     (work / f"canary-{token}.txt").write_text(token)
     monkeypatch.chdir(work)
     monkeypatch.setenv("LUDICA_SPY_SECRET", token)
+    monkeypatch.setenv("PATH", f"/opt/canary-{token}/bin:" + os.environ["PATH"])  # seen in bwrap's own environ
+
     listeners = Listeners(tmp_path, token)
-    spy = tmp_path / "spy.py"
+    spy = tmp_path / f"agents-{token}" / "spy.py"  # its host path, in a command line or a mount, is a leak
+    spy.parent.mkdir()
     spy.write_text((HERE / "spy.py").read_text().replace('TOKEN = ""', f"TOKEN = {token!r}")
                    .replace('SOCKET_PATH = ""', f"SOCKET_PATH = {listeners.path!r}")
                    .replace('ABSTRACT = ""', f"ABSTRACT = {listeners.abstract!r}")
@@ -100,7 +104,7 @@ def planted(tmp_path, monkeypatch):
         home.unlink()
 
 
-ROUTES = ("files", "mounts", "environment", "processes", "sockets", "devices")
+ROUTES = ("files", "mounts", "environment", "processes", "sockets", "kernel settings", "devices")
 
 
 def _spy_says(out: Path) -> list[str]:

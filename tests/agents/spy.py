@@ -134,6 +134,21 @@ def try_sockets():
         leak(route, address)
 
 
+def try_kernel_settings():
+    """/proc/sys written by the host's uid 0 changes the machine (core_pattern runs a program as
+    root): the same value written back, so nothing changes if it works."""
+    say("tried: kernel settings")
+    for path in ("/proc/sys/kernel/core_pattern", "/proc/sys/vm/swappiness", "/proc/sys/kernel/hostname"):
+        try:
+            with open(path, "r+") as f:
+                value = f.read()
+                f.seek(0)
+                f.write(value)
+        except OSError:
+            continue
+        leak("kernel settings", f"{path} written")
+
+
 def try_devices():
     say("tried: devices")
     say(f"saw: /dev {' '.join(sorted(os.listdir('/dev')))}")
@@ -202,7 +217,8 @@ def redraw(stage, api, clock):
 
 
 def analyze(stage, api, clock):
-    for route in (search_files, search_mounts, search_environment, search_processes, try_sockets, try_devices):
+    for route in (search_files, search_mounts, search_environment, search_processes, try_sockets,
+                  try_kernel_settings, try_devices):
         try:
             route()
         except Exception as e:  # noqa: BLE001 - a route that breaks is reported, the others go on
