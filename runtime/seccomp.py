@@ -17,7 +17,9 @@ closes what they leave open:
 
 Anything else is allowed (the default action): the filter denies by name, as Flatpak's does, so an
 agent's ordinary Python, numpy or threads never meet it. A refused call fails with an error the
-agent can read (EPERM or EACCES), never a kill.
+agent can read (EPERM or EACCES). The one kill is libseccomp's for a call of another architecture
+(the 32-bit `int 0x80` calls, x32): the filter's rules could not be read for those numbers, so
+such a call ends the process (SIGSYS) instead of reaching the kernel.
 """
 from __future__ import annotations
 

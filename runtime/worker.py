@@ -116,7 +116,8 @@ def main(fd: int, isolate: bool = False) -> None:
                                  "error": f"the rules oracle did not start: {started.error}"}, timeout=None)
             return
         api, view = started.api, started.view
-        rules = {"rules": "in an oracle process of their own (" + started.lockdown.get("isolation", "?")[:120] + ")"}
+        rules = {"rules": "in an oracle process of their own in this sandbox: non-dumpable (no process of the "
+                          "agent's can read its memory), its numba caches sealed, never running agent code"}
     else:
         reader = protocol.Reader(sock)
         setup = reader.read()
