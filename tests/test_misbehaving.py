@@ -152,21 +152,23 @@ def test_cpu_time_of_processes_reaped_at_once_is_charged(tmp_path):
     assert all("of CPU time, over" in log["logText"] for log in logs)
 
 
+def charged_on_its_own_clock(games: list[dict], name: str) -> None:
+    """An agent whose spinners run, and are charged, on its turns only: it loses on time, and its
+    opponent paid for none of them."""
+    assert lost_by(games, name) == ["time", "time"]
+    for g in games:
+        other = "white" if g["black"] == name else "black"
+        assert g[f"{other}_time"] < 0.5, f"the opponent paid for the processes {name} left running"
+
+
 def test_processes_left_running_are_stopped_between_turns_and_charged_on_their_own(tmp_path):
     games, _, _ = run(tmp_path, HERE / "hog.py")
-    # its spinners run, and are charged, on its turns only: it loses on time
-    assert lost_by(games, "hog") == ["time", "time"]
-    for g in games:
-        other = "white" if g["black"] == "hog" else "black"
-        assert g[f"{other}_time"] < 0.5, "the opponent paid for the hog's processes"
+    charged_on_its_own_clock(games, "hog")
 
 
 def test_processes_whose_first_thread_exited_are_stopped_charged_and_killed_too(tmp_path):
     games, _, logs = run(tmp_path, HERE / "zombie_hog.py")
-    assert lost_by(games, "zombie_hog") == ["time", "time"]
-    for g in games:
-        other = "white" if g["black"] == "zombie_hog" else "black"
-        assert g[f"{other}_time"] < 0.5, "the opponent paid for the zombie-led processes"
+    charged_on_its_own_clock(games, "zombie_hog")
     said = sorted(line for log in logs for seat in log["output"] for line in seat["text"].splitlines()
                   if line.startswith("survivors:"))
     assert said == ["survivors: gone", "survivors: none"], said  # the first game's were killed when it ended
