@@ -23,6 +23,7 @@ the answer to another request.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -56,10 +57,15 @@ _WORKER = ("import ctypes, os, sys\n"
            "    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE\n"
            "from ludica.runtime.worker import main\n"
            "main(int(sys.argv[1]), '--isolate-rules' in sys.argv[2:])\n")
-# Starts bubblewrap inside the agent's control groups: the sandbox's first process is then counted
-# and capped from its first instruction (a process added from outside after it started could fork
-# first). "$1".. are the groups' cgroup.procs files, then the command.
-_INTO_GROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+# What starts bubblewrap: setpriv sets the parent-death signal (it survives the exec of the shell
+# and of bwrap), then the shell checks that its parent is still the referee (if the referee died
+# first, nothing else would ever end the sandbox: bwrap's own --die-with-parent is set later, too
+# late), writes itself into the agent's control groups (so the sandbox's first process is counted
+# and capped from its first instruction: one added from outside could fork first), and execs
+# bwrap. "$1" is the referee's pid, then the groups' cgroup.procs files, then -- and the command.
+_START = ('[ "$PPID" = "$1" ] || exit 125; shift\n'
+          'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift\n'
+          'exec "$@"')
 
 
 @dataclass
@@ -181,11 +187,13 @@ class AgentProcess:
         command += ["--isolate-rules"] * self.settings.isolate_rules
         memory = (int(limits["memory_mb"]) + 2 * int(limits["tmp_mb"])) << 20  # its processes, /tmp and /dev/shm
         self.group = AgentGroup.create(4 * self.settings.max_processes + 16, memory)
+        groups = self.group.procs_files() if self.group is not None else []
+        command = ["/bin/sh", "-c", _START, "sh", str(os.getpid()), *groups, "--", *command]
+        if shutil.which("setpriv"):  # util-linux; without it, a referee killed within milliseconds of a launch
+            command = ["setpriv", "--pdeathsig", "KILL", *command]  # leaves a sandbox until its worker's setup fails
         self.record["memory"] = (f"its processes together at most {memory >> 20} MiB (a memory control group: "
                                  "memfd and tmpfs pages count)" if self.group is not None and self.group.memory_bytes
                                  else "no memory control group here: only each process's address-space limit")
-        if self.group is not None:
-            command = ["/bin/sh", "-c", _INTO_GROUPS, "sh", *self.group.procs_files(), "--", *command]
         try:
             self.proc = subprocess.Popen(command, pass_fds=(theirs.fileno(), *cell.fds), stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,

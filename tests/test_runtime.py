@@ -379,7 +379,8 @@ def test_a_worker_dies_with_a_referee_killed_while_it_starts(delay):
          "import sys, time\n"
          "from ludica import stages\n"
          "from ludica.runtime.sandbox import AgentProcess, Settings\n"
-         "agent = AgentProcess('random', stages.path('tic-tac-toe').read_text(), Settings())\n"
+         "from ludica.runtime import resolve\n"
+         "agent = AgentProcess(str(resolve('random').path), stages.path('tic-tac-toe').read_text(), Settings())\n"
          "agent.launch()\n"
          "print(agent.proc.pid, flush=True)\n"
          "time.sleep(60)\n"],
