@@ -33,6 +33,7 @@ recompiles every kernel (once), and an unchanged compiler loads everything from 
 from __future__ import annotations
 
 import hashlib
+import sys
 from pathlib import Path
 
 from numba import njit, types
@@ -120,3 +121,18 @@ def _install() -> None:
 
 
 _install()
+
+
+def cache_use() -> str:
+    """How many of the compiler's kernels this process loaded from numba's cache and how many it
+    compiled: a sandboxed worker of a warmed stage compiles none (else its start costs seconds)."""
+    from numba.core.dispatcher import Dispatcher
+
+    hits = misses = 0
+    for name, module in list(sys.modules.items()):
+        if name.startswith("ludica.compiler"):
+            for value in vars(module).values():
+                if isinstance(value, Dispatcher) and value._cache is not None:
+                    hits += sum(value.stats.cache_hits.values())
+                    misses += sum(value.stats.cache_misses.values())
+    return f"{hits} loaded from numba's cache, {misses} compiled"

@@ -213,7 +213,9 @@ def _cache_links() -> list[str]:
             continue
         inside = f"{CACHE_IN}/{k}"
         sub = provided.get_suitable_cache_subpath(os.path.join(source, "__init__.py"))
-        args += ["--ro-bind", cache, inside]
+        # writable by the agent's uid, not sticky: numba takes a folder it cannot write for no cache at
+        # all, and saves a kernel it compiled by renaming a new index over the link
+        args += ["--ro-bind", cache, inside, "--perms", "0777", "--dir", f"{NUMBA_DIR}/{sub}"]
         for name in sorted(names):
             args += ["--symlink", f"{inside}/{name}", f"{NUMBA_DIR}/{sub}/{name}"]
     return args
@@ -257,7 +259,7 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
         options = ["--unshare-all", "--cap-drop", "ALL"]
     options += ["--die-with-parent", "--hostname", "agent"]
     options += _system()
-    options += _parents([*python_folders(), f"{AGENT_DIR}/data", NUMBA_DIR, CACHE_IN])
+    options += _parents([*python_folders(), f"{AGENT_DIR}/data", NUMBA_DIR, f"{CACHE_IN}/0", "/etc/ld.so.cache"])
     for folder in python_folders():
         options += ["--ro-bind", folder, folder]
     fds = [_memfd("ludica-agent", agent_file.read_bytes())]

@@ -52,6 +52,7 @@ import numpy as np
 
 from ..compiler import codes as K
 from ..compiler.game import ACTIONS, MoveTable, Playouts, as_state, board_of, illegal_text, returns_of
+from ..compiler.jit import cache_use
 from ..gdl.game import Move
 from . import limits, metrics, protocol
 from .api import RulesApi, StageView, compiled, count_and_seed, seat
@@ -260,7 +261,7 @@ def _oracle(referee: socket.socket, data: socket.socket, control: socket.socket,
     text = setup.pop("stage", "")
     try:
         game, view = compiled(text, bool(setup.get("reveal")))
-        report = limits.lock_down(setup.get("limits"))
+        report = dict(limits.lock_down(setup.get("limits")), kernels=cache_use())
         limits.libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         _seal_caches()
     except Exception:  # noqa: BLE001 - said to the worker, which tells the referee

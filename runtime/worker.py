@@ -29,6 +29,7 @@ import types
 
 import numpy as np
 
+from ..compiler.jit import cache_use
 from . import limits, oracle, protocol
 from .api import RulesApi, compiled
 from .clock import Clock, cpu_seconds
@@ -117,13 +118,15 @@ def main(fd: int, isolate: bool = False) -> None:
             return
         api, view = started.api, started.view
         rules = {"rules": "in an oracle process of their own in this sandbox: non-dumpable (no process of the "
-                          "agent's can read its memory), its numba caches sealed, never running agent code"}
+                          "agent's can read its memory), its numba caches sealed, never running agent code",
+                 "kernels": "the oracle: " + str(started.lockdown.get("kernels", "not said"))[:100]}
     else:
         reader = protocol.Reader(sock)
         setup = reader.read()
         game, view = compiled(setup["stage"], bool(setup.get("reveal")))
         game.stage = None
         api = RulesApi(game)
+        rules = {"kernels": cache_use()}
     settings, seq = setup["limits"], setup.get("seq")
     del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)
     report = limits.lock_down(settings)

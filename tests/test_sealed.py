@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import socket
 import threading
@@ -20,8 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from ludica import stages
+from ludica import gdl, stages
 from ludica.cli import main
+from ludica.compiler import compile as compile_stage
+from ludica.runtime import resolve
+from ludica.runtime.api import RulesApi, warm
+from ludica.runtime.sandbox import AgentProcess, Settings
 from ludica.runtime import jail
 from ludica.runtime.records import ResultsStore
 from ludica.runtime.worker import load_agent
@@ -256,3 +261,20 @@ def test_a_spy_redrawing_the_sampler_cannot_find_a_secret_draw(tmp_path, isolate
     spy may still meet a likely variant by chance, drawn at another seed: the prior is public)."""
     matches, seed, entry = _redraw(tmp_path, tmp_path / "secret", *(["--isolate-rules"] if isolate else []))
     assert seed >= 1 << 20 and (seed, entry["candidate"]) not in matches
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["default", "isolate-rules"])
+def test_a_worker_loads_its_stage_from_the_referees_cache_and_compiles_nothing(isolate):
+    """The jail links the referee's numba cache in, writable for the agent's uid: a worker of a
+    stage the referee warmed (as every run does first) compiles no kernel (each would cost it
+    seconds of start-up, on every stage)."""
+    text = stages.path("standard-8x8").read_text()
+    game = compile_stage(gdl.loads(text))
+    warm(RulesApi(game), game.initial_state())
+    seat = AgentProcess(str(resolve("random").path), text, Settings(isolate_rules=isolate))
+    try:
+        assert seat.start().failure is None
+        kernels = seat.lockdown["kernels"]
+    finally:
+        seat.close()
+    assert re.search(r"[1-9]\d* loaded from numba's cache, 0 compiled$", kernels), kernels
