@@ -10,7 +10,7 @@ when the agent has one, so it stays a descendant; without namespaces it is found
 Its CPU time is the user + system time of every such live process, plus the time of the children
 they have reaped (the kernel adds those to the parent's cutime/cstime), in clock ticks (10 ms).
 
-`Idle` measures, for the wall-clock backstop, the real time in which no thread of the agent ran
+`Idle` measures, for the backstop against agents that never answer, the real time in which no thread of the agent ran
 or waited for a CPU: the kernel's per-thread run and run-queue wait times (/proc/PID/task/TID/
 schedstat, nanoseconds). Time an agent spends waiting for a CPU on a busy machine is busy time,
 never held against it; only sleeping or blocking is idle.

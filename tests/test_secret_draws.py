@@ -115,8 +115,8 @@ def test_a_run_folder_from_before_kept_seeds_resumes_with_its_manifests_seed(tmp
 
 
 def test_qualification_games_are_played_before_anything_is_drawn(tmp_path, monkeypatch):
-    """Qualification games hide only DIR/qualification from the agents: the unseen set and its
-    seed must not be in the run folder while they are played."""
+    """Qualification needs no unseen stage: neither the unseen set nor its seed is in the run
+    folder while its games are played."""
     from ludica.evaluation import qualify
 
     out, seen = tmp_path / "run", []

@@ -1,4 +1,4 @@
-"""Sleeps past the move clock at its second move (no CPU time: the wall-clock backstop catches it)."""
+"""Sleeps past the move clock at its second move (no CPU time: the idle backstop catches it)."""
 import time
 
 calls = 0
