@@ -119,20 +119,25 @@ class ProcessTree:
         return sum((self.members() if members is None else members).values()) * TICK
 
 
-def _busy_ns(pid: int) -> int:
-    """Run time plus run-queue wait of every thread of process `pid` (0 if it is gone)."""
+def _busy_ns(pid: int) -> tuple[int, bool]:
+    """Run time plus run-queue wait of every thread of process `pid` (0 if it is gone), and whether
+    one of them is runnable now. The kernel adds a wait to a thread's count only when the thread
+    next gets a CPU: on a busy machine a thread can wait longer than a poll, and only its state
+    says meanwhile that it is waiting, not idle."""
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return 0
-    total = 0
+        return 0, False
+    total, runnable = 0, False
     for tid in tasks:
         try:
             fields = read_small(f"/proc/{pid}/task/{tid}/schedstat").split()
             total += int(fields[0]) + int(fields[1])
+            text = read_small(f"/proc/{pid}/task/{tid}/stat")
+            runnable = runnable or text[text.rindex(b")") + 2:][:1] == b"R"
         except (OSError, IndexError, ValueError):
             pass  # the thread ended
-    return total
+    return total, runnable
 
 
 def _schedstat_works() -> bool:
@@ -149,10 +154,11 @@ SCHEDSTAT = _schedstat_works()
 
 class Idle:
     """Real time in which no thread of the agent ran or was runnable, summed over the intervals
-    between `update`s: an interval counts as idle for its length less the busy time (run + wait)
-    of the agent's threads in it, never less than 0. Several threads busy at once cannot bank
-    busy time for a later interval. Where the kernel keeps no such times (SCHEDSTAT false), every
-    second of real time counts (the backstop is then a plain wall clock)."""
+    between `update`s: an interval at whose end a thread of the agent is runnable is busy;
+    otherwise it counts as idle for its length less the busy time (run + wait) of the agent's
+    threads in it, never less than 0. Several threads busy at once cannot bank busy time for a
+    later interval. Where the kernel keeps no such times (SCHEDSTAT false), every second of real
+    time counts (the backstop is then a plain wall clock)."""
 
     def __init__(self, tree: ProcessTree):
         self.tree = tree
@@ -168,8 +174,9 @@ class Idle:
             self._at = now
             return self.seconds
         pids = self.tree.members() if members is None else members
-        busy = sum(_busy_ns(pid) for pid in pids)
-        if self._busy is not None:
+        counts = [_busy_ns(pid) for pid in pids]
+        busy, runnable = sum(n for n, _ in counts), any(r for _, r in counts)
+        if self._busy is not None and not runnable:
             self.seconds += max(0.0, (now - self._at) - max(0, busy - self._busy) / 1e9)
         self._at, self._busy = now, busy
         return self.seconds
