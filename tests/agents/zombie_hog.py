@@ -10,6 +10,7 @@ import time
 
 HEARTBEAT = "/tmp/zombie-heartbeat"
 started = []
+spinners = []
 SYS_exit = 60  # x86_64: ends the calling thread only (exit_group ends the process)
 
 
@@ -30,6 +31,31 @@ def _beat():
         return None
 
 
+def spun(pids) -> float:
+    """CPU seconds the spinners' threads have run (the kernel's count, whatever the load)."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (OSError, IndexError, ValueError):
+                pass
+    return total / 1e9
+
+
+def let_them_spin(pids, seconds: float = 0.3) -> None:
+    """Wait until the spinners have run `seconds` of CPU on this turn: on a busy machine that takes
+    longer, never less (a fixed sleep would give them less CPU, and the test would depend on load)."""
+    start = spun(pids)
+    while spun(pids) - start < seconds:
+        time.sleep(0.01)
+
+
 def analyze(stage, api, clock):
     def strategy(state, legal_moves, clock):
         if not started:
@@ -38,11 +64,13 @@ def analyze(stage, api, clock):
             time.sleep(0.1)
             print("survivors:", "none" if before is None else "alive" if _beat() != before else "gone", flush=True)
             for _ in range(4):
-                if os.fork() == 0:
+                pid = os.fork()
+                if pid == 0:
                     os.setsid()
                     threading.Thread(target=_spin).start()
                     ctypes.CDLL(None).syscall(SYS_exit, 0)
-        time.sleep(0.05)  # the spinners run meanwhile, on its own clock
+                spinners.append(pid)
+        let_them_spin(spinners)  # on its own clock
         return legal_moves[0]
 
     return strategy
