@@ -250,7 +250,6 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
     be passed to it (pass_fds) and closed once it has started."""
     path, version = bubblewrap()
     agent_file = Path(agent_file).resolve()
-    size = str(tmp_mb << 20)
     root = os.geteuid() == 0
     if root:  # no user namespace (it would map uid 0 alone); the worker drops to UNPRIVILEGED first thing
         options = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",

@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from ludica.cli import main
 from ludica.runtime.records import ResultsStore
 
