@@ -324,10 +324,17 @@ def _html(s: Summary, data: dict) -> str:
     failures_table = _table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced",
                              "Top reasons"], failure_rows)
     views = s.views
-    view_rows = [[a, f"{views['unified'].get(a, 0):.1f}",
-                  " ".join(str(r_) for r_ in dict(views["lexicographic"]).get(a, []))] for a in [x.name for x in r.ratings]]
-    views_table = _table(["Agent", "Unified score (online Elo, K 32 from 1200)", "Instant-runoff ranks, sorted"],
+    overall = {x["agent"]: x for x in views["lexicographic"]}
+    view_rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
+                  " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in r.ratings]
+    views_table = _table(["Agent", "Unified score (online Elo, K 32 from 1200)",
+                          "OpenSpiel competition: place", "its instant-runoff ranks per stage, worst first"],
                          view_rows)
+    views_table += ("<p>Each as its arena ranks; none replaces the ratings. The OpenSpiel competition: on each "
+                    "stage every agent's ballot orders its opponents by its average outcome against them, hardest "
+                    "first; an instant-runoff count of first preferences fills each place in turn; the per-stage "
+                    "ranks, sorted worst first, are compared lexicographically, and equal lists share a place "
+                    "(a stage on which not every agent has played yet is left out).</p>")
     warnings = "".join(f'<p class="warning">warning: {html.escape(w)}</p>' for w in s.warnings)
     curves = (f"<figure>{_adaptation_plot(s)}</figure>" if any(c["points"] for c in s.metrics["A"].values()) else
               "<p>Not measured in this run: every agent is a baseline, or --adaptation none.</p>")
