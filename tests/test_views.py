@@ -116,7 +116,7 @@ def test_an_agent_that_wins_every_game_is_first_alone(stage, data):
     assert ranks[champion] == 1 and list(ranks.values()).count(1) == 1
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(stages(), st.data())
 def test_an_agent_that_loses_every_game_in_a_round_robin_is_last_alone(stage, data):
     agents, _ = stage
@@ -133,7 +133,7 @@ def test_an_agent_that_loses_every_game_in_a_round_robin_is_last_alone(stage, da
     assert ranks[loser] == len(agents) and list(ranks.values()).count(len(agents)) == 1
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(stages(min_agents=3), min_size=1, max_size=4), st.randoms(use_true_random=False))
 def test_the_overall_order_is_places_and_does_not_depend_on_input_order(many, rng):
     agents = list(NAMES[:3])  # the first three agents of each stage, all of whom met each other
