@@ -5,8 +5,9 @@ Formats: `round-robin` (every ordered pair of entrants on every stage, baselines
 `gauntlet` (only games with at least one submitted agent: the baselines' games among themselves
 are not what a participant waits for). Public stages come first, then the unseen ones in the
 order they were drawn; with the doubling schedule the unseen stages' analysis budgets follow
-anytime.doubling. Stopping rules (`max_stages`, `max_time`, `until_separated`) are asked before
-each stage starts; a stopped run is resumed with --resume and may be given other stopping rules.
+anytime.doubling. Stopping rules (`max_stages`, `max_time`, `until_separated`: stopping.py) are
+asked before each stage starts; a stopped run is resumed with --resume and may be given other
+stopping rules.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ..runtime import runfolder, tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.referee import stage_hash
 from . import adaptation, anytime
+from . import stopping as separation
 from .drawseed import DrawSeed
 from .stageset import UNSEEN, EvalStage
 from .summary import Summary, anytime_points, summarise
@@ -56,8 +58,10 @@ class Stopping:
 
     max_stages: int | None = None  # unseen stages
     max_time: float | None = None  # seconds of this invocation
-    until_separated: bool = False
+    until_separated: bool = False  # once the tested pairs are told apart (stopping.py)
     min_stages: int = 3  # unseen stages before separation may stop the run
+    pairs: tuple[tuple[str, str], ...] = ()  # the pairs to tell apart; none: every pair of submitted agents
+    level: float = separation.LEVEL
 
 
 def pairs(names: list[str], baselines: set[str], format: str) -> tuple[tuple[str, str], ...]:
@@ -129,6 +133,7 @@ def play(store, stages: list[EvalStage], agents: list[AgentSpec], out: Path, con
     names = tournament.check_entrants(agents)
     stages = tournament.unique_stages(stages, lambda s: s.stage)  # a stage given twice is one stage
     base = sorted(set(baselines) & set(names))
+    tested = separation.tested_pairs(names, set(base), stopping.pairs) if stopping.until_separated else []
     learners = adaptation.entrants(agents, set(base), config.adaptation) if base else {}
     planned = plans(stages, names, set(base), config, learners)
     options = config.options()
@@ -173,9 +178,10 @@ def play(store, stages: list[EvalStage], agents: list[AgentSpec], out: Path, con
                 point = points[-1]
                 if callbacks.on_estimate:
                     callbacks.on_estimate(point)
-                if (stopping.until_separated and point.stages >= stopping.min_stages
-                        and anytime.separated(point.estimates)):
-                    _stop(state, callbacks, f"the agents' intervals separated after {point.stages} unseen stages")
+            if tested:
+                why = separation.decide(separation.unseen_scores(store), tested, stopping.level, stopping.min_stages)
+                if why:
+                    _stop(state, callbacks, why)
         if stopping.max_time is not None and time.monotonic() - started >= stopping.max_time:
             _stop(state, callbacks, f"--max-time {stopping.max_time:g} s reached")
 

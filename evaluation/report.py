@@ -27,6 +27,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no display is needed or wanted
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch, Rectangle  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from ..compiler import compile as compile_stage  # noqa: E402
@@ -184,23 +185,46 @@ def _leaderboard_plot(s: Summary) -> str:
     return _svg(fig)
 
 
+UNPLAYED = "#d4d4d4"  # hatched light grey: unlike white, which is a 50% score on the RdBu scale
+ITSELF = "#8c8c8c"
+
+
 @_plot
 def _matrix_plot(s: Summary) -> str:
+    return _svg(_matrix_figure(s))
+
+
+def _matrix_figure(s: Summary):
+    """The pairwise scores as a heat map; a pair that never met (a gauntlet's baselines) is hatched
+    grey with a dash, named in a legend, so it cannot be read as an even score."""
     names = [x.name for x in s.overall.ratings]
-    values = [[math.nan if a == b or not s.overall.matrix[a][b][1] else s.overall.matrix[a][b][0] /
-               s.overall.matrix[a][b][1] for b in names] for a in names]
+    matrix = s.overall.matrix
     fig, ax = plt.subplots(figsize=(1.0 * len(names) + 2, 0.8 * len(names) + 1.5))
+    values = [[math.nan if a == b or not matrix[a][b][1] else matrix[a][b][0] / matrix[a][b][1] for b in names]
+              for a in names]
     image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(names)), names, rotation=40, ha="right")
-    ax.set_yticks(range(len(names)), names)
-    for i, row in enumerate(values):
-        for j, v in enumerate(row):
-            if not math.isnan(v):
+    unplayed = {"facecolor": UNPLAYED, "hatch": "///", "edgecolor": "#8a8a8a", "linewidth": 0}
+    met_all = True
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            v = values[i][j]
+            if a == b:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=ITSELF, linewidth=0))
+            elif math.isnan(v):
+                met_all = False
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, **unplayed))
+                ax.text(j, i, "—", ha="center", va="center", fontsize=8, color="#333")
+            else:
                 ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
                         color="white" if abs(v - 0.5) > 0.3 else "black")
+    if not met_all:
+        ax.legend(handles=[Patch(label="not played: the pair never met", **unplayed)], loc="lower left",
+                  bbox_to_anchor=(0.0, 1.01), fontsize=8, frameon=False)
+    ax.set_xticks(range(len(names)), names, rotation=40, ha="right")
+    ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("opponent")
     fig.colorbar(image, ax=ax, label="score of the row's agent against the column's")
-    return _svg(fig)
+    return fig
 
 
 @_plot
@@ -324,10 +348,17 @@ def _html(s: Summary, data: dict) -> str:
     failures_table = _table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced",
                              "Top reasons"], failure_rows)
     views = s.views
-    view_rows = [[a, f"{views['unified'].get(a, 0):.1f}",
-                  " ".join(str(r_) for r_ in dict(views["lexicographic"]).get(a, []))] for a in [x.name for x in r.ratings]]
-    views_table = _table(["Agent", "Unified score (online Elo, K 32 from 1200)", "Instant-runoff ranks, sorted"],
+    overall = {x["agent"]: x for x in views["lexicographic"]}
+    view_rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
+                  " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in r.ratings]
+    views_table = _table(["Agent", "Unified score (online Elo, K 32 from 1200)",
+                          "OpenSpiel competition: place", "its instant-runoff ranks per stage, worst first"],
                          view_rows)
+    views_table += ("<p>Each as its arena ranks; none replaces the ratings. The OpenSpiel competition: on each "
+                    "stage every agent's ballot orders its opponents by its average outcome against them, hardest "
+                    "first; an instant-runoff count of first preferences fills each place in turn; the per-stage "
+                    "ranks, sorted worst first, are compared lexicographically, and equal lists share a place "
+                    "(a stage on which not every agent has played yet is left out).</p>")
     warnings = "".join(f'<p class="warning">warning: {html.escape(w)}</p>' for w in s.warnings)
     curves = (f"<figure>{_adaptation_plot(s)}</figure>" if any(c["points"] for c in s.metrics["A"].values()) else
               "<p>Not measured in this run: every agent is a baseline, or --adaptation none.</p>")

@@ -5,18 +5,43 @@ none replaces the Bradley–Terry ratings (evaluation/ratings.py).
   order the games were scheduled, R += K·(S − E) with K = 32 and E = 1 / (1 + 10^((Rb − Ra)/400)).
   It depends on the order of the games, which is why it is not the main rating.
 - The unified cross-stage score (same arenas): Σ over stages of max(0, Elo − 1000) / stages.
-- Instant-runoff ranking per stage (the OpenSpiel competition): among the agents still in, the one
-  with the lowest mean score in its games against the others still in is eliminated (agents tied
-  at the bottom go together and share the rank); the last one left ranks first.
-- Across stages (same competition): each agent's per-stage ranks, sorted from best to worst, are
-  compared lexicographically — the agent whose best rank is better wins, then the second best...
+- Instant-runoff ranking per stage (the OpenSpiel competition, ARENAS.md): each agent casts a
+  ballot ordering the other agents by its average outcome against them, hardest first (it votes
+  for whoever beat it). First preferences are counted; an agent with a strict majority of the
+  ballots still counting takes the current place; otherwise the agent with the fewest first-place
+  votes is eliminated, its ballots pass to their next choice, and the count is repeated. Once a
+  place is filled that agent is removed from every ballot (it still votes) and the election
+  restarts for the next place.
+- Across stages (same competition): each agent's per-stage ranks sorted worst first, compared
+  lexicographically (the worst result decides first, which rewards generality); equal lists share
+  a place.
+
+The competition's text leaves cases open that real runs meet; ludica settles them so:
+
+- An agent tied on a ballot (equal average outcome against two opponents) splits its vote equally
+  among them, at every count, so no input order decides.
+- An opponent never met is not on the ballot (the games say nothing about it); a ballot whose
+  opponents are all out is exhausted, and a majority is over the ballots still counting. In a
+  gauntlet the baselines' ballots hold only the submitted agents, so once those are placed the
+  baselines are ranked by the submitted agents' ballots.
+- A tie for fewest first-place votes: of the tied, the one with the lowest mean average outcome
+  against the other agents still in the count goes out (an agent that met none of them counts as
+  even, neither better nor worse); still tied, they go out together. If that would leave nobody — all
+  the agents still in have the same votes and the same outcomes, or no ballot counts — they share
+  the place, and the next place is numbered after them (1, 1, 3).
+
+Two agents on a stage cast one vote each for the other, so the tie-break above decides by their
+games: the one that scored more takes first place.
 """
 from __future__ import annotations
+
+from fractions import Fraction
 
 from .ratings import Outcome
 
 ONLINE_START, ONLINE_K = 1200.0, 32.0
 UNIFIED_FLOOR = 1000.0
+EVEN = Fraction(1, 2)  # a score's even outcome: what an agent that met nobody counts in a tie-break
 
 
 def online_elo(games: list[Outcome], agents: list[str]) -> dict[str, float]:
@@ -37,30 +62,85 @@ def unified_score(per_stage: dict[str, dict[str, float]], agents: list[str]) -> 
             for a in agents}
 
 
+def average_outcomes(games: list[Outcome], agents: list[str]) -> dict[str, dict[str, Fraction]]:
+    """voter → opponent → the voter's mean score against that opponent (both seats), for the agents
+    of `agents` that played on the stage and the opponents each of them met. Exact fractions: equal
+    averages must compare equal, whatever the order the games are added in."""
+    points: dict[str, dict[str, list[Fraction]]] = {}
+    for g in games:
+        if g.black in agents and g.white in agents:
+            s = Fraction(g.score)
+            points.setdefault(g.black, {}).setdefault(g.white, []).append(s)
+            points.setdefault(g.white, {}).setdefault(g.black, []).append(1 - s)
+    return {v: {o: sum(xs, Fraction(0)) / len(xs) for o, xs in row.items()} for v, row in points.items()}
+
+
 def instant_runoff(games: list[Outcome], agents: list[str]) -> dict[str, int]:
-    """Rank (1 = best) of each agent on one stage by instant-runoff elimination."""
-    left = list(agents)
+    """Rank (1 = best, shared places numbered 1, 1, 3) of each agent of `agents` that played on this
+    stage, by the OpenSpiel competition's ballots (module docstring)."""
+    return runoff_ranks(average_outcomes(games, agents), EVEN)
+
+
+def runoff_ranks(averages: dict[str, dict], even) -> dict[str, int]:
+    """The instant-runoff ranks from each voter's average outcome against each opponent it met, in
+    any unit whose even outcome is `even` (ludica's scores ½; the competition's returns 0)."""
+    ballots = [_tiers(row) for row in averages.values()]
     rank: dict[str, int] = {}
+    left = set(averages) | {o for row in averages.values() for o in row}
     while left:
-        points = {a: 0.0 for a in left}
-        played = {a: 0 for a in left}
-        for g in games:
-            if g.black in points and g.white in points:
-                points[g.black] += g.score
-                points[g.white] += 1.0 - g.score
-                played[g.black] += 1
-                played[g.white] += 1
-        mean = {a: points[a] / played[a] if played[a] else 0.0 for a in left}
-        lowest = min(round(v, 9) for v in mean.values())
-        out = [a for a in left if round(mean[a], 9) == lowest]
-        for a in out:  # eliminated together: they share the worst rank still free
-            rank[a] = len(left) - len(out) + 1
-        left = [a for a in left if a not in out]
+        placed = _elect(ballots, left, averages, even)
+        place = len(rank) + 1
+        for a in placed:
+            rank[a] = place
+        left -= placed
     return rank
 
 
-def lexicographic(ranks: dict[str, dict[str, int]], agents: list[str]) -> list[tuple[str, list[int]]]:
-    """Agents ordered by their sorted per-stage ranks compared lexicographically, best first:
-    (agent, its ranks from best to worst)."""
-    sorted_ranks = {a: sorted(r[a] for r in ranks.values() if a in r) for a in agents}
-    return sorted(((a, sorted_ranks[a]) for a in agents), key=lambda item: (item[1], item[0]))
+def _tiers(row: dict) -> list[frozenset[str]]:
+    """A ballot: the opponents grouped by equal average outcome, the lowest (hardest) first."""
+    levels = sorted(set(row.values()))
+    return [frozenset(o for o, x in row.items() if x == level) for level in levels]
+
+
+def _elect(ballots: list[list[frozenset[str]]], candidates: set[str], averages: dict[str, dict], even) -> set[str]:
+    """Who takes the next place among `candidates`: one agent, or several that share it."""
+    running = set(candidates)
+    while True:
+        votes = {c: Fraction(0) for c in running}
+        counting = 0
+        for ballot in ballots:
+            first = next((tier & running for tier in ballot if tier & running), None)
+            if first:  # a tie on the ballot splits the vote
+                counting += 1
+                for c in first:
+                    votes[c] += Fraction(1, len(first))
+        winner = [c for c in running if 2 * votes[c] > counting]
+        if winner:
+            return set(winner)
+        if len(running) == 1:
+            return running
+        fewest = min(votes.values())
+        tied = {c for c in running if votes[c] == fewest}
+        if len(tied) > 1:  # the tied agent that did worst against those still in goes out first
+            outcome = {c: _mean_against(averages.get(c, {}), running - {c}, even) for c in tied}
+            tied = {c for c in tied if outcome[c] == min(outcome.values())}
+        if tied == running:
+            return running
+        running -= tied
+
+
+def _mean_against(row: dict, others: set[str], even) -> Fraction:
+    met = [Fraction(x) for o, x in row.items() if o in others]
+    return sum(met, Fraction(0)) / len(met) if met else Fraction(even)
+
+
+def lexicographic(ranks: dict[str, dict[str, int]], agents: list[str]) -> list[dict]:
+    """The overall order of the competition: each agent's per-stage ranks sorted worst first,
+    compared lexicographically, best first; equal lists share a place (1, 1, 3). Only the stages on
+    which every agent has a rank count (a stage still being played ranks only some). Each entry:
+    {"agent", "place", "ranks" (worst first)}."""
+    stages = [r for r in ranks.values() if all(a in r for a in agents)]
+    worst_first = {a: sorted((r[a] for r in stages), reverse=True) for a in agents}
+    order = sorted(agents, key=lambda a: (worst_first[a], a))
+    return [{"agent": a, "place": 1 + sum(worst_first[b] < worst_first[a] for b in agents), "ranks": worst_first[a]}
+            for a in order]

@@ -53,7 +53,11 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     p.add_argument("--max-stages", type=count_type, default=None, metavar="N", help="stop after N unseen stages")
     p.add_argument("--max-time", type=seconds_type, default=None, metavar="S", help="start no stage after S seconds")
     p.add_argument("--until-separated", action="store_true",
-                   help="stop once the anytime intervals of agents next in rank are disjoint")
+                   help="stop once every pair of submitted agents is told apart at 95%% confidence by a sequential "
+                        "sign test over the unseen stages, valid however often it is looked at (after at least 3)")
+    p.add_argument("--separate", nargs=2, action="append", default=None, metavar=("A", "B"),
+                   help="with --until-separated (implied): wait for A and B to be told apart instead (repeat for "
+                        "more pairs; a baseline may be named)")
     p.add_argument("--adaptation", type=_fractions, default=(0.25, 0.5), metavar="F,F",
                    help="metric A: budget fractions at which agents that are not baselines play the baselines "
                         "again on unseen stages (default 0.25,0.5; none: not measured)")
@@ -160,6 +164,7 @@ def cmd_evaluate(args) -> int:
     from rich.console import Console
 
     from ludica.evaluation import evaluate
+    from ludica.evaluation import stopping as separation
     from ludica.evaluation.report import write_report
     from ludica.runtime import runfolder, tournament
 
@@ -175,6 +180,8 @@ def cmd_evaluate(args) -> int:
                              adaptation=args.adaptation, reveal=args.reveal,
                              limits=options.limits, sandbox=options.sandbox, isolate_rules=options.isolate_rules)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
+    if args.until_separated or args.separate:  # said before anything is drawn or played
+        separation.tested_pairs([a.name for a in agents], set(baselines), args.separate or ())
     jobs = args.jobs or len(tournament.cores())
     started = time.monotonic()
     with runfolder.open_run(out) as store:  # the run's folder, held until its report is written
@@ -260,7 +267,8 @@ def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int
 
         callbacks = evaluate.Callbacks(on_plan=on_plan, on_game=on_game, on_wait=on_wait, on_estimate=on_estimate,
                                        on_stop=on_stop)
-        stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated)
+        stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated or bool(args.separate),
+                                     pairs=tuple(tuple(p) for p in args.separate or ()))
         try:
             return evaluate.play(store, stages, agents, out, config, baselines=baselines, resume=args.resume,
                                  jobs=jobs, stopping=stopping, callbacks=callbacks, resamples=args.resamples,

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from ludica.evaluation import Outcome, instant_runoff, lexicographic, online_elo, rate, shared_ranks, unified_score
+from ludica.evaluation import Outcome, online_elo, rate, shared_ranks, unified_score
 from ludica.evaluation.ratings import ELO_PER_NAT, points
 
 
@@ -116,19 +116,3 @@ def test_online_elo_moves_by_k_times_the_surprise():
 def test_the_unified_score_counts_only_what_is_above_1000():
     per_stage = {"s": {"a": 1300.0, "b": 900.0}, "t": {"a": 1100.0, "b": 1050.0}}
     assert unified_score(per_stage, ["a", "b"]) == {"a": 200.0, "b": 25.0}
-
-
-def test_instant_runoff_eliminates_the_weakest_among_those_left():
-    # a, b and c beat each other in a cycle and all beat `weak`
-    games = ([Outcome("s", "a", "b", 1.0), Outcome("s", "b", "c", 1.0), Outcome("s", "c", "a", 1.0)]  # a cycle
-             + [Outcome("s", x, "weak", 1.0) for x in "abc"] + [Outcome("s", "weak", "a", 0.0)])
-    ranks = instant_runoff(games, ["a", "b", "c", "weak"])
-    assert ranks["weak"] == 4
-    assert ranks["a"] == ranks["b"] == ranks["c"] == 1  # the cycle: tied once weak is out
-    two = instant_runoff([Outcome("s", "a", "b", 1.0), Outcome("s", "b", "a", 0.5)], ["a", "b"])
-    assert two == {"a": 1, "b": 2}
-
-
-def test_lexicographic_order_of_sorted_ranks():
-    ranks = {"s": {"a": 1, "b": 2, "c": 3}, "t": {"a": 3, "b": 1, "c": 2}, "u": {"a": 1, "b": 2, "c": 3}}
-    assert lexicographic(ranks, ["a", "b", "c"]) == [("a", [1, 1, 3]), ("b", [1, 2, 2]), ("c", [2, 3, 3])]
