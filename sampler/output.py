@@ -18,6 +18,7 @@ from ..files import write_atomic
 from ..gdl.bits import description_length
 from ..gdl.printer import format
 from .cost import TAU_GAMES, TAU_SEED
+from . import edits
 from .edits import VARIANT_LIMITS
 from .prior import Limits
 from .sample import Run
@@ -58,6 +59,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         entries.append({
             "file": path.name, "name": label, "candidate": c.number,
             "changes": c.changes or None, "bits": round(c.bits, 6),
+            **({} if c.edit is None else {"bits_drawn": round(c.drawn_bits, 6), "edit": edits.edit_text(c.edit)}),
             "description_length": round(description_length(c.stage), 6), "tau": round(c.tau, 4),
             "K": round(c.K, 6), "levin_weight": round(weight, 9), "figures": c.figures,
             "key": c.key, "fingerprint": c.fingerprint, "sha256": stage_hash(text),
@@ -73,7 +75,8 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         "limits": (spec.limits or (Limits() if spec.base is None else VARIANT_LIMITS)).as_dict(),
         "filters": spec.filters.as_dict() if spec.filters.enabled else "none",
         "prior": PRIOR, "tau": TAU, "K": LEVIN,
-        "bits": "of the edit (its changes) for variants; the description length for fresh stages",
+        "bits": ("of the smallest edit that gives the variant (edit; bits_drawn: of the edit drawn, which may "
+                 "carry changes that give nothing) for variants; the description length for fresh stages"),
         "stages": entries,
         "candidates": len(result.judged),
         "accepted": len(result.accepted),

@@ -11,7 +11,8 @@ stage's is rejected as "duplicate" (a raw draw of the prior, --filters none, kee
 part of the distribution).
 
 Levin weights: candidates are drawn ∝ 2^-bits (the edit's bits for variants, the description
-length for fresh stages); K = bits + log2 τ; each accepted stage carries the importance weight
+length for fresh stages; a variant records the bits of the smallest edit that gives it, see
+edits.smallest); K = bits + log2 τ; each accepted stage carries the importance weight
 2^-K / 2^-bits = 1/τ normalised over the set, so that a weighted mean over the set estimates a mean
 under the prior ∝ 2^-K (weights, not rejection: rejecting on τ would discard most draws).
 """
@@ -40,7 +41,9 @@ class Candidate:
 
     number: int
     stage: A.Stage | None = None
-    bits: float | None = None  # of the edit (variants) or of the stage (fresh)
+    bits: float | None = None  # of the smallest edit that gives it (variants), of the stage (fresh)
+    drawn_bits: float | None = None  # of the edit drawn (variants; a no-op change riding along costs bits)
+    edit: tuple | None = None  # the smallest edit's word (variants: edits.replay reads it)
     changes: str = ""
     tau: float | None = None
     figures: dict = field(default_factory=dict)
@@ -88,7 +91,7 @@ def draw_candidate(spec: Spec, known: "Known", number: int) -> Candidate:
     c = Candidate(number)
     if spec.base is not None:
         edited = edits.edit(spec.base, rng, spec.family, spec.limits or edits.VARIANT_LIMITS)
-        c.stage, c.bits, c.changes = edited.stage, edited.bits, edited.changes
+        c.stage, c.bits, c.drawn_bits, c.changes = edited.stage, edited.bits, edited.bits, edited.changes
         rejected = edited.rejected
     else:
         drawn = prior.draw(rng, spec.limits or prior.Limits(), players=("black", "white"))
@@ -100,6 +103,9 @@ def draw_candidate(spec: Spec, known: "Known", number: int) -> Candidate:
         if c.key in known.keys:
             c.rejected_by, c.reason = "duplicate", f"the same game as {known.keys[c.key]}"
         else:
+            if spec.base is not None:  # K counts the smallest edit that gives the variant (edits.smallest)
+                c.bits, c.edit = edits.smallest(spec.base, c.stage, edited.word, spec.family,
+                                                spec.limits or edits.VARIANT_LIMITS)
             found = screen.screen(c.stage, spec.filters, known.prints)
             c.tau, c.fingerprint, c.figures = found.tau, found.fingerprint, found.figures
             c.rejected_by, c.reason = found.rejected_by, found.reason

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import math
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from ludica import compiler, gdl, sampler
 from ludica.cli import main
 from ludica.gdl import ast as A
+from ludica.gdl import bits as B
 from ludica.gdl.conformance import check_game
 from ludica.gdl.parser import parse
 from ludica.gdl.printer import format as fmt
@@ -199,6 +201,56 @@ def test_arena_edits_keep_to_the_arena_kinds():
             assert type(e.stage.turn) in edits.ARENA_TURNS
             assert {type(end.result) for end in e.stage.ends} <= set(edits.ARENA_RESULTS)
             assert isinstance(e.stage.board, A.SquareBoard)
+
+
+def test_an_edit_replays_from_its_word_and_its_smallest_edit_gives_the_same_game():
+    fewer = 0
+    for i in range(300):
+        e = edits.edit(OTHELLO, generator(9, i), "arena")
+        if e.rejected is not None:
+            continue
+        again, bits = edits.replay(OTHELLO, e.word, "arena")
+        assert again == e.stage and bits == pytest.approx(e.bits)
+        least, word = edits.smallest(OTHELLO, e.stage, e.word, "arena")
+        smallest_stage, smallest_bits = edits.replay(OTHELLO, word, "arena")
+        assert least == pytest.approx(smallest_bits) and least <= e.bits + 1e-9
+        assert symmetry.canonical_key(smallest_stage) == symmetry.canonical_key(e.stage)
+        fewer += least < e.bits - 1e-9
+    assert fewer > 0  # some draws carry changes that give nothing
+    with pytest.raises(edits.NotAnEdit):
+        edits.replay(OTHELLO, (1, ("turn order", A.Alternate)), "arena")  # the base's own order: no change
+
+
+def _kind_bits(kind: str, family: str = "arena") -> float:
+    weights = edits.FAMILIES[family]
+    return math.log2(sum(weights.values()) / weights[kind])
+
+
+def test_a_change_that_moves_nothing_costs_the_variant_no_bits():
+    """The seed's case: a 7x7 board and a setup piece "moved" to the cell it stands on were
+    recorded at the cost of both changes, where the board change alone gives the same stage."""
+    resized, size_bits = edits.replay(OTHELLO, (1, ("board size", 7)), "arena")
+    assert size_bits == pytest.approx(B.gamma_bits(1) + _kind_bits("board size") + B.side_bits(7))
+    piece = [c for x in resized.setup for c in A.expand(x.cells)][2]
+    drawn = (2, ("board size", 7), ("setup pieces", 1, 2, piece))  # piece 2 moved where it is
+    stage, drawn_bits = edits.replay(OTHELLO, drawn, "arena")
+    assert stage == resized and drawn_bits == pytest.approx(
+        B.gamma_bits(2) + _kind_bits("board size") + B.side_bits(7) + _kind_bits("setup pieces")
+        + B.gamma_bits(1) + math.log2(4) + math.log2(49))
+    assert edits.smallest(OTHELLO, stage, drawn, "arena") == (pytest.approx(size_bits), (1, ("board size", 7)))
+
+
+def test_the_smallest_edit_moves_a_piece_once_and_blocks_whole_mirror_images():
+    b2, f2 = A.Cell(6, 1), A.Cell(6, 5)
+    twice = (1, ("setup pieces", 2, 1, b2, 1, f2))  # piece 1 to b2, then on to f2
+    stage, _ = edits.replay(OTHELLO, twice, "arena")
+    assert edits.smallest(OTHELLO, stage, twice, "arena")[1] == (1, ("setup pieces", 1, 1, f2))
+    b6, b5, g5 = A.Cell(2, 1), A.Cell(3, 1), A.Cell(3, 6)  # b5 and g5: one mirror image
+    three = (1, ("blocked cells", 3, True, b6, b5, g5))
+    stage, _ = edits.replay(OTHELLO, three, "arena")
+    bits, word = edits.smallest(OTHELLO, stage, three, "arena")
+    assert word[1][:3] == ("blocked cells", 2, True) and bits == pytest.approx(
+        B.gamma_bits(1) + _kind_bits("blocked cells") + B.gamma_bits(2) + 1 + 2 * 6)
 
 
 @pytest.fixture(scope="module")
