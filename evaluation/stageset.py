@@ -2,9 +2,12 @@
 .gdl files, or a set the sampler draws into the run folder), each with its role and its weight in
 the anytime estimate.
 
-Unseen stages drawn by the sampler come ∝ 2^-bits and carry Levin weights 2^-K normalised over the
-set (sampler/output.py, manifest.json): the weighted mean over the set estimates the mean under
-the prior ∝ 2^-K. Stages of a folder without a manifest weigh the same.
+Unseen stages drawn by the sampler come ∝ 2^-bits, each played once however often it was drawn, and
+carry Levin weights multiplicity / τ normalised over the set (sampler/sample.py, manifest.json):
+the weighted mean over the set estimates the mean under the prior ∝ 2^-K. The multiplicity (the
+draws that gave the stage, counted in its weight already: a stage drawn twice weighs twice what a
+stage of the same τ drawn once does) is read too, for the report. Stages of a folder without a
+manifest weigh the same.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ class EvalStage:
     role: str  # PUBLIC or UNSEEN
     weight: float  # relative weight in the anytime estimate (public stages: 1, not used there)
     source: str  # the file it came from
+    multiplicity: int = 1  # the sampler's draws that gave the stage (counted in `weight` already)
 
     @property
     def text(self) -> str:
@@ -43,12 +47,15 @@ def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
     if not files:
         raise LudicaError(f"no .gdl file in {folder}")
     weights: dict[str, float] = {}
+    counts: dict[str, int] = {}
     manifest = folder / "manifest.json"
     if manifest.is_file():
         fix = "remove it, or give the folder of a `ludica sample` run"
         data = read_json(manifest, fix=fix)
         try:
             weights = {e["file"]: float(e["levin_weight"]) for e in data.get("stages", [])}
+            # a manifest written before draws were counted has no multiplicity: each stage was drawn once
+            counts = {e["file"]: e.get("multiplicity", 1) for e in data.get("stages", [])}
         except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise LudicaError(f"{manifest} is not a sampler manifest ({err}); {fix}") from None
         for file, weight in weights.items():
@@ -57,9 +64,12 @@ def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
                 raise LudicaError(f"{manifest}: the levin_weight of {file} is {weight:g}: every weight must be a "
                                   "finite number above 0; correct it, or remove manifest.json (the stages then "
                                   "weigh the same)")
+            if type(counts[file]) is not int or counts[file] < 1:
+                raise LudicaError(f"{manifest}: the multiplicity of {file} is {counts[file]!r}: the draws that gave a "
+                                  "stage are a whole number, 1 or more; correct it, or remove manifest.json")
         order = list(weights)
         files.sort(key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
-    return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p)) for p in files]
+    return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p), counts.get(p.name, 1)) for p in files]
 
 
 def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: str = "arena",

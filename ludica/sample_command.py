@@ -1,6 +1,7 @@
 """`ludica sample`: variant sets of a base stage, or fresh stages, written to a folder with a
 manifest; a progress bar while candidates are screened, then a summary of what was rejected and why,
-the bits and K of the accepted stages, and the screening speed."""
+the share of valid draws that were public stages, the bits and K of the accepted stages, and the
+screening speed."""
 from __future__ import annotations
 
 import argparse
@@ -15,7 +16,8 @@ from ludica.arguments import stage_path
 def add_parser(sub, count_type) -> None:
     p = sub.add_parser("sample", help="draw unseen stages: variants of a base stage, or fresh ones",
                        description="Draw stages ∝ 2^-bits, screen them for playability inside the kernels, "
-                                   "drop duplicates, and write them with manifest.json. The same command and "
+                                   "count a stage drawn again (its multiplicity) rather than play it twice, "
+                                   "and write them with manifest.json. The same command and "
                                    "seed write the same bytes, whatever --jobs.")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--base", metavar="STAGE", help="draw variants of this stage (a file or a bundled name)")
@@ -31,7 +33,7 @@ def add_parser(sub, count_type) -> None:
     p.add_argument("--sides", type=_sides, default=None, metavar="MIN..MAX",
                    help="board sides a draw may have (default 3..12 fresh, 4..12 variants)")
     p.add_argument("--filters", choices=("default", "none"), default="default",
-                   help="none: raw draws of the prior (valid stages, no playability filter, duplicates kept)")
+                   help="none: raw draws of the prior (valid stages, no playability filter, every draw kept)")
     p.add_argument("--jobs", type=count_type, default=None, metavar="J", help="processes (default: every core)")
     p.add_argument("--max-candidates", type=count_type, default=None, metavar="M",
                    help="stop after judging M candidates (default: 500 per stage asked for, 20,000 when fresh)")
@@ -94,8 +96,7 @@ def cmd_sample(args) -> int:
                                  "kernels, about a minute)", total=args.n)
 
         def on_candidate(c, accepted: int) -> None:
-            said = "accepted" if c.accepted else f"rejected: {c.rejected_by}"
-            progress.update(task, completed=accepted, description=f"candidate {c.number}: {said}")
+            progress.update(task, completed=accepted, description=f"candidate {c.number}: {c.verdict}")
 
         try:
             result = sampler.run(spec, args.n, jobs=args.jobs or 0, exclude=exclude,
@@ -130,14 +131,20 @@ def summary(console, result) -> None:
         table.add_column(column, justify="left" if column == "verdict" else "right")
     groups: dict[str, list] = {}
     for c in judged:
-        groups.setdefault("accepted" if c.accepted else f"rejected: {c.rejected_by}", []).append(c)
-    order = sorted(groups, key=lambda g: (g == "accepted", filter_order(g.removeprefix("rejected: "))))
+        group = "drawn again (counted)" if c.drawn_again is not None else c.verdict
+        groups.setdefault(group, []).append(c)
+    order = sorted(groups, key=lambda g: (not g.startswith("rejected"), g == "accepted",
+                                          filter_order(g.removeprefix("rejected: "))))
     for g in order:
         cs = groups[g]
         table.add_row(g, str(len(cs)), f"{len(cs) / max(1, len(judged)):.0%}",
                       f"{statistics.fmean(c.seconds for c in cs):.3f}")
     console.print(table)
     accepted = result.accepted
+    draws = result.draws()
+    if draws["valid"]:
+        console.print(f"valid draws: {draws['valid']}; {draws['public share']:.0%} were public stages (or the base), "
+                      f"{draws['drawn again']} drew a stage of the set again (counted in its multiplicity)")
     console.print(f"accepted: bits min/median/max {_spread([c.bits for c in accepted])}, "
                   f"K {_spread([c.K for c in accepted])}, tau {_spread([c.tau for c in accepted])}")
     minutes = result.seconds / 60

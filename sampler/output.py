@@ -2,8 +2,10 @@
 
 The manifest holds what makes the set reproducible and what each stage is: the seed, the package
 version, the base stage and its hash, the family, limits and filters, the definitions of bits, τ
-and K, and per stage its file, what changed in one line, bits, τ, K, Levin weight and every
-filter figure; then the candidates judged and the rejections per filter. No clock time goes in it
+and K, and per stage its file, what changed in one line, bits, τ, K, multiplicity (the draws that
+gave it), Levin weight and every filter figure; then the candidates judged, what the valid draws
+were (new, drawn again, public, excluded, filtered out; the public share) and the rejections per
+filter. No clock time goes in it
 (the same command and seed write the same bytes); `ludica sample` prints the times.
 """
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .cost import TAU_GAMES, TAU_SEED
 from . import edits
 from .edits import VARIANT_LIMITS
 from .prior import Limits
-from .sample import Run
+from .sample import DRAW_REJECTIONS, EXCLUDED, PUBLIC, Run
 from .screen import FILTERS
 
 PRIOR = ("Each stage is drawn from a prefix-free code by drawing every field at random, so a draw has "
@@ -29,9 +31,10 @@ PRIOR = ("Each stage is drawn from a prefix-free code by drawing every field at 
          "so accepted stages keep probabilities proportional to 2^-bits among the accepted.")
 TAU = (f"tau: the mean, over the seeded random games 0..{TAU_GAMES - 1} of seed {TAU_SEED}, of the sum over "
        "the positions a game passes through of 1 + its legal moves (counted, not timed).")
-LEVIN = ("K = bits + log2 tau. Stages are drawn proportional to 2^-bits and weighted by 2^-K / 2^-bits = 1/tau, "
-         "normalised over the set (levin weight): weighted means over the set estimate means under the prior "
-         "proportional to 2^-K.")
+LEVIN = ("K = bits + log2 tau. Stages are drawn proportional to 2^-bits; a stage drawn again is counted, not played "
+         "again (multiplicity: the draws that gave it), and each draw is weighted by 2^-K / 2^-bits = 1/tau: a "
+         "stage's levin weight is multiplicity / tau, normalised over the set, and weighted means over the set "
+         "estimate means under the prior proportional to 2^-K (summed over the edits or descriptions of a stage).")
 
 
 def package_version() -> str:
@@ -61,7 +64,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
             "changes": c.changes or None, "bits": round(c.bits, 6),
             **({} if c.edit is None else {"bits_drawn": round(c.drawn_bits, 6), "edit": edits.edit_text(c.edit)}),
             "description_length": round(description_length(c.stage), 6), "tau": round(c.tau, 4),
-            "K": round(c.K, 6), "levin_weight": round(weight, 9), "figures": c.figures,
+            "K": round(c.K, 6), "multiplicity": c.multiplicity, "levin_weight": round(weight, 9), "figures": c.figures,
             "key": c.key, "fingerprint": c.fingerprint, "sha256": stage_hash(text),
         })
     manifest = {
@@ -80,6 +83,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         "stages": entries,
         "candidates": len(result.judged),
         "accepted": len(result.accepted),
+        "draws": result.draws(),
         "rejections": {k: v for k, v in sorted(result.rejections().items(), key=lambda kv: filter_order(kv[0]))},
         "stopped": result.stopped,
     }
@@ -89,6 +93,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
 
 
 def filter_order(rejected_by: str) -> tuple[int, str]:
-    """Where a reason for rejection comes in a run: the draw's own, then the filters', then duplicates."""
-    order = ("limit", "not applicable", "invalid", *FILTERS, "duplicate")
+    """Where a reason for rejection comes in a run: the draw's own, then the filters', then the
+    stages not to draw."""
+    order = (*DRAW_REJECTIONS, *FILTERS, PUBLIC, EXCLUDED)
     return (order.index(rejected_by) if rejected_by in order else len(order), rejected_by)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import filecmp
 import json
 import math
+import statistics
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -278,7 +279,7 @@ def test_accepted_variants_are_valid_distinct_and_play_alike_on_both_engines(sma
     run, folder = small_sets[1]
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["accepted"] == 3 and manifest["candidates"] == len(run.judged)
-    assert sum(manifest["rejections"].values()) == len(run.judged) - 3
+    assert sum(manifest["rejections"].values()) + manifest["draws"]["drawn again"] == len(run.judged) - 3
     keys = set()
     for entry in manifest["stages"]:
         s = gdl.load(folder / entry["file"])
@@ -291,8 +292,36 @@ def test_accepted_variants_are_valid_distinct_and_play_alike_on_both_engines(sma
         keys.add(symmetry.canonical_key(s))
     assert len(keys) == 3
     assert sum(e["levin_weight"] for e in manifest["stages"]) == pytest.approx(1.0)
+    by_draws = [e["multiplicity"] / e["tau"] for e in manifest["stages"]]
+    assert [e["levin_weight"] for e in manifest["stages"]] == pytest.approx([w / sum(by_draws) for w in by_draws])
+    draws = manifest["draws"]
+    assert sum(e["multiplicity"] for e in manifest["stages"]) == draws["new stages"] + draws["drawn again"]
+    assert draws["public"] == manifest["rejections"].get("public", 0) and draws["new stages"] == 3
     public = {symmetry.canonical_key(gdl.load(p)) for p in STAGES.glob("*.gdl")}
     assert not keys & public
+
+
+def test_an_evaluation_reads_the_weights_and_multiplicities_of_a_set(small_sets, tmp_path):
+    from ludica.evaluation import stageset
+    from ludica.gdl.diagnostics import LudicaError
+
+    _, folder = small_sets[1]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    read = stageset.from_folder(folder)
+    assert [(s.weight, s.multiplicity) for s in read] == [(e["levin_weight"], e["multiplicity"])
+                                                          for e in manifest["stages"]]
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for e in manifest["stages"]:
+        (copy / e["file"]).write_text((folder / e["file"]).read_text())
+    manifest["stages"][0]["multiplicity"] = 3
+    del manifest["stages"][1]["multiplicity"]  # a manifest from before draws were counted
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert [s.multiplicity for s in stageset.from_folder(copy)] == [3, 1, 1]
+    manifest["stages"][0]["multiplicity"] = 1.5
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(LudicaError, match="the multiplicity of variant-001.gdl is 1.5"):
+        stageset.from_folder(copy)
 
 
 def test_exclude_keeps_a_new_set_disjoint(small_sets, tmp_path):
@@ -301,7 +330,63 @@ def test_exclude_keeps_a_new_set_disjoint(small_sets, tmp_path):
     again = sampler.variants(base, 3, seed=11, family="arena", jobs=1, exclude=[folder])
     before = {symmetry.canonical_key(gdl.load(p)) for p in folder.glob("*.gdl")}
     assert not before & {c.key for c in again.accepted}
-    assert any(c.rejected_by == "duplicate" and "excluded" in c.reason for c in again.judged)
+    assert any(c.rejected_by == "excluded" and "excluded" in c.reason for c in again.judged)
+    assert again.draws()["excluded"] == sum(c.rejected_by == "excluded" for c in again.judged)
+
+
+# --- draws counted: the set's weights follow the prior as the set grows -------------------------------
+
+# A space of eight stages drawn with probabilities 2^-1 .. 2^-7, 2^-7 and counted costs τ: the prior
+# ∝ 2^-K gives stage i the weight p_i / τ_i normalised. The first is a public stage (rejected).
+SPACE_P = [2.0 ** -min(i + 1, 7) for i in range(8)]
+SPACE_TAU = [40.0, 10.0, 80.0, 20.0, 10.0, 60.0, 30.0, 15.0]
+
+
+def _space_run(monkeypatch, seed: int, n: int) -> sampler.Run:
+    """sample.run over the space: each candidate drawn from its own generator, screening replaced
+    by the space's table (the public stage rejected as screening rejects one)."""
+    from ludica.sampler import sample
+
+    def draw(spec, known, number):
+        i = generator(spec.seed, number).choices(range(8), SPACE_P)[0]
+        c = sample.Candidate(number, bits=-math.log2(SPACE_P[i]), key=f"key {i}", fingerprint=f"games {i}",
+                             tau=SPACE_TAU[i])
+        if i == 0:
+            c.rejected_by = sample.PUBLIC
+        return c
+
+    monkeypatch.setattr(sample, "draw_candidate", draw)
+    monkeypatch.setattr(sample, "known_stages", lambda spec, exclude: sample.Known())
+    return sampler.run(sampler.Spec(seed, OTHELLO), n, jobs=1)
+
+
+def _total_variation(run: sampler.Run) -> float:
+    """Between the set's Levin weights and the prior ∝ 2^-K over the space's unseen stages."""
+    exact = [p / t for p, t in zip(SPACE_P[1:], SPACE_TAU[1:])]
+    exact = [x / math.fsum(exact) for x in exact]
+    weights = dict(zip((int(c.key.split()[1]) for c in run.accepted), run.weights()))
+    return 0.5 * math.fsum(abs(weights.get(i + 1, 0.0) - x) for i, x in enumerate(exact))
+
+
+def test_a_stage_drawn_again_counts_again_and_the_weights_follow_the_prior(monkeypatch):
+    """Rejecting a stage drawn again (the sampler before issue 20) left every stage of a complete
+    set the weight 1/τ whatever its 2^-bits: a total variation of 0.49 from the prior here."""
+    shifts = []
+    for seed in range(10):
+        run = _space_run(monkeypatch, seed, 7)  # every unseen stage of the space: a complete set
+        assert len(run.accepted) == 7
+        shifts.append(_total_variation(run))
+        draws = run.draws()
+        counted = sum(c.multiplicity for c in run.accepted)
+        assert counted == draws["new stages"] + draws["drawn again"] == draws["valid"] - draws["public"]
+        assert all(c.drawn_again is not None or c.accepted or c.rejected_by == "public" for c in run.judged)
+    assert statistics.fmean(shifts) < 0.1 and max(shifts) < 0.2, shifts
+
+
+def test_the_share_of_draws_that_were_public_is_counted(monkeypatch):
+    draws = _space_run(monkeypatch, 3, 7).draws()
+    assert draws["public"] > 0 and draws["public share"] == round(draws["public"] / draws["valid"], 4)
+    assert 0.3 < draws["public share"] < 0.7  # the public stage is drawn half the time
 
 
 def test_raw_prior_draws_are_valid_stages():
