@@ -35,6 +35,9 @@ def add_parser(sub, count_type) -> None:
     p.add_argument("--filters", choices=("default", "none"), default="default",
                    help="none: raw draws of the prior (valid stages, no playability filter, every draw kept)")
     p.add_argument("--jobs", type=count_type, default=None, metavar="J", help="processes (default: every core)")
+    p.add_argument("--min-divergence", type=float, default=None, metavar="D",
+                   help="variants: reject those on which a policy tuned to the base loses less than D of its score "
+                        "against a rules-aware reference (the divergence, in the manifest; docs/sampler.md)")
     p.add_argument("--max-candidates", type=count_type, default=None, metavar="M",
                    help="stop after judging M candidates (default: 500 per stage asked for, 20,000 when fresh)")
     p.set_defaults(run=cmd_sample)
@@ -87,13 +90,15 @@ def cmd_sample(args) -> int:
         limits = replace(default, min_side=args.sides[0], max_side=args.sides[1],
                          max_cells=max(default.max_cells, args.sides[1] ** 2))
     try:
-        spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters)
+        spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters,
+                            min_divergence=args.min_divergence)
     except ValueError as err:  # an unknown family: said by the Spec
         raise gdl.LudicaError(str(err)) from None
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:
-        task = progress.add_task("preparing: the public stages' fingerprints (the first run also compiles the "
-                                 "kernels, about a minute)", total=args.n)
+        task = progress.add_task("preparing: the public stages' fingerprints" + (
+            ", the base's score for divergence" if spec.measures_divergence else "") + " (the first run also "
+            "compiles the kernels, about a minute)", total=args.n)
 
         def on_candidate(c, accepted: int) -> None:
             progress.update(task, completed=accepted, description=f"candidate {c.number}: {c.verdict}")
@@ -147,6 +152,10 @@ def summary(console, result) -> None:
                       f"{draws['drawn again']} drew a stage of the set again (counted in its multiplicity)")
     console.print(f"accepted: bits min/median/max {_spread([c.bits for c in accepted])}, "
                   f"K {_spread([c.K for c in accepted])}, tau {_spread([c.tau for c in accepted])}")
+    if result.reference is not None:
+        values = [c.divergence["value"] for c in accepted]
+        console.print(f"divergence (the base-tuned policy's score {result.reference.score:.2f} on the base, minus "
+                      f"its score on the variant): min/median/max {_spread(values)}")
     minutes = result.seconds / 60
     full = [c for c in judged if c.every_filter]
     console.print(f"speed: {len(judged) / minutes:.0f} candidates judged/min, {len(full) / minutes:.0f} through "

@@ -40,7 +40,7 @@ from typing import Callable, Iterator
 from ..gdl import ast as A
 from .. import stages as bundled_stages
 from ..gdl import load
-from . import edits, prior, screen, symmetry
+from . import divergence, edits, prior, screen, symmetry
 from .cost import levin_k
 
 
@@ -58,12 +58,13 @@ class Candidate:
     figures: dict = field(default_factory=dict)
     key: str | None = None
     fingerprint: str | None = None
-    rejected_by: str | None = None  # "limit", "invalid", "not applicable", a filter, "public", "excluded"
+    rejected_by: str | None = None  # "limit", "invalid", "not applicable", a filter, "divergence", "public", ...
     reason: str | None = None
     seconds: float = 0.0
     every_filter: bool = False  # screening ran every filter (accepted, or rejected by the last)
     multiplicity: int = 1  # an accepted stage: the run's draws that gave it (itself and the draws again)
     drawn_again: int | None = None  # a draw of the set's stage number N again: counted there, not played
+    divergence: dict | None = None  # variants: how much the base-tuned policy loses here (divergence.py)
 
     @property
     def accepted(self) -> bool:
@@ -90,16 +91,28 @@ class Spec:
     family: str = "all"
     limits: prior.Limits | None = None  # None: prior.Limits() for fresh stages, edits.VARIANT_LIMITS for variants
     filters: screen.Filters = screen.Filters()
+    # variants: how divergence from the base is measured (None: it is not); below min_divergence a
+    # variant is rejected ("divergence")
+    divergence: divergence.Settings | None = divergence.Settings()
+    min_divergence: float | None = None
 
     def __post_init__(self):
         if self.family not in edits.FAMILIES:
             raise ValueError(f"no family {self.family!r}; families: {', '.join(edits.FAMILIES)}")
+        if self.min_divergence is not None and not self.measures_divergence:
+            raise ValueError("a minimum divergence is a filter of variants (of a base, filters on, divergence "
+                             "measured)")
+
+    @property
+    def measures_divergence(self) -> bool:
+        return self.base is not None and self.divergence is not None and self.filters.enabled
 
 
-def draw_candidate(spec: Spec, known: "Known", number: int) -> Candidate:
+def draw_candidate(spec: Spec, known: "Known", number: int, reference: divergence.Score | None = None) -> Candidate:
     """Draw and screen candidate `number` (in a worker process); a candidate the same as one of
     `known` is rejected as soon as that shows (by its key before screening, by its fingerprint
-    after the random games)."""
+    after the random games). A variant that passes every filter has its divergence from the base
+    measured against `reference` (the base's score), when given."""
     started = time.perf_counter()
     rng = prior.generator(spec.seed, number)
     c = Candidate(number)
@@ -127,8 +140,19 @@ def draw_candidate(spec: Spec, known: "Known", number: int) -> Candidate:
             if found.rejected_by == "duplicate":  # screening's word for a fingerprint of `known`
                 c.rejected_by = known.why[known.prints[c.fingerprint]]
             c.every_filter = found.rejected_by in (None, screen.FILTERS[-1])
+            if c.rejected_by is None and reference is not None:
+                _diverge(c, spec, reference)
     c.seconds = time.perf_counter() - started
     return c
+
+
+def _diverge(c: Candidate, spec: Spec, reference: divergence.Score) -> None:
+    """The variant's divergence from the base (divergence.py), and the verdict of min_divergence."""
+    c.divergence = divergence.figure(reference, divergence.score(c.stage, spec.divergence.games,
+                                                                     spec.divergence))
+    if spec.min_divergence is not None and c.divergence["value"] < spec.min_divergence:
+        c.rejected_by, c.reason = "divergence", (f"the base-tuned policy loses {c.divergence['value']:.2f} of its "
+                                                 f"score here, below {spec.min_divergence:g}")
 
 
 PUBLIC, EXCLUDED = "public", "excluded"
@@ -165,19 +189,20 @@ def known_stages(spec: Spec, exclude: list[Path]) -> Known:
     return known
 
 
-def _screened(spec: Spec, known: Known, jobs: int, start: int) -> Iterator[Candidate]:
+def _screened(spec: Spec, known: Known, jobs: int, start: int,
+              reference: divergence.Score | None) -> Iterator[Candidate]:
     """Candidates start, start+1, ... in order, screened `jobs` at a time."""
     number = start
     if jobs <= 1:
         while True:
-            yield draw_candidate(spec, known, number)
+            yield draw_candidate(spec, known, number, reference)
             number += 1
     # fork: the workers start with the kernels this process loaded (Linux, like the sandbox)
     with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
         ahead = deque()  # candidates in flight, oldest first: a window kept full, results in order
         while True:
             while len(ahead) < 4 * jobs:
-                ahead.append(pool.submit(draw_candidate, spec, known, number))
+                ahead.append(pool.submit(draw_candidate, spec, known, number, reference))
                 number += 1
             yield ahead.popleft().result()
 
@@ -191,6 +216,7 @@ class Run:
     judged: list[Candidate]
     seconds: float
     stopped: str | None = None  # why the run ended short of n accepted
+    reference: divergence.Score | None = None  # the base's score, which divergence is measured from
 
     def rejections(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -226,15 +252,17 @@ def run(spec: Spec, n: int, *, jobs: int = 0, exclude: list[Path] = (), max_cand
     jobs = jobs or os.cpu_count() or 1
     raw = not spec.filters.enabled
     known = Known() if raw else known_stages(spec, list(exclude))  # fixed for the run: the workers check it
+    # the base's score, once, before the workers start (they are given it)
+    reference = divergence.base_score(spec.base, spec.divergence) if spec.measures_divergence else None
     per_stage = 500 if spec.base is not None else 20_000  # fresh draws: most break a limit, in microseconds
     limit = max_candidates if max_candidates is not None else max(1000, per_stage * n)
     accepted: list[Candidate] = []
     judged: list[Candidate] = []
     number_of: dict[str, int] = {}  # the accepted stages' keys and fingerprints → their number in the set
-    for c in _screened(spec, known, jobs, 0):
+    for c in _screened(spec, known, jobs, 0, reference):
         if len(judged) >= limit:
             return Run(spec, accepted, judged, time.perf_counter() - started,
-                       f"{limit} candidates judged, {len(accepted)} of {n} accepted")
+                       f"{limit} candidates judged, {len(accepted)} of {n} accepted", reference)
         again = None if raw or c.key is None else number_of.get(c.key) or number_of.get(c.fingerprint)
         if again is not None and c.rejected_by not in (PUBLIC, EXCLUDED):
             # the same game, whatever its own screening said (a mirror image plays other random games)
@@ -253,4 +281,4 @@ def run(spec: Spec, n: int, *, jobs: int = 0, exclude: list[Path] = (), max_cand
             progress(c, len(accepted))
         if len(accepted) == n:
             break
-    return Run(spec, accepted, judged, time.perf_counter() - started)
+    return Run(spec, accepted, judged, time.perf_counter() - started, reference=reference)

@@ -20,7 +20,7 @@ from ludica.gdl import bits as B
 from ludica.gdl.conformance import check_game
 from ludica.gdl.parser import parse
 from ludica.gdl.printer import format as fmt
-from ludica.sampler import edits, screen, symmetry
+from ludica.sampler import divergence, edits, screen, symmetry
 from ludica.sampler.prior import generator
 
 STAGES = Path(__file__).resolve().parents[1] / "stages"
@@ -254,12 +254,49 @@ def test_the_smallest_edit_moves_a_piece_once_and_blocks_whole_mirror_images():
         B.gamma_bits(1) + _kind_bits("blocked cells") + B.gamma_bits(2) + 1 + 2 * 6)
 
 
+# --- divergence: what a policy tuned to the base loses on a variant ----------------------------------
+
+SMALL = gdl.load(STAGES / "small-board-6x6.gdl")
+
+
+def test_reversed_scoring_diverges_and_a_moved_setup_hardly_does():
+    """On the 6x6 board the Othello-tuned policy about holds its own against flat Monte-Carlo; with
+    fewest pieces winning it loses nearly every game (it still takes discs and corners), with the
+    four middle discs set another way it plays as well as before."""
+    settings = divergence.Settings()
+    base = divergence.score(SMALL, 80, settings)
+    assert 0.3 < base.score < 0.7
+    reverse = replace(SMALL, ends=(A.End(A.NoMoves(), A.FewestPieces()),))
+    split = replace(SMALL, setup=(A.Setup("black", (A.Cell(2, 2), A.Cell(2, 3))),
+                                  A.Setup("white", (A.Cell(3, 2), A.Cell(3, 3)))))
+    far = divergence.figure(base, divergence.score(reverse, 40, settings))
+    near = divergence.figure(base, divergence.score(split, 40, settings))
+    assert far["value"] > 0.3 and far["value"] > 3 * far["se"], far
+    assert abs(near["value"]) < 2.5 * near["se"] < 0.25, near
+    assert divergence.score(reverse, 40, settings) == divergence.score(reverse, 40, settings)  # seeded
+
+
+def test_a_minimum_divergence_rejects_a_variant_below_it():
+    from ludica.sampler import sample
+
+    spec = sampler.Spec(1, SMALL, "arena", min_divergence=0.5, divergence=divergence.Settings(games=4))
+    c = sample.Candidate(1, stage=replace(SMALL, turn=A.FewerPieces()))
+    sample._diverge(c, spec, divergence.Score(0.5, 0.05, 80))  # the base's score: 1/2
+    assert c.divergence["value"] < 0.5 and c.rejected_by == "divergence" and "below 0.5" in c.reason
+    c = sample.Candidate(2, stage=c.stage)
+    sample._diverge(c, replace(spec, min_divergence=-1.0), divergence.Score(0.5, 0.05, 80))
+    assert c.rejected_by is None and c.divergence["games"] == 4
+    with pytest.raises(ValueError, match="minimum divergence"):
+        sampler.Spec(1, None, min_divergence=0.1)  # fresh stages have no base to diverge from
+
+
 @pytest.fixture(scope="module")
 def small_sets(tmp_path_factory):
     base = gdl.load(STAGES / "small-board-6x6.gdl")
     out = {}
+    cheap = divergence.Settings(games=8, base_games=16)  # measured, and reproducible whatever the processes
     for jobs in (1, 2):
-        run = sampler.variants(base, 3, seed=11, family="arena", jobs=jobs)
+        run = sampler.run(sampler.Spec(11, base, "arena", divergence=cheap), 3, jobs=jobs)
         folder = tmp_path_factory.mktemp(f"jobs{jobs}")
         sampler.write(run, folder, prefix="variant")
         out[jobs] = (run, folder)
@@ -297,6 +334,11 @@ def test_accepted_variants_are_valid_distinct_and_play_alike_on_both_engines(sma
     draws = manifest["draws"]
     assert sum(e["multiplicity"] for e in manifest["stages"]) == draws["new stages"] + draws["drawn again"]
     assert draws["public"] == manifest["rejections"].get("public", 0) and draws["new stages"] == 3
+    assert manifest["divergence"]["base"]["games"] == 16
+    for entry, c in zip(manifest["stages"], run.accepted):
+        assert entry["divergence"] == c.divergence and entry["divergence"]["games"] == 8
+        assert entry["divergence"]["value"] == pytest.approx(manifest["divergence"]["base"]["score"]
+                                                             - entry["divergence"]["score"], abs=1e-3)
     public = {symmetry.canonical_key(gdl.load(p)) for p in STAGES.glob("*.gdl")}
     assert not keys & public
 
@@ -310,6 +352,8 @@ def test_an_evaluation_reads_the_weights_and_multiplicities_of_a_set(small_sets,
     read = stageset.from_folder(folder)
     assert [(s.weight, s.multiplicity) for s in read] == [(e["levin_weight"], e["multiplicity"])
                                                           for e in manifest["stages"]]
+    assert [s.divergence for s in read] == [(e["divergence"]["value"], e["divergence"]["se"])
+                                            for e in manifest["stages"]]
     copy = tmp_path / "copy"
     copy.mkdir()
     for e in manifest["stages"]:
@@ -327,7 +371,7 @@ def test_an_evaluation_reads_the_weights_and_multiplicities_of_a_set(small_sets,
 def test_exclude_keeps_a_new_set_disjoint(small_sets, tmp_path):
     _, folder = small_sets[1]
     base = gdl.load(STAGES / "small-board-6x6.gdl")
-    again = sampler.variants(base, 3, seed=11, family="arena", jobs=1, exclude=[folder])
+    again = sampler.run(sampler.Spec(11, base, "arena", divergence=None), 3, jobs=1, exclude=[folder])
     before = {symmetry.canonical_key(gdl.load(p)) for p in folder.glob("*.gdl")}
     assert not before & {c.key for c in again.accepted}
     assert any(c.rejected_by == "excluded" and "excluded" in c.reason for c in again.judged)
@@ -347,7 +391,7 @@ def _space_run(monkeypatch, seed: int, n: int) -> sampler.Run:
     by the space's table (the public stage rejected as screening rejects one)."""
     from ludica.sampler import sample
 
-    def draw(spec, known, number):
+    def draw(spec, known, number, reference=None):
         i = generator(spec.seed, number).choices(range(8), SPACE_P)[0]
         c = sample.Candidate(number, bits=-math.log2(SPACE_P[i]), key=f"key {i}", fingerprint=f"games {i}",
                              tau=SPACE_TAU[i])
@@ -357,7 +401,7 @@ def _space_run(monkeypatch, seed: int, n: int) -> sampler.Run:
 
     monkeypatch.setattr(sample, "draw_candidate", draw)
     monkeypatch.setattr(sample, "known_stages", lambda spec, exclude: sample.Known())
-    return sampler.run(sampler.Spec(seed, OTHELLO), n, jobs=1)
+    return sampler.run(sampler.Spec(seed, OTHELLO, divergence=None), n, jobs=1)
 
 
 def _total_variation(run: sampler.Run) -> float:
