@@ -8,7 +8,8 @@ most: Σ of the table over its pieces minus the opponent's (runtime/agents/posit
 the Arena's own on 8x8, read through the walls, edges and blocked cells, on other boards). It plays
 the variant's legal moves and sees the positions they lead to, as any agent does through the API,
 but values them as Othello: more pieces, and corners, are good. Equal values: the first in the
-engine's order.
+engine's order. It is Othello's whatever the base (the family this is for): on another base the
+figure says how far a variant moves from where that heuristic works, not from the base.
 
 The reference is flat Monte-Carlo: from the position each legal move leads to, `playouts` random
 games inside the kernel (cut at the screening's cap), and the move with the best mean result for the
