@@ -150,7 +150,7 @@ def play(store, stages: list[EvalStage], agents: list[AgentSpec], out: Path, con
         store.save_settings({"draw": draw.as_json()})
     for position, (s, plan) in enumerate(planned):
         store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
-                        plan.analysis_time, len(plan.schedule()))
+                        plan.analysis_time, len(plan.schedule()), s.multiplicity, s.divergence)
     if callbacks.on_plan:
         left = 0
         for _, p in planned:

@@ -320,6 +320,20 @@ def _table(header: list[str], rows: list[list], cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _weight_cell(st: dict) -> str:
+    """The weight, and how many draws of the sampler gave the stage when more than one."""
+    drawn = st.get("multiplicity") or 1
+    return f"{st['weight']:.3f}" + (f" (drawn ×{drawn})" if drawn > 1 else "")
+
+
+def _divergence_cell(st: dict) -> str:
+    """A variant's divergence from its base ± its standard error: what a policy tuned to the base
+    loses there (sampler/divergence.py); — where there is none."""
+    if st.get("divergence") is None:
+        return "—"
+    return f"{st['divergence']:+.2f} ± {st['divergence_se']:.2f}"
+
+
 def _html(s: Summary, data: dict) -> str:
     r = s.overall
     board_rows = []
@@ -335,11 +349,13 @@ def _html(s: Summary, data: dict) -> str:
     metric_rows = [[x.name, *metric_cells(s, x.name)] for x in r.ratings]
     metrics = _table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread", "E: analysis used",
                       "E: s per game", "E: ms per move"], metric_rows)
-    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], f"{st['weight']:.3f}", f"{st['analysis_time']:g}",
+    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _weight_cell(st), _divergence_cell(st),
+                   f"{st['analysis_time']:g}",
                    sum(1 for g in s.games + s.adaptation_games if g["stage_hash"] == st["stage_hash"]), st["planned"],
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
-    stages = _table(["Stage", "Role", "Weight", "Analysis s", "Games", "Planned", "Best (per-stage Elo)"], stage_rows)
+    stages = _table(["Stage", "Role", "Weight", "Divergence", "Analysis s", "Games", "Planned",
+                     "Best (per-stage Elo)"], stage_rows)
     if s.draw is not None:
         stages += f'<p class="draw">{html.escape(revealed(s.draw))}.</p>'
     failure_rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,

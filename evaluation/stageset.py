@@ -2,9 +2,13 @@
 .gdl files, or a set the sampler draws into the run folder), each with its role and its weight in
 the anytime estimate.
 
-Unseen stages drawn by the sampler come ∝ 2^-bits and carry Levin weights 2^-K normalised over the
-set (sampler/output.py, manifest.json): the weighted mean over the set estimates the mean under
-the prior ∝ 2^-K. Stages of a folder without a manifest weigh the same.
+Unseen stages drawn by the sampler come ∝ 2^-bits, each played once however often it was drawn, and
+carry Levin weights multiplicity / τ normalised over the set (sampler/sample.py, manifest.json):
+the weighted mean over the set estimates the mean under the prior ∝ 2^-K. The multiplicity (the
+draws that gave the stage, counted in its weight already: a stage drawn twice weighs twice what a
+stage of the same τ drawn once does) is read too, for the report, and so is a variant's divergence
+(sampler/divergence.py: what a policy tuned to the base loses there). Stages of a folder without a
+manifest weigh the same.
 """
 from __future__ import annotations
 
@@ -27,6 +31,8 @@ class EvalStage:
     role: str  # PUBLIC or UNSEEN
     weight: float  # relative weight in the anytime estimate (public stages: 1, not used there)
     source: str  # the file it came from
+    multiplicity: int = 1  # the sampler's draws that gave the stage (counted in `weight` already)
+    divergence: tuple[float, float] | None = None  # a variant's divergence from its base and its standard error
 
     @property
     def text(self) -> str:
@@ -43,12 +49,18 @@ def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
     if not files:
         raise LudicaError(f"no .gdl file in {folder}")
     weights: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    divergences: dict[str, tuple[float, float]] = {}
     manifest = folder / "manifest.json"
     if manifest.is_file():
         fix = "remove it, or give the folder of a `ludica sample` run"
         data = read_json(manifest, fix=fix)
         try:
             weights = {e["file"]: float(e["levin_weight"]) for e in data.get("stages", [])}
+            # a manifest written before draws were counted has no multiplicity: each stage was drawn once
+            counts = {e["file"]: e.get("multiplicity", 1) for e in data.get("stages", [])}
+            divergences = {e["file"]: (float(e["divergence"]["value"]), float(e["divergence"]["se"]))
+                           for e in data.get("stages", []) if e.get("divergence") is not None}
         except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise LudicaError(f"{manifest} is not a sampler manifest ({err}); {fix}") from None
         for file, weight in weights.items():
@@ -57,15 +69,23 @@ def from_folder(folder: Path, role: str = UNSEEN) -> list[EvalStage]:
                 raise LudicaError(f"{manifest}: the levin_weight of {file} is {weight:g}: every weight must be a "
                                   "finite number above 0; correct it, or remove manifest.json (the stages then "
                                   "weigh the same)")
+            if type(counts[file]) is not int or counts[file] < 1:
+                raise LudicaError(f"{manifest}: the multiplicity of {file} is {counts[file]!r}: the draws that gave a "
+                                  "stage are a whole number, 1 or more; correct it, or remove manifest.json")
         order = list(weights)
         files.sort(key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
-    return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p)) for p in files]
+    return [EvalStage(load(p), role, weights.get(p.name, 1.0), str(p), counts.get(p.name, 1), divergences.get(p.name))
+            for p in files]
 
 
 def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: str = "arena",
-            jobs: int = 0, progress=None) -> list[EvalStage]:
+            jobs: int = 0, progress=None, min_divergence: float | None = None) -> list[EvalStage]:
     """`n` unseen stages drawn by the sampler into `folder` (variants of `base`, or fresh stages
-    when it is None), or those it holds already from the same draw (a resumed run)."""
+    when it is None; `min_divergence`: variants that diverge from the base at least this much), or
+    those it holds already from the same draw (a resumed run)."""
+    if base is None and min_divergence is not None:
+        raise LudicaError("a minimum divergence is from a base stage: fresh stages have none; leave it out, or "
+                          "draw variants")
     manifest = folder / "manifest.json"
     if manifest.is_file():
         redraw = (f"delete the folder {folder} and run the same command with --resume: the same set is drawn "
@@ -75,7 +95,8 @@ def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: st
             raise LudicaError(f"{manifest} is not a sampler manifest; {redraw}")
         same = (held.get("seed") == seed and held.get("accepted") == n
                 and held.get("mode") == ("fresh" if base is None else "variants")
-                and (base is None or held.get("family") == family))
+                and (base is None or held.get("family") == family)
+                and (held.get("divergence") or {}).get("minimum") == min_divergence)
         if not same:
             # the seed itself is not said: it may be the run's secret
             raise LudicaError(f"{folder} holds another draw of unseen stages ({held.get('accepted')} {held.get('mode')}"
@@ -85,7 +106,8 @@ def sampled(folder: Path, *, base: A.Stage | None, n: int, seed: int, family: st
     from .. import sampler  # the sampler's screening compiles kernels: only when a set is drawn
 
     if base is not None:
-        drawn = sampler.variants(base, n, seed=seed, family=family, jobs=jobs, progress=progress)
+        drawn = sampler.variants(base, n, seed=seed, family=family, jobs=jobs, progress=progress,
+                                 min_divergence=min_divergence)
     else:
         drawn = sampler.fresh(n, seed=seed, jobs=jobs, progress=progress)
     if len(drawn.accepted) < n:

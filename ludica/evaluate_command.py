@@ -44,6 +44,9 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
                         "after the run); anyone who knows a seed can draw its stages again. Game seeds come from "
                         "--seed")
     p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all; default arena)")
+    p.add_argument("--min-divergence", type=float, default=None, metavar="D",
+                   help="draw only variants on which a policy tuned to the base loses at least D of its score "
+                        "(docs/sampler.md)")
     p.add_argument("--games", type=count_type, default=1, metavar="N", help="games per seating and stage (default 1)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
                    help="gauntlet: only games with a submitted agent in them")
@@ -125,6 +128,10 @@ def _given_stages(args) -> tuple[list, _ToDraw | None]:
     if args.draw_seed is not None and (args.no_unseen or args.unseen):
         raise gdl.LudicaError("--draw-seed names the seed of unseen stages the sampler draws: it has no use with "
                               + ("--no-unseen" if args.no_unseen else "--unseen") + "; leave it out")
+    if args.min_divergence is not None and (args.no_unseen or args.unseen or args.sample_fresh):
+        raise gdl.LudicaError("--min-divergence filters the variants the sampler draws: it has no use with "
+                              + ("--no-unseen" if args.no_unseen else "--unseen" if args.unseen else "--sample-fresh")
+                              + "; leave it out")
     if args.no_unseen:
         return public, None
     if args.unseen:
@@ -156,7 +163,7 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
                           "judged")
 
         unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=draw.value, family=args.family,
-                                  jobs=args.jobs or 0, progress=progress)
+                                  jobs=args.jobs or 0, progress=progress, min_divergence=args.min_divergence)
     return unseen, draw
 
 

@@ -1,6 +1,7 @@
 """`ludica sample`: variant sets of a base stage, or fresh stages, written to a folder with a
 manifest; a progress bar while candidates are screened, then a summary of what was rejected and why,
-the bits and K of the accepted stages, and the screening speed."""
+the share of valid draws that were public stages, the bits and K of the accepted stages, and the
+screening speed."""
 from __future__ import annotations
 
 import argparse
@@ -15,7 +16,8 @@ from ludica.arguments import stage_path
 def add_parser(sub, count_type) -> None:
     p = sub.add_parser("sample", help="draw unseen stages: variants of a base stage, or fresh ones",
                        description="Draw stages ∝ 2^-bits, screen them for playability inside the kernels, "
-                                   "drop duplicates, and write them with manifest.json. The same command and "
+                                   "count a stage drawn again (its multiplicity) rather than play it twice, "
+                                   "and write them with manifest.json. The same command and "
                                    "seed write the same bytes, whatever --jobs.")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--base", metavar="STAGE", help="draw variants of this stage (a file or a bundled name)")
@@ -31,8 +33,11 @@ def add_parser(sub, count_type) -> None:
     p.add_argument("--sides", type=_sides, default=None, metavar="MIN..MAX",
                    help="board sides a draw may have (default 3..12 fresh, 4..12 variants)")
     p.add_argument("--filters", choices=("default", "none"), default="default",
-                   help="none: raw draws of the prior (valid stages, no playability filter, duplicates kept)")
+                   help="none: raw draws of the prior (valid stages, no playability filter, every draw kept)")
     p.add_argument("--jobs", type=count_type, default=None, metavar="J", help="processes (default: every core)")
+    p.add_argument("--min-divergence", type=float, default=None, metavar="D",
+                   help="variants: reject those on which a policy tuned to the base loses less than D of its score "
+                        "against a rules-aware reference (the divergence, in the manifest; docs/sampler.md)")
     p.add_argument("--max-candidates", type=count_type, default=None, metavar="M",
                    help="stop after judging M candidates (default: 500 per stage asked for, 20,000 when fresh)")
     p.set_defaults(run=cmd_sample)
@@ -85,17 +90,18 @@ def cmd_sample(args) -> int:
         limits = replace(default, min_side=args.sides[0], max_side=args.sides[1],
                          max_cells=max(default.max_cells, args.sides[1] ** 2))
     try:
-        spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters)
+        spec = sampler.Spec(args.seed, base, args.family, limits=limits, filters=filters,
+                            min_divergence=args.min_divergence)
     except ValueError as err:  # an unknown family: said by the Spec
         raise gdl.LudicaError(str(err)) from None
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:
-        task = progress.add_task("preparing: the public stages' fingerprints (the first run also compiles the "
-                                 "kernels, about a minute)", total=args.n)
+        task = progress.add_task("preparing: the public stages' fingerprints" + (
+            ", the base's score for divergence" if spec.measures_divergence else "") + " (the first run also "
+            "compiles the kernels, about a minute)", total=args.n)
 
         def on_candidate(c, accepted: int) -> None:
-            said = "accepted" if c.accepted else f"rejected: {c.rejected_by}"
-            progress.update(task, completed=accepted, description=f"candidate {c.number}: {said}")
+            progress.update(task, completed=accepted, description=f"candidate {c.number}: {c.verdict}")
 
         try:
             result = sampler.run(spec, args.n, jobs=args.jobs or 0, exclude=exclude,
@@ -130,16 +136,26 @@ def summary(console, result) -> None:
         table.add_column(column, justify="left" if column == "verdict" else "right")
     groups: dict[str, list] = {}
     for c in judged:
-        groups.setdefault("accepted" if c.accepted else f"rejected: {c.rejected_by}", []).append(c)
-    order = sorted(groups, key=lambda g: (g == "accepted", filter_order(g.removeprefix("rejected: "))))
+        group = "drawn again (counted)" if c.drawn_again is not None else c.verdict
+        groups.setdefault(group, []).append(c)
+    order = sorted(groups, key=lambda g: (not g.startswith("rejected"), g == "accepted",
+                                          filter_order(g.removeprefix("rejected: "))))
     for g in order:
         cs = groups[g]
         table.add_row(g, str(len(cs)), f"{len(cs) / max(1, len(judged)):.0%}",
                       f"{statistics.fmean(c.seconds for c in cs):.3f}")
     console.print(table)
     accepted = result.accepted
+    draws = result.draws()
+    if draws["valid"]:
+        console.print(f"valid draws: {draws['valid']}; {draws['public share']:.0%} were public stages (or the base), "
+                      f"{draws['drawn again']} drew a stage of the set again (counted in its multiplicity)")
     console.print(f"accepted: bits min/median/max {_spread([c.bits for c in accepted])}, "
                   f"K {_spread([c.K for c in accepted])}, tau {_spread([c.tau for c in accepted])}")
+    if result.reference is not None:
+        values = [c.divergence["value"] for c in accepted]
+        console.print(f"divergence (the base-tuned policy's score {result.reference.score:.2f} on the base, minus "
+                      f"its score on the variant): min/median/max {_spread(values)}")
     minutes = result.seconds / 60
     full = [c for c in judged if c.every_filter]
     console.print(f"speed: {len(judged) / minutes:.0f} candidates judged/min, {len(full) / minutes:.0f} through "

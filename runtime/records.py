@@ -36,8 +36,13 @@ CREATE TABLE IF NOT EXISTS games (
     UNIQUE (stage_hash, black, white, game_index));
 CREATE TABLE IF NOT EXISTS stages (
     stage_hash TEXT PRIMARY KEY, name TEXT NOT NULL, text TEXT NOT NULL, role TEXT NOT NULL,
-    weight REAL NOT NULL, position INTEGER NOT NULL, analysis_time REAL NOT NULL, planned INTEGER NOT NULL);
+    weight REAL NOT NULL, position INTEGER NOT NULL, analysis_time REAL NOT NULL, planned INTEGER NOT NULL,
+    multiplicity INTEGER NOT NULL DEFAULT 1,  -- the sampler's draws that gave the stage
+    divergence REAL, divergence_se REAL);     -- a variant's, from its base (sampler/divergence.py)
 """
+# Columns added since a table was first written: a store made before has them added, with their defaults.
+ADDED = {"games": {"ply_seconds": "TEXT NOT NULL DEFAULT '[]'"},
+         "stages": {"multiplicity": "INTEGER NOT NULL DEFAULT 1", "divergence": "REAL", "divergence_se": "REAL"}}
 
 
 def _now() -> str:
@@ -116,9 +121,11 @@ class ResultsStore:
 
     def _make_tables(self) -> None:
         self.db.executescript(SCHEMA)
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
-        if "ply_seconds" not in columns:  # a store written before the column existed
-            self.db.execute("ALTER TABLE games ADD COLUMN ply_seconds TEXT NOT NULL DEFAULT '[]'")
+        for table, added in ADDED.items():
+            columns = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            for column, kind in added.items():
+                if column not in columns:  # a store written before the column existed
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         self.db.commit()
 
@@ -160,12 +167,16 @@ class ResultsStore:
     # --- stages, games and analyses ------------------------------------------------------------
 
     def add_stage(self, stage_hash: str, name: str, text: str, role: str, weight: float, position: int,
-                  analysis_time: float, planned: int) -> None:
+                  analysis_time: float, planned: int, multiplicity: int = 1,
+                  divergence: tuple[float, float] | None = None) -> None:
         """A stage of the run: its canonical text (replays and reports need no other file), its role
         (public, unseen), its weight in the anytime estimate, its place in the run, the agents'
-        analysis budget on it and the number of games planned there."""
-        self._write("INSERT OR REPLACE INTO stages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (stage_hash, name, text, role, weight, position, analysis_time, planned))
+        analysis budget on it, the number of games planned there, and for a stage the sampler drew
+        the draws that gave it and its divergence from the base (with its standard error)."""
+        value, se = divergence if divergence is not None else (None, None)
+        self._write("INSERT OR REPLACE INTO stages (stage_hash, name, text, role, weight, position, analysis_time,"
+                    " planned, multiplicity, divergence, divergence_se) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (stage_hash, name, text, role, weight, position, analysis_time, planned, multiplicity, value, se))
 
     def stages(self) -> list[dict]:
         return self._rows("SELECT * FROM stages ORDER BY position")

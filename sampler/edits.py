@@ -2,7 +2,8 @@
 2^-(bits of the edit), so small changes are common and large ones rare.
 
 An edit is coded like a stage (gdl/bits.py): the number of changes m ≥ 1 (Elias gamma: one change
-half the time), then for each change its kind, uniform among the family's kinds, then its
+half the time), then for each change its kind, drawn by its family's weights (FAMILIES: kind k
+with probability w_k / Σ w, lg(Σ w / w_k) bits; uniform in the family "all"), then its
 parameters, each a uniform choice or a gamma integer. Drawing every field at random draws an edit
 with probability 2^-(its bits). A change that does not apply to the stage (turning over-blocked
 captures on where there is no capture) or that breaks a limit or a static check rejects the whole
@@ -26,12 +27,22 @@ Kinds of change (FAMILIES names the kinds each family draws from):
 | move cap        | an `after N plies` end (N gamma), its result               | γ(N) + lg 5          |
 | line length     | which line end, then one longer or one shorter             | lg lines + 1         |
 
-The arena family restricts the kinds to the Othello AI Arena's private stages: board size, blocked
-cells, over-blocked captures, turn order (alternate and fewer-pieces only), result (most-pieces and
-fewest-pieces only) and setup pieces.
+The arena family restricts the kinds to the Othello AI Arena's private stages and weighs them:
+board size, blocked cells, over-blocked captures, turn order (alternate and fewer-pieces only) and
+result (most-pieces and fewest-pieces only) 3 each, setup pieces 1 (of 16).
+
+The smallest edit. Many edits give one variant: a change that moves nothing (a setup piece "moved"
+to the cell it stands on) or two that undo each other cost bits and give nothing, and a piece
+moved twice costs more than moving it once. A variant's probability is the sum over the edits that
+give it, and the term that sums are dominated by is its smallest edit's; so a variant records the
+bits of the smallest edit found that gives the same game (`smallest`: the edit drawn, its
+sub-edits, and the direct edits built from the net difference), and K counts those. An edit's
+word (`Edited.word`: the values drawn, change by change) is read back by `replay`, which checks
+each value against what the model could draw there and costs it as drawing it would.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, replace
 from typing import Callable
@@ -40,7 +51,8 @@ from ..gdl import ast as A
 from ..gdl import bits as B
 from ..gdl import check
 from ..gdl.printer import text
-from .prior import Draw, Limits, OutOfLimits
+from . import symmetry
+from .prior import Draw, Limits, OutOfLimits, weighted_bits
 
 
 class NotApplicable(Exception):
@@ -227,9 +239,15 @@ CHANGES = {c.name: c for c in (
     Change("turn order", _turn_order), Change("pass rule", _pass_rule), Change("result", _result),
     Change("move cap", _move_cap), Change("line length", _line_length),
 )}
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "all": tuple(CHANGES),
-    "arena": ("board size", "blocked cells", "over-blocked", "turn order", "result", "setup pieces"),
+# Each family's kinds of change and their weights: a change is of kind k with probability
+# w_k / Σ w (lg(Σ w / w_k) bits). "all" draws its kinds uniformly. In the arena family, moving
+# setup pieces weighs a third of each other kind: with the six equal, one disc of the standard board
+# moved to any cell (256 games, each about as likely as one cell blocked, nearly all playable) made
+# 25 of the 90 variants of seeds 1 to 3; 9 with these weights.
+FAMILIES: dict[str, dict[str, int]] = {
+    "all": {name: 1 for name in CHANGES},
+    "arena": {"board size": 3, "blocked cells": 3, "over-blocked": 3, "turn order": 3, "result": 3,
+              "setup pieces": 1},
 }
 # Variants stay near their base: boards of 4 to 12 (the Arena's private stages are 6 to 10) when a change draws a
 # side (a base's own board stays as it is), at most 144 cells, at most 4 changes, 16 cells or
@@ -248,32 +266,41 @@ class Edited:
     bits: float | None
     changes: str
     rejected: str | None
+    word: tuple = ()  # the values drawn, in order: the edit's code word (replay reads it back)
+
+
+def _apply(coder, base: A.Stage, family: str, limits: Limits) -> A.Stage:
+    """The edit model read through `coder` (drawn, recorded or replayed): the number of changes,
+    then each change's kind and parameters. NotApplicable or OutOfLimits reject it whole."""
+    kinds = FAMILIES[family]
+    stage = base
+    m = coder.integer(None, "changes")  # gamma, like a list's length
+    for _ in range(m):
+        stage = CHANGES[coder.weighted(None, tuple(kinds), tuple(kinds.values()))].draw(coder, stage, family)
+    if stage == base:
+        raise NotApplicable("the changes undo each other")
+    if stage.board.rows * stage.board.cols > limits.max_cells:
+        raise OutOfLimits(f"board above {limits.max_cells} cells")
+    return stage
 
 
 def edit(base: A.Stage, rng: random.Random, family: str = "all", limits: Limits = VARIANT_LIMITS,
          name: str = "") -> Edited:
     """One variant of `base` drawn from the edit model (see the module docstring)."""
-    kinds = FAMILIES[family]
-    coder = Draw(rng, limits)
-    stage = base
+    coder = _Recording(rng, limits)
     try:
-        m = coder.integer(None, "changes")  # gamma, like a list's length
-        for _ in range(m):
-            stage = CHANGES[coder.choice(None, kinds)].draw(coder, stage, family)
-        if stage == base:
-            raise NotApplicable("the changes undo each other")
-        if stage.board.rows * stage.board.cols > limits.max_cells:
-            raise OutOfLimits(f"board above {limits.max_cells} cells")
+        stage = _apply(coder, base, family, limits)
     except NotApplicable as err:
         return Edited(None, None, "", f"not applicable: {err}")
     except OutOfLimits as err:
         return Edited(None, None, "", f"limit: {err.what}")
     stage = replace(stage, name=name or stage.name)
     said = describe(base, stage)
+    word = tuple(coder.word)
     errors = [d for d in check(stage) if d.is_error]
     if errors:
-        return Edited(stage, coder.bits, said, f"invalid: {errors[0].code}")
-    return Edited(stage, coder.bits, said, None)
+        return Edited(stage, coder.bits, said, f"invalid: {errors[0].code}", word)
+    return Edited(stage, coder.bits, said, None, word)
 
 
 def describe(base: A.Stage, stage: A.Stage) -> str:
@@ -313,3 +340,256 @@ def _pairs(old: list[str], new: list[str], start: int = 0) -> list[str]:
         if a != b:
             out.append(f"{b} added" if a is None else f"{a} removed" if b is None else f"{a} → {b}")
     return out
+
+
+# --- the edit's code word: recorded when drawn, replayed to measure others ----------------------
+
+
+class _Recording(Draw):
+    """Draws as Draw does and keeps every value drawn: the edit's word (m, (kind, values...), ...)."""
+
+    def __init__(self, rng: random.Random, limits: Limits):
+        super().__init__(rng, limits)
+        self.word: list = []
+
+    def _keep(self, value):
+        if self.word and isinstance(self.word[-1], list):
+            self.word[-1].append(value)
+        else:
+            self.word.append(value)  # the number of changes: the word's first value
+        return value
+
+    def choice(self, value, alternatives):
+        return self._keep(super().choice(value, alternatives))
+
+    def weighted(self, value, alternatives, weights):
+        kind = super().weighted(value, alternatives, weights)
+        self.word.append([kind])  # a change begins with its kind
+        return kind
+
+    def integer(self, value, field):
+        return self._keep(super().integer(value, field))
+
+    def side(self, value):
+        return self._keep(super().side(value))
+
+    def cell(self, value, rows, cols):
+        return self._keep(super().cell(value, rows, cols))
+
+
+class NotAnEdit(ValueError):
+    """A word the edit model does not draw here (a value out of place, past a limit, or left over)."""
+
+
+class _Given(B.Coder):
+    """Reads given values as the edit model's fields, checks each against what the model could
+    draw there, and sums the bits that drawing it would cost (Draw's formulas)."""
+
+    def __init__(self, values: list, limits: Limits):
+        self._values, self._next, self.limits = values, 0, limits
+        self.bits = 0.0
+
+    def _take(self):
+        if self._next >= len(self._values):
+            raise NotAnEdit("the word ends in the middle of a change")
+        self._next += 1
+        return self._values[self._next - 1]
+
+    def _among(self, alternatives):
+        v = self._take()
+        for a in alternatives:  # the type too: True is not the index 1
+            if type(a) is type(v) and a == v:
+                return a
+        raise NotAnEdit(f"{v!r} is not one of {tuple(alternatives)!r}")
+
+    def choice(self, value, alternatives):
+        v = self._among(alternatives)
+        self.bits += B.choice_bits(v, alternatives)
+        return v
+
+    def weighted(self, value, alternatives, weights):
+        v = self._among(alternatives)
+        self.bits += weighted_bits(v, alternatives, weights)
+        return v
+
+    def integer(self, value, field):
+        n = self._take()
+        cap = self.limits.maximum(field)
+        if cap is not None and field in B.COUNTS_FROM_ZERO:
+            cap += 1
+        if type(n) is not int or n < 1 or (cap is not None and n > cap):
+            raise NotAnEdit(f"{field}: {n!r} is not drawn within the limits")
+        self.bits += B.gamma_bits(n)
+        return n
+
+    def side(self, value):
+        n = self._take()
+        if type(n) is not int or not self.limits.min_side <= n <= self.limits.max_side:
+            raise NotAnEdit(f"a side of {n!r} is not drawn within the limits")
+        self.bits += B.side_bits(n)
+        return n
+
+    def cell(self, value, rows, cols):
+        c = self._take()
+        if not isinstance(c, A.Cell) or not (0 <= c.row < rows and 0 <= c.col < cols):
+            raise NotAnEdit(f"{c!r} is not a cell of the {rows}x{cols} board")
+        self.bits += math.log2(rows * cols)
+        return c
+
+    def done(self) -> None:
+        if self._next != len(self._values):
+            raise NotAnEdit("the word runs on after its last change")
+
+
+def _flat(word: tuple) -> list:
+    m, *changes = word
+    return [m] + [v for change in changes for v in change]
+
+
+def replay(base: A.Stage, word: tuple, family: str = "all", limits: Limits = VARIANT_LIMITS) -> tuple[A.Stage, float]:
+    """The variant an edit's word gives and the edit's bits (what drawing that word costs);
+    NotAnEdit if the model would not draw it (a change that does not apply, a limit broken)."""
+    coder = _Given(_flat(word), limits)
+    try:
+        stage = _apply(coder, base, family, limits)
+    except (NotApplicable, OutOfLimits) as err:
+        raise NotAnEdit(str(err)) from None
+    coder.done()
+    return stage, coder.bits
+
+
+def smallest(base: A.Stage, stage: A.Stage, word: tuple, family: str = "all",
+             limits: Limits = VARIANT_LIMITS) -> tuple[float, tuple]:
+    """The bits and word of the smallest edit found that gives `stage` (the same game: the same
+    canonical key) from `base`, starting from `word`, the edit drawn: the least of that word, each
+    of its sub-edits (its changes in order, some left out: a change that moved nothing, or two
+    that undo each other, cost bits and gave nothing), and the direct edits built from the net
+    difference (each aspect changed once, in its cheapest form: a blocked change of whole mirror
+    images when the cells added are, one piece moved once). A variant's probability is the sum over
+    every edit that gives it; this is the largest term, found among these candidates."""
+    target = symmetry.canonical_key(stage)
+    _, bits = replay(base, word, family, limits)
+    best = (bits, word)
+    m, *changes = word
+    subsets = (tuple(c for i, c in enumerate(changes) if keep >> i & 1) for keep in range(1, (1 << m) - 1))
+    for word_ in [(len(sub), *sub) for sub in subsets] + _direct(base, stage, family):
+        try:
+            other, bits = replay(base, word_, family, limits)
+        except NotAnEdit:
+            continue
+        # the bits first: a key costs a millisecond, and most candidates cost more than the best
+        if bits < best[0] - 1e-9 and symmetry.canonical_key(other) == target:
+            best = (bits, word_)
+    return best
+
+
+def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
+    """Words of edits that change each aspect in which `stage` differs from `base` once, in the
+    order board size, blocked cells, setup pieces, effects, turn order, pass rule, results; [] if
+    it differs in an aspect these do not reach (a board shape, unblocked cells, a new end...)."""
+    changes: list[tuple] = []
+    s = base
+    if stage.board != base.board:
+        b, t = base.board, stage.board
+        if type(b) is not type(t) or b.wrap != t.wrap:
+            return []
+        change = ("board size", t.rows, t.cols) if isinstance(t, A.RectBoard) else ("board size", t.rows)
+        try:
+            s = _board_size(_Given(list(change[1:]), Limits(min_side=1, max_side=B.SIDE_MAX)), s, family)
+        except NotApplicable:
+            return []
+        changes.append(change)
+    if not s.blocked_cells <= stage.blocked_cells:
+        return []
+    added = stage.blocked_cells - s.blocked_cells
+    blocked = _blocked_options(s, added) if added else [[]]
+    s = replace(s, blocked=stage.blocked)
+    # setup: each piece that is not where the variant has one moves there (a player's pieces pair up in order)
+    pieces = [(x.player, (c.row, c.col)) for x in s.setup for c in A.expand(x.cells)]
+    moves = []
+    for p in stage.players.names:
+        gone, new = sorted(_cells_of(s, p) - _cells_of(stage, p)), sorted(_cells_of(stage, p) - _cells_of(s, p))
+        if len(gone) != len(new):
+            return []
+        moves += [(pieces.index((p, g)), A.Cell(*n)) for g, n in zip(gone, new)]
+    if moves:
+        changes.append(("setup pieces", len(moves), *(v for move in moves for v in move)))
+    # effects: over-blocked flags, capture kinds, rays; the rules themselves must be the same
+    if len(s.moves) != len(stage.moves) or any(a.kind != b.kind or len(a.effects) != len(b.effects)
+                                                 for a, b in zip(s.moves, stage.moves)):
+        return []
+    custodial = _custodial(s)
+    rays = [(i, j) for i, m in enumerate(s.moves) for j, e in enumerate(m.effects) if hasattr(e, "directions")]
+    for i, (a, b) in enumerate(zip(s.moves, stage.moves)):
+        for j, (e, f) in enumerate(zip(a.effects, b.effects)):
+            if e == f:
+                continue
+            custodial_pair = (i, j) in custodial and isinstance(f, (A.FlipCustodial, A.RemoveCustodial))
+            if not custodial_pair and type(e) is not type(f):
+                return []
+            if type(e) is not type(f):
+                changes.append(("capture kind", custodial.index((i, j))))
+            if custodial_pair and e.over_blocked != f.over_blocked:
+                changes.append(("over-blocked", custodial.index((i, j))))
+            if getattr(e, "directions", None) != getattr(f, "directions", None):
+                words = f.directions.words
+                changes.append(("capture rays", rays.index((i, j)), len(words), *words))
+            others = {k: v for k, v in vars(f).items() if k not in ("directions", "over_blocked", "span")}
+            if others != {k: v for k, v in vars(e).items() if k not in ("directions", "over_blocked", "span")}:
+                return []
+    if type(stage.turn) is not type(s.turn):
+        changes.append(("turn order", type(stage.turn)))
+    if (stage.pass_rule is None) != (s.pass_rule is None):
+        changes.append(("pass rule",))
+    if len(stage.ends) != len(s.ends):
+        return []
+    kinds = ARENA_RESULTS if family == "arena" else A.RESULTS
+    options = [i for i, e in enumerate(s.ends) if type(e.result) in kinds]
+    for i, (e, f) in enumerate(zip(s.ends, stage.ends)):
+        if e.condition != f.condition:
+            return []
+        if type(e.result) is not type(f.result):
+            if i not in options:
+                return []
+            changes.append(("result", options.index(i), type(f.result)))
+    words = []
+    for option in blocked:
+        # board size first: the cells of the changes after it are the new board's
+        every = changes[:1] + option + changes[1:] if changes and changes[0][0] == "board size" else option + changes
+        if every:
+            words.append((len(every), *every))
+    return words
+
+
+def _blocked_options(s: A.Stage, added: frozenset) -> list[list[tuple]]:
+    """Ways to block exactly the cells `added` in one or two blocked-cells changes: each cell
+    alone; whole mirror images (one cell each) when every cell added completes one with the cells
+    blocked already; or those images and the other cells apart."""
+    rows, cols = s.board.rows, s.board.cols
+    allowed = added | s.blocked_cells
+    orbits = {frozenset(_orbit(A.Cell(*c), rows, cols)) for c in added}
+    whole = sorted(min(o) for o in orbits if o <= allowed)
+    covered = frozenset().union(*(o for o in orbits if o <= allowed)) & added
+    rest = sorted(added - covered)
+
+    def change(cells, symmetric):
+        return ("blocked cells", len(cells), symmetric, *(A.Cell(*c) for c in cells))
+
+    options = [[change(sorted(added), False)]]
+    if whole and not rest:
+        options.append([change(whole, True)])
+    elif whole:
+        options.append([change(whole, True), change(rest, False)])
+    return options
+
+
+def edit_text(word: tuple) -> list:
+    """An edit's word as plain data (for the manifest): its changes, each [kind, values...], cells
+    by name and rule classes by their name."""
+    def plain(v):
+        if isinstance(v, A.Cell):
+            return v.name
+        if isinstance(v, type):
+            return v.__name__
+        return v
+    return [[plain(v) for v in change] for change in word[1:]]

@@ -2,9 +2,11 @@
 
 The manifest holds what makes the set reproducible and what each stage is: the seed, the package
 version, the base stage and its hash, the family, limits and filters, the definitions of bits, τ
-and K, and per stage its file, what changed in one line, bits, τ, K, Levin weight and every
-filter figure; then the candidates judged and the rejections per filter. No clock time goes in it
-(the same command and seed write the same bytes); `ludica sample` prints the times.
+and K, and per stage its file, what changed in one line, bits, τ, K, multiplicity (the draws that
+gave it), Levin weight, divergence from the base (variants) and every filter figure; then the
+candidates judged, what the valid draws were (new, drawn again, public, excluded, filtered out; the
+public share) and the rejections per filter. No clock time goes in it (the same command and seed
+write the same bytes); `ludica sample` prints the times.
 """
 from __future__ import annotations
 
@@ -18,9 +20,10 @@ from ..files import write_atomic
 from ..gdl.bits import description_length
 from ..gdl.printer import format
 from .cost import TAU_GAMES, TAU_SEED
+from . import edits
 from .edits import VARIANT_LIMITS
 from .prior import Limits
-from .sample import Run
+from .sample import DRAW_REJECTIONS, EXCLUDED, PUBLIC, Run
 from .screen import FILTERS
 
 PRIOR = ("Each stage is drawn from a prefix-free code by drawing every field at random, so a draw has "
@@ -28,9 +31,15 @@ PRIOR = ("Each stage is drawn from a prefix-free code by drawing every field at 
          "so accepted stages keep probabilities proportional to 2^-bits among the accepted.")
 TAU = (f"tau: the mean, over the seeded random games 0..{TAU_GAMES - 1} of seed {TAU_SEED}, of the sum over "
        "the positions a game passes through of 1 + its legal moves (counted, not timed).")
-LEVIN = ("K = bits + log2 tau. Stages are drawn proportional to 2^-bits and weighted by 2^-K / 2^-bits = 1/tau, "
-         "normalised over the set (levin weight): weighted means over the set estimate means under the prior "
-         "proportional to 2^-K.")
+LEVIN = ("K = bits + log2 tau. Stages are drawn proportional to 2^-bits; a stage drawn again is counted, not played "
+         "again (multiplicity: the draws that gave it), and each draw is weighted by 2^-K / 2^-bits = 1/tau: a "
+         "stage's levin weight is multiplicity / tau, normalised over the set, and weighted means over the set "
+         "estimate means under the prior proportional to 2^-K (summed over the edits or descriptions of a stage).")
+
+DIVERGENCE = ("divergence = score(base) - score(variant), where score is the mean score (win 1, draw 1/2) of a "
+              "policy tuned to Othello (one ply ahead, the position its cell table values most) against flat "
+              "Monte-Carlo (random playouts from each move's position, the best mean result), half the games in "
+              "each seat; se: the standard error of the difference (binomial bound).")
 
 
 def package_version() -> str:
@@ -58,8 +67,10 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         entries.append({
             "file": path.name, "name": label, "candidate": c.number,
             "changes": c.changes or None, "bits": round(c.bits, 6),
+            **({} if c.edit is None else {"bits_drawn": round(c.drawn_bits, 6), "edit": edits.edit_text(c.edit)}),
             "description_length": round(description_length(c.stage), 6), "tau": round(c.tau, 4),
-            "K": round(c.K, 6), "levin_weight": round(weight, 9), "figures": c.figures,
+            "K": round(c.K, 6), "multiplicity": c.multiplicity, "levin_weight": round(weight, 9),
+            **({} if c.divergence is None else {"divergence": c.divergence}), "figures": c.figures,
             "key": c.key, "fingerprint": c.fingerprint, "sha256": stage_hash(text),
         })
     manifest = {
@@ -73,10 +84,16 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         "limits": (spec.limits or (Limits() if spec.base is None else VARIANT_LIMITS)).as_dict(),
         "filters": spec.filters.as_dict() if spec.filters.enabled else "none",
         "prior": PRIOR, "tau": TAU, "K": LEVIN,
-        "bits": "of the edit (its changes) for variants; the description length for fresh stages",
+        "bits": ("of the smallest edit that gives the variant (edit; bits_drawn: of the edit drawn, which may "
+                 "carry changes that give nothing) for variants; the description length for fresh stages"),
+        "divergence": None if result.reference is None else {
+            "definition": DIVERGENCE, "settings": spec.divergence.as_dict(), "minimum": spec.min_divergence,
+            "base": {"score": round(result.reference.score, 4), "se": round(result.reference.se, 4),
+                     "games": result.reference.games}},
         "stages": entries,
         "candidates": len(result.judged),
         "accepted": len(result.accepted),
+        "draws": result.draws(),
         "rejections": {k: v for k, v in sorted(result.rejections().items(), key=lambda kv: filter_order(kv[0]))},
         "stopped": result.stopped,
     }
@@ -86,6 +103,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
 
 
 def filter_order(rejected_by: str) -> tuple[int, str]:
-    """Where a reason for rejection comes in a run: the draw's own, then the filters', then duplicates."""
-    order = ("limit", "not applicable", "invalid", *FILTERS, "duplicate")
+    """Where a reason for rejection comes in a run: the draw's own, then the filters', then the
+    stages not to draw."""
+    order = (*DRAW_REJECTIONS, *FILTERS, "divergence", PUBLIC, EXCLUDED)
     return (order.index(rejected_by) if rejected_by in order else len(order), rejected_by)

@@ -16,6 +16,7 @@ many fields near a limit.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -84,6 +85,11 @@ def gamma(rng: random.Random, cap: int | None = None) -> int:
     return n
 
 
+def weighted_bits(value, alternatives, weights) -> float:
+    """lg(Σ weights / the weight of `value`): the cost of a weighted choice (Draw.weighted)."""
+    return math.log2(sum(weights) / weights[list(alternatives).index(value)])
+
+
 class Draw(B.Coder):
     """Reads every field of the code at random (see the module docstring); sums the bits it drew."""
 
@@ -95,6 +101,18 @@ class Draw(B.Coder):
         n = len(alternatives)
         self.bits += B.choice_bits(alternatives[0], alternatives)
         return alternatives[self.rng.randrange(n)] if n > 1 else alternatives[0]
+
+    def weighted(self, value, alternatives, weights):
+        """Alternative i with probability weights[i] / Σ weights (integers ≥ 1): lg(Σ / w) bits.
+        One uniform integer below Σ picks it, so equal weights draw what `choice` draws."""
+        total = sum(weights)
+        u = self.rng.randrange(total) if len(alternatives) > 1 else 0
+        for a, w in zip(alternatives, weights):
+            if u < w:
+                self.bits += weighted_bits(a, alternatives, weights)
+                return a
+            u -= w
+        raise AssertionError("unreachable: u < Σ weights")
 
     def integer(self, value, field):
         cap = self.limits.maximum(field)

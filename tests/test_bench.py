@@ -103,3 +103,15 @@ def test_openspiel_compare_runs(benchmarks, tmp_path, capsys):
     assert game["openspiel"]["games_per_s"] > 0 and game["ratio_kernel"] > 0
     # same rules: random games have the same mean length on both engines
     assert abs(game["openspiel"]["plies_per_game"] - game["ludica-kernel"]["plies_per_game"]) < 1.5
+
+
+@pytest.mark.slow
+def test_the_divergence_benchmark_names_every_figure(benchmarks, capsys):
+    import divergence
+
+    figures = divergence.main(["--base", "small-board-6x6", "-n", "2", "--jobs", "1"])
+    out = capsys.readouterr().out
+    for figure in ("2 variants of Small Board (6x6)", "divergence", "base: the tuned policy scores",
+                   "public", "drawn again", "total variation"):
+        assert figure in out, figure
+    assert len(figures["divergence"]) == 2 and 0 <= figures["draws"]["public share"] <= 1

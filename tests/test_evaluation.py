@@ -202,6 +202,11 @@ def test_max_stages_stops_before_the_next_unseen_stage_and_resume_plays_it(tmp_p
 
 def test_the_command_evaluates_and_reports(tmp_path, unseen, capsys):
     out = tmp_path / "run"
+    # as the sampler writes it: one stage drawn twice, and its divergence from the base
+    (unseen / "manifest.json").write_text(json.dumps({"stages": [
+        {"file": "three-in-a-row-4x4.gdl", "levin_weight": 0.6, "multiplicity": 2,
+         "divergence": {"value": 0.3, "se": 0.05, "score": 0.2, "games": 40}},
+        {"file": "four-in-a-row-4x5.gdl", "levin_weight": 0.4, "multiplicity": 1}]}))
     code = main(["evaluate", "random", "greedy", str(HERE / "last.py"), "--no-builtins", "--stage", "tic-tac-toe",
                  "--unseen", str(unseen), "--in-process", "--analysis-time", "5", "--game-time", "5",
                  "--resamples", "50", "--out", str(out)])
@@ -213,6 +218,7 @@ def test_the_command_evaluates_and_reports(tmp_path, unseen, capsys):
     assert (out / "ratings.csv").read_text().startswith("scope,agent,rank,elo")
     page = (out / "report.html").read_text()
     assert 'class="leaderboard"' in page and "<svg" in page and "replay-data" in page
+    assert "<td>0.600 (drawn ×2)</td><td>+0.30 ± 0.05</td>" in page and "<td>0.400</td><td>—</td>" in page
     assert main(["evaluate", "--no-builtins", "random", "greedy", "--stage", "tic-tac-toe", "--no-unseen",
                  "--in-process", "--out", str(out)]) == 2  # a run is there: --resume or another folder
     assert main(["evaluate", "--resume", "--no-unseen", "--stage", "tic-tac-toe", "--out", str(tmp_path / "typo")]) == 2
@@ -247,6 +253,23 @@ def test_the_store_keeps_each_stage_with_its_role_and_budget(tmp_path, unseen):
     assert [(s["role"], s["analysis_time"], s["planned"]) for s in held] == \
         [("public", 1.0, 6), ("unseen", 1.0, 14), ("unseen", 1.0, 14), ("unseen", 2.0, 14)]  # + last@f's 8
     assert "Tic-tac-toe" in held[0]["text"]
+
+
+def test_a_store_from_before_stages_had_draws_and_divergence_gets_them(tmp_path):
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "results.sqlite")
+    old.execute("CREATE TABLE stages (stage_hash TEXT PRIMARY KEY, name TEXT NOT NULL, text TEXT NOT NULL, "
+                "role TEXT NOT NULL, weight REAL NOT NULL, position INTEGER NOT NULL, analysis_time REAL NOT NULL, "
+                "planned INTEGER NOT NULL)")
+    old.execute("INSERT INTO stages VALUES ('h', 'a stage', 'text', 'unseen', 0.5, 0, 2.0, 4)")
+    old.commit()
+    old.close()
+    store = ResultsStore(tmp_path / "results.sqlite")
+    store.add_stage("g", "another", "text", "unseen", 0.5, 1, 2.0, 4, 3, (0.25, 0.05))
+    held = store.stages()
+    store.close()
+    assert [(s["multiplicity"], s["divergence"], s["divergence_se"]) for s in held] == [(1, None, None), (3, 0.25, 0.05)]
 
 
 def test_qualification_lets_in_only_agents_that_beat_random_in_both_seats(tmp_path):

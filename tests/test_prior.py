@@ -1,6 +1,7 @@
 """The exact prior (sampler/prior.py on gdl/bits.py's one definition of the code): a stage's own
 code word decodes to the stage at exactly its description length; draws cost what they measure;
-and the frequencies of draws match 2^-bits (chi-square over a small space, enumerated by hand)."""
+and the frequencies of draws match 2^-bits (chi-square over a small space, enumerated by hand),
+as do the arena family's edits their documented weights."""
 from __future__ import annotations
 
 import itertools
@@ -176,3 +177,76 @@ def test_the_chi_square_test_can_fail(tight_draws):
         counts = Counter(read(s) for s in tight_draws)
         chi2, df = _chi_square(counts, values, [1.0] * len(values), len(tight_draws))
         assert chi2 > 3 * _chi_square_limit(df), (statement, chi2, df)
+
+
+# --- the edit model of variants: kinds by their family's weights ------------------------------------
+
+# docs/sampler.md's table, written again here: what an independent sampler of the arena family draws.
+ARENA_WEIGHTS = {"board size": 3, "blocked cells": 3, "over-blocked": 3, "turn order": 3, "result": 3,
+                 "setup pieces": 1}
+
+
+def test_a_weighted_choice_of_equal_weights_draws_what_a_uniform_choice_draws():
+    """So the family "all" (every kind weighing 1) draws the sets it drew before kinds had weights."""
+    kinds = tuple("abcdefghijklm")
+    for i in range(200):
+        a, b = P.Draw(P.generator("w", i), P.Limits()), P.Draw(P.generator("w", i), P.Limits())
+        assert a.weighted(None, kinds, (1,) * 13) == b.choice(None, kinds) and a.bits == pytest.approx(b.bits)
+
+
+def _arena_word_class(word: tuple) -> tuple | None:
+    """The single-change edits of the standard board whose probability the documented code gives
+    in closed form (None: any other edit)."""
+    if word[0] != 1:
+        return None
+    kind, *values = word[1]
+    if kind in ("turn order", "result", "over-blocked"):
+        return (kind,)  # one way each on the standard board
+    if kind == "board size":
+        return (kind, values[0])
+    if kind in ("blocked cells", "setup pieces") and values[0] == 1:
+        return (kind, 1)  # one cell blocked, or one piece moved: any cell
+    return None
+
+
+def _arena_probability(word_class: tuple) -> float:
+    """From the documented code alone: one change (1/2), its kind (w / 16), its parameters."""
+    kind, *rest = word_class
+    p = 0.5 * ARENA_WEIGHTS[kind] / sum(ARENA_WEIGHTS.values())
+    if kind == "board size":
+        n = rest[0]
+        return p * 2.0 ** -(2 * (n.bit_length() - 1) + 1) / (491 / 512)
+    if kind == "blocked cells":
+        return p * 0.5  # k = 1: γ(1) = 1 bit; then any cell, mirrored or not (none is blocked already)
+    if kind == "setup pieces":
+        return p * 0.5 * 63 / 64  # any piece, any cell but its own (the base again: not applicable)
+    return p
+
+
+def test_arena_edits_follow_the_documented_weights():
+    """Words of single changes, counted over 20,000 draws of the arena family on the standard
+    board, against their probabilities from the documented table (chi-square); the same counts
+    are far from what equal weights (the family before issue 20) would give."""
+    from ludica.sampler import edits
+
+    base = load(Path(__file__).resolve().parents[1] / "stages" / "standard-8x8.gdl")
+    n = 20_000
+    counts = Counter(_arena_word_class(edits.edit(base, P.generator("kinds", i), "arena").word or (0,))
+                     for i in range(n))
+    # side 8 is the base's own (not applicable); sides below 4 break the variants' limit
+    classes = [("turn order",), ("result",), ("over-blocked",), ("blocked cells", 1), ("setup pieces", 1)] + [
+        ("board size", side) for side in (4, 5, 6, 7, 9, 10, 11, 12)]
+    expected = [_arena_probability(c) for c in classes]
+    values = classes + [None]
+    weights = expected + [1 - math.fsum(expected)]
+    chi2, df = _chi_square(counts, values, weights, n)
+    assert df >= 8 and chi2 < _chi_square_limit(df), (chi2, df, counts)
+    uniform = dict.fromkeys(ARENA_WEIGHTS, 1)
+    saved = dict(ARENA_WEIGHTS)
+    ARENA_WEIGHTS.update(uniform)
+    try:
+        wrong = [_arena_probability(c) for c in classes]
+    finally:
+        ARENA_WEIGHTS.update(saved)
+    chi2, df = _chi_square(counts, values, wrong + [1 - math.fsum(wrong)], n)
+    assert chi2 > 3 * _chi_square_limit(df), (chi2, df)

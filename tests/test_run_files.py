@@ -59,6 +59,8 @@ def test_a_refused_evaluation_leaves_no_folder_behind(tmp_path, capsys):
     stages = [a for a in EVALUATE if a != "--no-unseen"]
     assert main([*stages, "--draw-seed", "3", "--unseen", str(tmp_path), "--out", str(out)]) == 2
     assert "--draw-seed names the seed of unseen stages the sampler draws: it has no use with --unseen" in _said(capsys)
+    assert main([*stages, "--min-divergence", "0.2", "--sample-fresh", "--out", str(out)]) == 2
+    assert "--min-divergence filters the variants the sampler draws: it has no use with --sample-fresh" in _said(capsys)
     assert not out.exists()
 
 

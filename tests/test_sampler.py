@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import filecmp
 import json
+import math
+import statistics
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -14,10 +16,11 @@ import pytest
 from ludica import compiler, gdl, sampler
 from ludica.cli import main
 from ludica.gdl import ast as A
+from ludica.gdl import bits as B
 from ludica.gdl.conformance import check_game
 from ludica.gdl.parser import parse
 from ludica.gdl.printer import format as fmt
-from ludica.sampler import edits, screen, symmetry
+from ludica.sampler import divergence, edits, screen, symmetry
 from ludica.sampler.prior import generator
 
 STAGES = Path(__file__).resolve().parents[1] / "stages"
@@ -201,12 +204,99 @@ def test_arena_edits_keep_to_the_arena_kinds():
             assert isinstance(e.stage.board, A.SquareBoard)
 
 
+def test_an_edit_replays_from_its_word_and_its_smallest_edit_gives_the_same_game():
+    fewer = 0
+    for i in range(300):
+        e = edits.edit(OTHELLO, generator(9, i), "arena")
+        if e.rejected is not None:
+            continue
+        again, bits = edits.replay(OTHELLO, e.word, "arena")
+        assert again == e.stage and bits == pytest.approx(e.bits)
+        least, word = edits.smallest(OTHELLO, e.stage, e.word, "arena")
+        smallest_stage, smallest_bits = edits.replay(OTHELLO, word, "arena")
+        assert least == pytest.approx(smallest_bits) and least <= e.bits + 1e-9
+        assert symmetry.canonical_key(smallest_stage) == symmetry.canonical_key(e.stage)
+        fewer += least < e.bits - 1e-9
+    assert fewer > 0  # some draws carry changes that give nothing
+    with pytest.raises(edits.NotAnEdit):
+        edits.replay(OTHELLO, (1, ("turn order", A.Alternate)), "arena")  # the base's own order: no change
+
+
+def _kind_bits(kind: str, family: str = "arena") -> float:
+    weights = edits.FAMILIES[family]
+    return math.log2(sum(weights.values()) / weights[kind])
+
+
+def test_a_change_that_moves_nothing_costs_the_variant_no_bits():
+    """The seed's case: a 7x7 board and a setup piece "moved" to the cell it stands on were
+    recorded at the cost of both changes, where the board change alone gives the same stage."""
+    resized, size_bits = edits.replay(OTHELLO, (1, ("board size", 7)), "arena")
+    assert size_bits == pytest.approx(B.gamma_bits(1) + _kind_bits("board size") + B.side_bits(7))
+    piece = [c for x in resized.setup for c in A.expand(x.cells)][2]
+    drawn = (2, ("board size", 7), ("setup pieces", 1, 2, piece))  # piece 2 moved where it is
+    stage, drawn_bits = edits.replay(OTHELLO, drawn, "arena")
+    assert stage == resized and drawn_bits == pytest.approx(
+        B.gamma_bits(2) + _kind_bits("board size") + B.side_bits(7) + _kind_bits("setup pieces")
+        + B.gamma_bits(1) + math.log2(4) + math.log2(49))
+    assert edits.smallest(OTHELLO, stage, drawn, "arena") == (pytest.approx(size_bits), (1, ("board size", 7)))
+
+
+def test_the_smallest_edit_moves_a_piece_once_and_blocks_whole_mirror_images():
+    b2, f2 = A.Cell(6, 1), A.Cell(6, 5)
+    twice = (1, ("setup pieces", 2, 1, b2, 1, f2))  # piece 1 to b2, then on to f2
+    stage, _ = edits.replay(OTHELLO, twice, "arena")
+    assert edits.smallest(OTHELLO, stage, twice, "arena")[1] == (1, ("setup pieces", 1, 1, f2))
+    b6, b5, g5 = A.Cell(2, 1), A.Cell(3, 1), A.Cell(3, 6)  # b5 and g5: one mirror image
+    three = (1, ("blocked cells", 3, True, b6, b5, g5))
+    stage, _ = edits.replay(OTHELLO, three, "arena")
+    bits, word = edits.smallest(OTHELLO, stage, three, "arena")
+    assert word[1][:3] == ("blocked cells", 2, True) and bits == pytest.approx(
+        B.gamma_bits(1) + _kind_bits("blocked cells") + B.gamma_bits(2) + 1 + 2 * 6)
+
+
+# --- divergence: what a policy tuned to the base loses on a variant ----------------------------------
+
+SMALL = gdl.load(STAGES / "small-board-6x6.gdl")
+
+
+def test_reversed_scoring_diverges_and_a_moved_setup_hardly_does():
+    """On the 6x6 board the Othello-tuned policy about holds its own against flat Monte-Carlo; with
+    fewest pieces winning it loses nearly every game (it still takes discs and corners), with the
+    four middle discs set another way it plays as well as before."""
+    settings = divergence.Settings()
+    base = divergence.score(SMALL, 80, settings)
+    assert 0.3 < base.score < 0.7
+    reverse = replace(SMALL, ends=(A.End(A.NoMoves(), A.FewestPieces()),))
+    split = replace(SMALL, setup=(A.Setup("black", (A.Cell(2, 2), A.Cell(2, 3))),
+                                  A.Setup("white", (A.Cell(3, 2), A.Cell(3, 3)))))
+    far = divergence.figure(base, divergence.score(reverse, 40, settings))
+    near = divergence.figure(base, divergence.score(split, 40, settings))
+    assert far["value"] > 0.3 and far["value"] > 3 * far["se"], far
+    assert abs(near["value"]) < 2.5 * near["se"] < 0.25, near
+    assert divergence.score(reverse, 40, settings) == divergence.score(reverse, 40, settings)  # seeded
+
+
+def test_a_minimum_divergence_rejects_a_variant_below_it():
+    from ludica.sampler import sample
+
+    spec = sampler.Spec(1, SMALL, "arena", min_divergence=0.5, divergence=divergence.Settings(games=4))
+    c = sample.Candidate(1, stage=replace(SMALL, turn=A.FewerPieces()))
+    sample._diverge(c, spec, divergence.Score(0.5, 0.05, 80))  # the base's score: 1/2
+    assert c.divergence["value"] < 0.5 and c.rejected_by == "divergence" and "below 0.5" in c.reason
+    c = sample.Candidate(2, stage=c.stage)
+    sample._diverge(c, replace(spec, min_divergence=-1.0), divergence.Score(0.5, 0.05, 80))
+    assert c.rejected_by is None and c.divergence["games"] == 4
+    with pytest.raises(ValueError, match="minimum divergence"):
+        sampler.Spec(1, None, min_divergence=0.1)  # fresh stages have no base to diverge from
+
+
 @pytest.fixture(scope="module")
 def small_sets(tmp_path_factory):
     base = gdl.load(STAGES / "small-board-6x6.gdl")
     out = {}
+    cheap = divergence.Settings(games=8, base_games=16)  # measured, and reproducible whatever the processes
     for jobs in (1, 2):
-        run = sampler.variants(base, 3, seed=11, family="arena", jobs=jobs)
+        run = sampler.run(sampler.Spec(11, base, "arena", divergence=cheap), 3, jobs=jobs)
         folder = tmp_path_factory.mktemp(f"jobs{jobs}")
         sampler.write(run, folder, prefix="variant")
         out[jobs] = (run, folder)
@@ -226,7 +316,7 @@ def test_accepted_variants_are_valid_distinct_and_play_alike_on_both_engines(sma
     run, folder = small_sets[1]
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["accepted"] == 3 and manifest["candidates"] == len(run.judged)
-    assert sum(manifest["rejections"].values()) == len(run.judged) - 3
+    assert sum(manifest["rejections"].values()) + manifest["draws"]["drawn again"] == len(run.judged) - 3
     keys = set()
     for entry in manifest["stages"]:
         s = gdl.load(folder / entry["file"])
@@ -239,17 +329,108 @@ def test_accepted_variants_are_valid_distinct_and_play_alike_on_both_engines(sma
         keys.add(symmetry.canonical_key(s))
     assert len(keys) == 3
     assert sum(e["levin_weight"] for e in manifest["stages"]) == pytest.approx(1.0)
+    by_draws = [e["multiplicity"] / e["tau"] for e in manifest["stages"]]
+    assert [e["levin_weight"] for e in manifest["stages"]] == pytest.approx([w / sum(by_draws) for w in by_draws])
+    draws = manifest["draws"]
+    assert sum(e["multiplicity"] for e in manifest["stages"]) == draws["new stages"] + draws["drawn again"]
+    assert draws["public"] == manifest["rejections"].get("public", 0) and draws["new stages"] == 3
+    assert manifest["divergence"]["base"]["games"] == 16
+    for entry, c in zip(manifest["stages"], run.accepted):
+        assert entry["divergence"] == c.divergence and entry["divergence"]["games"] == 8
+        assert entry["divergence"]["value"] == pytest.approx(manifest["divergence"]["base"]["score"]
+                                                             - entry["divergence"]["score"], abs=1e-3)
     public = {symmetry.canonical_key(gdl.load(p)) for p in STAGES.glob("*.gdl")}
     assert not keys & public
+
+
+def test_an_evaluation_reads_the_weights_and_multiplicities_of_a_set(small_sets, tmp_path):
+    from ludica.evaluation import stageset
+    from ludica.gdl.diagnostics import LudicaError
+
+    _, folder = small_sets[1]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    read = stageset.from_folder(folder)
+    assert [(s.weight, s.multiplicity) for s in read] == [(e["levin_weight"], e["multiplicity"])
+                                                          for e in manifest["stages"]]
+    assert [s.divergence for s in read] == [(e["divergence"]["value"], e["divergence"]["se"])
+                                            for e in manifest["stages"]]
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for e in manifest["stages"]:
+        (copy / e["file"]).write_text((folder / e["file"]).read_text())
+    manifest["stages"][0]["multiplicity"] = 3
+    del manifest["stages"][1]["multiplicity"]  # a manifest from before draws were counted
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert [s.multiplicity for s in stageset.from_folder(copy)] == [3, 1, 1]
+    manifest["stages"][0]["multiplicity"] = 1.5
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(LudicaError, match="the multiplicity of variant-001.gdl is 1.5"):
+        stageset.from_folder(copy)
 
 
 def test_exclude_keeps_a_new_set_disjoint(small_sets, tmp_path):
     _, folder = small_sets[1]
     base = gdl.load(STAGES / "small-board-6x6.gdl")
-    again = sampler.variants(base, 3, seed=11, family="arena", jobs=1, exclude=[folder])
+    again = sampler.run(sampler.Spec(11, base, "arena", divergence=None), 3, jobs=1, exclude=[folder])
     before = {symmetry.canonical_key(gdl.load(p)) for p in folder.glob("*.gdl")}
     assert not before & {c.key for c in again.accepted}
-    assert any(c.rejected_by == "duplicate" and "excluded" in c.reason for c in again.judged)
+    assert any(c.rejected_by == "excluded" and "excluded" in c.reason for c in again.judged)
+    assert again.draws()["excluded"] == sum(c.rejected_by == "excluded" for c in again.judged)
+
+
+# --- draws counted: the set's weights follow the prior as the set grows -------------------------------
+
+# A space of eight stages drawn with probabilities 2^-1 .. 2^-7, 2^-7 and counted costs τ: the prior
+# ∝ 2^-K gives stage i the weight p_i / τ_i normalised. The first is a public stage (rejected).
+SPACE_P = [2.0 ** -min(i + 1, 7) for i in range(8)]
+SPACE_TAU = [40.0, 10.0, 80.0, 20.0, 10.0, 60.0, 30.0, 15.0]
+
+
+def _space_run(monkeypatch, seed: int, n: int) -> sampler.Run:
+    """sample.run over the space: each candidate drawn from its own generator, screening replaced
+    by the space's table (the public stage rejected as screening rejects one)."""
+    from ludica.sampler import sample
+
+    def draw(spec, known, number, reference=None):
+        i = generator(spec.seed, number).choices(range(8), SPACE_P)[0]
+        c = sample.Candidate(number, bits=-math.log2(SPACE_P[i]), key=f"key {i}", fingerprint=f"games {i}",
+                             tau=SPACE_TAU[i])
+        if i == 0:
+            c.rejected_by = sample.PUBLIC
+        return c
+
+    monkeypatch.setattr(sample, "draw_candidate", draw)
+    monkeypatch.setattr(sample, "known_stages", lambda spec, exclude: sample.Known())
+    return sampler.run(sampler.Spec(seed, OTHELLO, divergence=None), n, jobs=1)
+
+
+def _total_variation(run: sampler.Run) -> float:
+    """Between the set's Levin weights and the prior ∝ 2^-K over the space's unseen stages."""
+    exact = [p / t for p, t in zip(SPACE_P[1:], SPACE_TAU[1:])]
+    exact = [x / math.fsum(exact) for x in exact]
+    weights = dict(zip((int(c.key.split()[1]) for c in run.accepted), run.weights()))
+    return 0.5 * math.fsum(abs(weights.get(i + 1, 0.0) - x) for i, x in enumerate(exact))
+
+
+def test_a_stage_drawn_again_counts_again_and_the_weights_follow_the_prior(monkeypatch):
+    """Rejecting a stage drawn again (the sampler before issue 20) left every stage of a complete
+    set the weight 1/τ whatever its 2^-bits: a total variation of 0.49 from the prior here."""
+    shifts = []
+    for seed in range(10):
+        run = _space_run(monkeypatch, seed, 7)  # every unseen stage of the space: a complete set
+        assert len(run.accepted) == 7
+        shifts.append(_total_variation(run))
+        draws = run.draws()
+        counted = sum(c.multiplicity for c in run.accepted)
+        assert counted == draws["new stages"] + draws["drawn again"] == draws["valid"] - draws["public"]
+        assert all(c.drawn_again is not None or c.accepted or c.rejected_by == "public" for c in run.judged)
+    assert statistics.fmean(shifts) < 0.1 and max(shifts) < 0.2, shifts
+
+
+def test_the_share_of_draws_that_were_public_is_counted(monkeypatch):
+    draws = _space_run(monkeypatch, 3, 7).draws()
+    assert draws["public"] > 0 and draws["public share"] == round(draws["public"] / draws["valid"], 4)
+    assert 0.3 < draws["public share"] < 0.7  # the public stage is drawn half the time
 
 
 def test_raw_prior_draws_are_valid_stages():
