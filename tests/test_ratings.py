@@ -1,10 +1,11 @@
 """Rating maths on constructed games (evaluation/ratings.py, evaluation/views.py): a known order is
 recovered, a clean sweep stays finite, intervals shrink with more games, draws count half, stages
 weigh equally; the fit and the profile intervals against independent computations, near-sweeps,
-draws, tied replicates; the secondary views on hand-checked cases.
+draws, tied replicates, the run's seed in a report; the secondary views on hand-checked cases.
 Coverage by simulation: tests/test_rating_coverage.py (slow)."""
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -13,8 +14,11 @@ import numpy as np
 import pytest
 from scipy import optimize, special
 
-from ludica.evaluation import Outcome, instant_runoff, lexicographic, online_elo, rate, shared_ranks, unified_score
-from ludica.evaluation.ratings import ELO_PER_NAT, points, rank_shares, strengths
+from ludica.evaluation import (Outcome, instant_runoff, lexicographic, online_elo, rate, shared_ranks, summarise,
+                               unified_score)
+from ludica.evaluation.ratings import ELO_PER_NAT, outcomes, points, rank_shares, strengths
+from ludica.runtime import GameRecord
+from ludica.runtime.records import ResultsStore
 
 
 def simulated(strength: dict[str, float], stages: int, games: int, seed: int = 1) -> list[Outcome]:
@@ -232,6 +236,34 @@ def test_the_method_before_issue_20_is_still_there_for_comparison():
     assert spread(before) < spread(after)
     with pytest.raises(ValueError):
         rate(games, interval="bca")
+
+
+def _store(path, seed: int) -> ResultsStore:
+    """A results store as a run leaves it: settings (with the run's seed), a stage, its games."""
+    store = ResultsStore(path)
+    agents = ["random", "a", "b"]
+    store.save_settings({"agents": json.dumps(agents), "evaluation": json.dumps({"baselines": ["random"],
+                                                                                 "config": {"seed": seed}})})
+    store.add_stage("h", "stage", "text", "public", 1.0, 0, 1.0, 18)
+    rng = random.Random(3)
+    for i in range(3):
+        for b in agents:
+            for w in agents:
+                if b != w:
+                    record = GameRecord("stage", "h", (b, w), i, [[0]], winner=rng.choice((0, 1, None)))
+                    store.add_game(record, i)
+    return store
+
+
+def test_the_report_bootstraps_with_the_runs_seed(tmp_path):
+    store = _store(tmp_path / "results.sqlite", seed=7)
+    games = outcomes(store.games())
+    redrawn = summarise(store, resamples=100, stage_resamples=100)
+    store.close()
+    ranks = {r.name: r.rank_probabilities for r in redrawn.overall.ratings}
+    run = {r.name: r.rank_probabilities for r in rate(games, ["random", "a", "b"], resamples=100, seed=7).ratings}
+    zero = {r.name: r.rank_probabilities for r in rate(games, ["random", "a", "b"], resamples=100, seed=0).ratings}
+    assert ranks == run and run != zero
 
 
 def test_online_elo_moves_by_k_times_the_surprise():
