@@ -8,8 +8,8 @@ ratings with intervals, the Arena's metrics and the anytime generalisation score
     write_report(summary, Path("out"))
 
 The modules: stageset.py (public and unseen stages, with weights), evaluate.py (the run: formats,
-schedules, stopping rules), ratings.py (Bradley–Terry with choix, bootstrap intervals, rank
-probabilities, the pairwise matrix), views.py (online Elo, the unified cross-stage score,
+schedules, stopping rules), ratings.py (Bradley–Terry with Jeffreys' prior, profile-likelihood
+intervals, bootstrap rank probabilities, the pairwise matrix), views.py (online Elo, the unified cross-stage score,
 instant-runoff ranks and their lexicographic order), failures.py (games lost other than by play),
 metrics.py (P, E, G, R), anytime.py (the anytime estimate), summary.py (all of it from a store),
 report.py (HTML, JSON, CSV).
