@@ -63,6 +63,7 @@ TIE_ELO = 1e-6  # replicate ratings this close are exactly tied (the fits conver
 _MAX_STEP = 2.0  # nats per Newton step: a sweep's first steps would overshoot
 _TOL = 1e-10
 _REACH = 60.0  # nats (≈ 10,000 Elo): a profile that has not dropped by then is unbounded
+_BLOCK = 1_000_000  # resampled game indices held at once (a few arrays of this many: tens of MB)
 
 
 @dataclass(frozen=True)
@@ -497,8 +498,9 @@ def _bootstrap(table: _Table, strata: list[list[int]], virtual: np.ndarray, ref:
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x4C554443]))
     groups = [np.array(members) for members in strata]
     replicates = np.zeros((resamples, table.n))
-    for first in range(0, resamples if table.n > 1 else 0, 250):  # in blocks: indices grow as games × replicates
-        size = min(250, resamples - first)
+    block = max(1, min(250, _BLOCK // max(len(table.score), 1)))  # replicates at a time: games × block indices
+    for first in range(0, resamples if table.n > 1 else 0, block):
+        size = min(block, resamples - first)
         chosen = (np.concatenate([m[rng.integers(0, len(m), (size, len(m)))] for m in groups], axis=1) if groups
                   else np.zeros((size, 0), dtype=np.int64))
         replicates[first:first + size] = _fit_many(table.points_many(chosen, equal_stages) + virtual, ref, jeffreys,
