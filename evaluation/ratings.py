@@ -9,8 +9,8 @@ information (Firth's bias reduction). It keeps a clean sweep finite, as virtual 
 two agents it is exactly one virtual draw: 10–0 becomes 10.5–0.5, about +530 Elo), but it removes
 the plain fit's first-order bias instead of adding one: in all it weighs about one virtual game per
 agent rather than one per pair, placed where the information is thin, and it fades as games
-accumulate. One virtual draw per pair, the prior before issue 20, pulled the default run's ratings
-42–73 Elo toward each other.
+accumulate. One virtual draw per pair, the prior before issue 20, pulled the ratings of the default
+run's shape 27–79 Elo toward each other (below).
 
 On the Elo scale, R = ANCHOR_ELO + (400 / ln 10)·(θ − θ_anchor): the anchor agent (random, when it
 plays) is 1000, and a 400-point gap means 10:1 odds. Without the anchor the mean rating is 1000.
@@ -24,12 +24,20 @@ follows the likelihood's own shape, so a near-sweep gets a long upper arm: the g
 below, Jeffreys' prior from above. φ is the agent's sandwich variance over the model's: a game that
 can be drawn varies less than a win or a loss (p(1 − p) − P(draw)/4, the draws of each pair counted
 as D·N/(N + 1) so that a pair that only drew keeps some doubt), and stage weights scale games up or
-down; with neither, φ = 1. Measured by simulation from known strengths (benchmarks/rating_coverage.py):
-the percentile bootstrap with one virtual draw per pair covered 81% in the default run's shape and
-0% for a dominant agent; with Jeffreys' prior the percentile bootstrap covers 93% there but 76% with
-few games (a resample within a cell of m games spreads (m − 1)/m as much as the games do, and not at
-all where a pair's games all went one way) and 83–88% for a dominant agent; BCa and the studentised
-bootstrap fail the same cases. The profile interval covers 93–97% in every design.
+down; with neither, φ = 1.
+
+Why this interval, measured by simulation from known strengths (benchmarks/rating_coverage.py,
+1000 trials per design): the method before issue 20 (one virtual draw per pair, percentile
+bootstrap) covered 81–90% in the default run's shape, 75–78% with few games and 55% for an agent
+700 above the field (its estimate 139 Elo low); this one covers 94–96.5% in every design, with a
+mean |bias| per design of at most 10 Elo (the dominant agent's own is −23: when it wins every game,
+its estimate rests on the prior). Tried on the way (200 trials each): with Jeffreys' prior the percentile bootstrap
+covers 93% in the default shape but 76% with few games (a resample of a cell of m games spreads
+(m − 1)/m as much as the games do, and not at all where a pair's games all went one way) and 83–88%
+for a dominant agent; BCa and the studentised bootstrap fail the same cases (76% with few games,
+49–88% for a dominant agent); 0.1–0.2 virtual draws per pair instead of Jeffreys' prior leave the
+percentile bootstrap at 78% with few games and about 50% for a dominant agent; without φ the
+profile interval covers 99% with 30% draws.
 
 Rank probabilities: a bootstrap. A replicate resamples games with replacement within cells of
 (stage, black, white) — same pairing, same seat, same stage — so no replicate changes who met whom,
@@ -41,8 +49,8 @@ they span. `rate(..., prior=1.0, interval="percentile")` still gives the method 
 (percentile intervals from the same replicates, one virtual draw per pair), for comparison.
 
 Games that leave some agents unconnected (an agent with no games yet, or groups that never met)
-cannot place them on one scale: then every pair also shares CONNECT_GAMES virtual draws, and a note
-says so.
+cannot place them on one scale: then every pair shares CONNECT_GAMES virtual draws, and a note says
+so.
 """
 from __future__ import annotations
 
