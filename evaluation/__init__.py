@@ -9,11 +9,11 @@ ratings with intervals, the Arena's metrics and the anytime generalisation score
 
 The modules: stageset.py (public and unseen stages, with weights), evaluate.py (the run: formats,
 schedules, stopping rules), stopping.py (`--until-separated`'s sequential test), ratings.py
-(Bradley–Terry with choix, bootstrap intervals, rank probabilities, the pairwise matrix), views.py
-(online Elo, the unified cross-stage score, the OpenSpiel competition's instant-runoff ranks and
-worst-first lexicographic order), failures.py (games lost other than by play), metrics.py (P, E,
-G, R), anytime.py (the anytime estimate), summary.py (all of it from a store), report.py (HTML,
-JSON, CSV).
+(Bradley–Terry with Jeffreys' prior, profile-likelihood intervals, bootstrap rank probabilities, the
+pairwise matrix), views.py (online Elo, the unified cross-stage score, the OpenSpiel competition's
+instant-runoff ranks and worst-first lexicographic order), failures.py (games lost other than by
+play), metrics.py (P, E, G, R), anytime.py (the anytime estimate), summary.py (all of it from a
+store), report.py (HTML, JSON, CSV).
 """
 from .ratings import Outcome, Rating, Ratings, outcomes, rate, shared_ranks
 from .report import write_report

@@ -52,8 +52,8 @@ def to_dict(s: Summary) -> dict:
         "stages": [{k: v for k, v in st.items() if k != "text"} | {"title": s.stage_name(st["stage_hash"])}
                    for st in s.stages],
         "ratings": {"overall": [rating(x) for x in s.overall.ratings], "resamples": s.overall.resamples,
-                    "strata": s.overall.strata, "anchor": s.overall.anchor, "level": s.overall.level,
-                    "notes": s.overall.notes,
+                    "strata": s.overall.strata, "method": s.overall.method, "anchor": s.overall.anchor,
+                    "level": s.overall.level, "notes": s.overall.notes,
                     "per_stage": {h: [rating(x) for x in r.ratings] for h, r in s.per_stage.items()}},
         "matrix": {a: {b: {"points": p, "games": n} for b, (p, n) in row.items()} for a, row in s.overall.matrix.items()},
         "failures": {a: {"games": f.games, "lost": dict(f.lost), "illegal_moves": f.illegal_moves,
@@ -180,7 +180,7 @@ def _leaderboard_plot(s: Summary) -> str:
                 capsize=4, color="#1f4e79")
     ax.set_yticks(list(y), [x.name for x in ratings])
     ax.axvline(1000, color="#999", linestyle=":", linewidth=1)
-    ax.set_xlabel(f"Elo (Bradley–Terry; {s.overall.anchor} = 1000), {100 * s.overall.level:.0f}% bootstrap interval")
+    ax.set_xlabel(f"Elo (Bradley–Terry; {s.overall.anchor} = 1000), {100 * s.overall.level:.0f}% interval")
     ax.grid(axis="x", alpha=0.3)
     return _svg(fig)
 
@@ -384,7 +384,8 @@ def _html(s: Summary, data: dict) -> str:
     title = f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games"
     return PAGE.format(
         title=html.escape(title), leaderboard=leaderboard, leaderboard_plot=_leaderboard_plot(s),
-        strata=html.escape(f"{r.resamples} bootstrap resamples within {r.strata}; stages weigh equally; "
+        strata=html.escape(f"Intervals: {r.method}. Rank probabilities: {r.resamples} bootstrap resamples within "
+                           f"{r.strata}. Stages weigh equally; "
                            f"draws count half; {r.anchor} = 1000."),
         warnings=warnings, ranks=ranks, matrix_plot=_matrix_plot(s), metrics=metrics, stage_plot=_stage_plot(s),
         stages=stages, anytime=anytime, failures=failures_table, views=views_table, replays=replays, curves=curves,

@@ -51,9 +51,13 @@ class Summary:
         return next((s["name"] for s in self.stages if s["stage_hash"] == stage_hash), stage_hash[:8])
 
 
-def summarise(store, resamples: int = 1000, seed: int = 0, stage_resamples: int = 200) -> Summary:
+def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resamples: int = 200) -> Summary:
+    """`seed` for the bootstrap: by default the run's own (its stored config), so a report redrawn
+    from the store gives the numbers the run gave."""
     settings = store.settings()
     setup = json.loads(settings.get("evaluation", "{}"))
+    if seed is None:
+        seed = int(setup.get("config", {}).get("seed", 0))
     agents = json.loads(settings.get("agents", "[]"))
     baselines = setup.get("baselines", [])
     stages = store.stages()

@@ -354,8 +354,8 @@ def show(summary, console) -> None:
                       f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%", f"{w}-{l}-{d}",
                       "/".join(str(f.lost.get(k, 0)) if f else "0" for k in KINDS))
     console.print(table)
-    console.print(f"[dim]intervals: {r.resamples} bootstrap resamples within {r.strata}; overall ratings weigh "
-                  f"stages equally; draws count half; one virtual draw per pair keeps sweeps finite. Forfeits: "
+    console.print(f"[dim]intervals: {r.method}; P(1st) from {r.resamples} bootstrap resamples within {r.strata}; "
+                  f"overall ratings weigh stages equally; draws count half. Forfeits: "
                   f"t/c/i/n: games lost by time / crash / illegal moves / no strategy (analysis failed).[/]")
     for note in r.notes:
         console.print(f"[dim]{inert_rich(note)}[/]")

@@ -1,15 +1,23 @@
 """Rating maths on constructed games (evaluation/ratings.py, evaluation/views.py): a known order is
 recovered, a clean sweep stays finite, intervals shrink with more games, draws count half, stages
-weigh equally; the secondary views on hand-checked cases."""
+weigh equally; the fit and the profile intervals against independent computations, near-sweeps,
+draws, tied replicates, the run's seed in a report; the secondary views on hand-checked cases.
+Coverage by simulation: tests/test_rating_coverage.py (slow)."""
 from __future__ import annotations
 
+import json
 import math
 import random
 
+import choix
+import numpy as np
 import pytest
+from scipy import optimize, special
 
-from ludica.evaluation import Outcome, online_elo, rate, shared_ranks, unified_score
-from ludica.evaluation.ratings import ELO_PER_NAT, points
+from ludica.evaluation import Outcome, online_elo, rate, shared_ranks, summarise, unified_score
+from ludica.evaluation.ratings import ELO_PER_NAT, outcomes, points, rank_shares, strengths
+from ludica.runtime import GameRecord
+from ludica.runtime.records import ResultsStore
 
 
 def simulated(strength: dict[str, float], stages: int, games: int, seed: int = 1) -> list[Outcome]:
@@ -104,6 +112,157 @@ def test_without_random_the_mean_is_1000_and_it_says_so():
 
 def test_equal_scores_share_a_rank():
     assert shared_ranks([1500.0, 1200.04, 1200.0, 900.0]) == [1, 2, 2, 4]
+
+
+def _penalised(wins: np.ndarray, theta: np.ndarray) -> float:
+    """Written out again from the definition: the log-likelihood plus half the log-determinant of
+    the Fisher information (agent 0's row and column left out)."""
+    d = theta[:, None] - theta[None, :]
+    p = special.expit(d)
+    w = (wins + wins.T) * p * (1 - p)
+    info = np.diag(w.sum(axis=1)) - w
+    return float((wins * special.log_expit(d)).sum() + 0.5 * np.linalg.slogdet(info[1:, 1:])[1])
+
+
+def test_the_fit_maximises_the_likelihood_penalised_by_jeffreys_prior():
+    wins = points(simulated(STRENGTH, stages=1, games=3, seed=5), list(STRENGTH))
+    found = optimize.minimize(lambda x: -_penalised(wins, np.concatenate([[0.0], x])), np.zeros(3), method="BFGS",
+                              options={"gtol": 1e-10}).x
+    theta = strengths(wins)
+    assert theta - theta[0] == pytest.approx(np.concatenate([[0.0], found]), abs=1e-5)
+    # with virtual draws instead, the plain fit of before: as choix fits the same counts
+    old = choix.ilsr_pairwise_dense(wins + 0.5 * (1 - np.eye(4)), max_iter=10_000, tol=1e-12)
+    assert strengths(wins, prior=1.0) == pytest.approx(old - old.mean(), abs=1e-7)
+
+
+def test_between_two_agents_the_interval_is_the_likelihood_ratio_one():
+    # Jeffreys' prior between two agents is one virtual draw: 7–2 is 7.5–2.5
+    games = [Outcome("s", "a", "random", 1.0)] * 4 + [Outcome("s", "random", "a", 0.0)] * 3 \
+        + [Outcome("s", "random", "a", 1.0)] * 2
+
+    def loglik(d: float) -> float:
+        return 7.5 * math.log(special.expit(d)) + 2.5 * math.log(special.expit(-d))
+
+    best = math.log(7.5 / 2.5)
+    ends = [optimize.brentq(lambda d: loglik(best) - loglik(d) - 3.841458820694124 / 2, lo, hi)
+            for lo, hi in ((best - 20, best), (best, best + 20))]
+    a = rate(games, resamples=0).by_name()["a"]
+    assert a.elo == pytest.approx(1000 + best * ELO_PER_NAT, abs=1e-6)
+    assert (a.low, a.high) == pytest.approx([1000 + e * ELO_PER_NAT for e in ends], abs=1e-3)
+
+
+def test_a_near_sweep_has_a_finite_interval_with_a_long_upper_arm():
+    # star wins every game: the games bound it from below only, the prior from above
+    games = simulated({"random": 0.0, "a": 0.5, "b": 1.0}, stages=2, games=10, seed=2)
+    for s in range(2):
+        for other in ("random", "a", "b"):
+            games += [Outcome(f"stage-{s}", "star", other, 1.0)] * 10 + [Outcome(f"stage-{s}", other, "star", 0.0)] * 10
+    by = rate(games, resamples=100).by_name()
+    star, best_other = by["star"], max(by[x].elo for x in ("random", "a", "b"))
+    assert math.isfinite(star.high) and star.low < star.elo < star.high
+    assert star.low > best_other + 200  # 120–0 says it is far above the field …
+    assert star.high - star.elo > 2 * (star.elo - star.low) > 0  # … but not how far: a long upper arm
+    assert star.rank_probabilities[0] == 1.0
+
+
+def test_draws_narrow_the_interval_as_they_narrow_the_spread_of_a_score():
+    def games(drawn: int) -> list[Outcome]:  # equal agents; per seating 10 games, `drawn` of them drawn
+        out = []
+        for b, w in (("random", "a"), ("a", "random"), ("random", "b"), ("b", "random"), ("a", "b"), ("b", "a")):
+            out += [Outcome("s", b, w, 0.5)] * drawn + [Outcome("s", b, w, 1.0), Outcome("s", b, w, 0.0)] * (
+                (10 - drawn) // 2)
+        return out
+
+    def width(drawn: int) -> float:
+        a = rate(games(drawn), resamples=0).by_name()["a"]
+        assert a.elo == pytest.approx(1000.0, abs=1e-6)
+        return a.high - a.low
+
+    # a game's score varies by 1/4 − P(draw)/4: 8 draws in 20 games per pair (counted 8·20/21) leave
+    # a share 1 − 8/21 of the variance; the interval narrows by its square root
+    assert width(4) / width(0) == pytest.approx(math.sqrt(1 - 8 / 21), rel=0.01)
+
+
+def test_identical_agents_tied_in_every_replicate_share_their_ranks():
+    # a and b both beat random every game and draw each other every game: tied in every replicate
+    games = []
+    for x in ("a", "b"):
+        games += [Outcome("s", x, "random", 1.0), Outcome("s", "random", x, 0.0)] * 3
+    games += [Outcome("s", "a", "b", 0.5), Outcome("s", "b", "a", 0.5)] * 3
+    for agents in (["a", "b", "random"], ["b", "a", "random"]):
+        by = rate(games, agents, resamples=50).by_name()
+        assert by["a"].rank_probabilities == by["b"].rank_probabilities == pytest.approx([0.5, 0.5, 0.0])
+        assert by["random"].rank_probabilities == pytest.approx([0.0, 0.0, 1.0])
+
+
+def test_rank_shares_split_exact_ties_and_only_those():
+    replicates = np.array([[1200.0, 1200.0, 1000.0, 1000.0], [1300.0, 1100.0, 1100.0 + 1e-3, 1000.0]])
+    shares = rank_shares(replicates)
+    assert shares[0] == pytest.approx([0.75, 0.25, 0, 0])  # tied first in one, first alone in the other
+    assert shares[1] == pytest.approx([0.25, 0.25, 0.5, 0])
+    assert shares[2] == pytest.approx([0, 0.5, 0.25, 0.25])
+    assert shares.sum(axis=0) == pytest.approx(np.ones(4)) and shares.sum(axis=1) == pytest.approx(np.ones(4))
+
+
+def test_without_the_anchor_the_intervals_are_around_the_mean():
+    games = simulated({"x": 0.0, "y": 0.7}, stages=1, games=5, seed=4)
+    by = rate(games, resamples=0).by_name()
+    assert by["x"].elo + by["y"].elo == pytest.approx(2000.0)
+    for r in by.values():
+        assert r.low < r.elo < r.high
+    # two agents: the mean sits halfway, so each interval mirrors the other's
+    assert by["x"].low - 1000 == pytest.approx(1000 - by["y"].high, abs=1e-3)
+
+
+def test_agents_the_games_do_not_connect_are_rated_and_it_says_so():
+    games = simulated({"random": 0.0, "a": 1.0}, stages=1, games=3)
+    ratings = rate(games, ["random", "a", "idle"], resamples=20)
+    idle = ratings.by_name()["idle"]
+    assert all(math.isfinite(v) for v in (idle.elo, idle.low, idle.high)) and idle.low < idle.elo < idle.high
+    assert any("do not connect" in note and "idle" in note for note in ratings.notes)
+
+
+def test_the_method_before_issue_20_is_still_there_for_comparison():
+    games = simulated(STRENGTH, stages=2, games=2, seed=9)
+    before = rate(games, resamples=200, prior=1.0, interval="percentile")
+    assert "percentile" in before.method and "1 virtual draw" in before.method
+    after = rate(games, resamples=200)
+    assert "profile likelihood" in after.method
+    # one virtual draw per pair pulls the ratings together
+    def spread(ratings) -> float:
+        return max(x.elo for x in ratings.ratings) - min(x.elo for x in ratings.ratings)
+
+    assert spread(before) < spread(after)
+    with pytest.raises(ValueError):
+        rate(games, interval="bca")
+
+
+def _store(path, seed: int) -> ResultsStore:
+    """A results store as a run leaves it: settings (with the run's seed), a stage, its games."""
+    store = ResultsStore(path)
+    agents = ["random", "a", "b"]
+    store.save_settings({"agents": json.dumps(agents), "evaluation": json.dumps({"baselines": ["random"],
+                                                                                 "config": {"seed": seed}})})
+    store.add_stage("h", "stage", "text", "public", 1.0, 0, 1.0, 18)
+    rng = random.Random(3)
+    for i in range(3):
+        for b in agents:
+            for w in agents:
+                if b != w:
+                    record = GameRecord("stage", "h", (b, w), i, [[0]], winner=rng.choice((0, 1, None)))
+                    store.add_game(record, i)
+    return store
+
+
+def test_the_report_bootstraps_with_the_runs_seed(tmp_path):
+    store = _store(tmp_path / "results.sqlite", seed=7)
+    games = outcomes(store.games())
+    redrawn = summarise(store, resamples=100, stage_resamples=100)
+    store.close()
+    ranks = {r.name: r.rank_probabilities for r in redrawn.overall.ratings}
+    run = {r.name: r.rank_probabilities for r in rate(games, ["random", "a", "b"], resamples=100, seed=7).ratings}
+    zero = {r.name: r.rank_probabilities for r in rate(games, ["random", "a", "b"], resamples=100, seed=0).ratings}
+    assert ranks == run and run != zero
 
 
 def test_online_elo_moves_by_k_times_the_surprise():
