@@ -16,7 +16,7 @@ from ludica.terminal import inert_rich
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
 DEFAULT_BASE = "standard-8x8"
 DEFAULT_UNSEEN = 4
-REFERENCE_GAMES = 4  # evaluate.REFERENCE_GAMES, without importing the evaluation before it is needed
+REFERENCE_GAMES = 3  # evaluate.REFERENCE_GAMES, without importing the evaluation before it is needed
 
 
 def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> None:

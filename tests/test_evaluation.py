@@ -334,8 +334,8 @@ def test_the_store_keeps_each_stage_with_its_role_and_budget(tmp_path, unseen):
     held = store.stages()
     store.close()
     assert [(s["role"], s["analysis_time"], s["planned"]) for s in held] == \
-        [("public", 1.0, 6), ("unseen", 1.0, 20), ("unseen", 1.0, 20), ("unseen", 2.0, 20)]  # + last@f's 8 and 6
-    # more reference games between random and greedy (4 per seating in all)
+        [("public", 1.0, 6), ("unseen", 1.0, 18), ("unseen", 1.0, 18), ("unseen", 2.0, 18)]  # + last@f's 8 and 4
+    # more reference games between random and greedy (3 per seating in all)
     assert "Tic-tac-toe" in held[0]["text"]
 
 
