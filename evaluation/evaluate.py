@@ -3,7 +3,11 @@ episodes, every game in the run folder's store as it ends, resumable; then the s
 
 Formats: `round-robin` (every ordered pair of entrants on every stage, baselines included) or
 `gauntlet` (only games with at least one submitted agent: the baselines' games among themselves
-are not what a participant waits for). Public stages come first, then the unseen ones in the
+are not what a participant waits for). In both, on every unseen stage the baselines also play
+each other `reference_games` per seating (the round robin's own games among them are the first of
+those): the anytime score's reference points, measured among the baselines alone
+(evaluation/anytime.py); the games beyond the format's stay out of the ratings and the metrics,
+like the adaptation games. Public stages come first, then the unseen ones in the
 order they were drawn; with the doubling schedule the unseen stages' analysis budgets follow
 anytime.doubling. Stopping rules (`max_stages`, `max_time`, `until_separated`: stopping.py) are
 asked before each stage starts; a stopped run is resumed with --resume and may be given other
@@ -28,6 +32,11 @@ from .summary import Summary, anytime_points, summarise
 
 BASELINES = ("random", "greedy", "corners", "positional", "mcts")
 FORMATS = ("round-robin", "gauntlet")
+# The anytime score's unit is a difference of two baselines' levels on each stage: games beyond
+# --games make it steadier (benchmarks/anytime_sim.py measures how much: with 3, a scale as short
+# as 0.07 points per game is within 1% from 10 stages on, where 2 are 5% off); each game per
+# seating among the 5 baselines is 20 games per unseen stage, 8 of them with mcts
+REFERENCE_GAMES = 3
 SCHEDULES = ("flat", "doubling")
 
 
@@ -40,6 +49,7 @@ class Config:
     format: str = "round-robin"
     schedule: str = "flat"
     adaptation: tuple[float, ...] = (0.25, 0.5)  # budget fractions for A (evaluation/adaptation.py)
+    reference_games: int = REFERENCE_GAMES  # per seating between baselines on unseen stages (at least `games`)
     reveal: bool = False
     limits: dict = field(default_factory=dict)
     sandbox: bool = True
@@ -71,10 +81,18 @@ def pairs(names: list[str], baselines: set[str], format: str) -> tuple[tuple[str
     return tuple((b, w) for b, w in everyone if b not in baselines or w not in baselines)
 
 
+def reference_games(names: list[str], baselines: set[str], config: Config) -> tuple[tuple[str, str, int], ...]:
+    """The baselines' games among themselves on each unseen stage, as StagePlan.more: every ordered
+    pair of baselines plays `reference_games` per seating (at least `games`), in any format."""
+    among = max(config.reference_games, config.games)
+    return tuple((b, w, among) for b, w in tournament.round_robin([n for n in names if n in baselines]))
+
+
 def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config: Config,
           learners: dict[str, tuple[AgentSpec, float]] | None = None) -> list[tuple[EvalStage, tournament.StagePlan]]:
     """The stages in the run's order with their games; on unseen stages also the adaptation games of
-    `learners` (name@f → (spec, f)) against each baseline, in both seats."""
+    `learners` (name@f → (spec, f)) against each baseline, in both seats, and the baselines'
+    reference games among themselves."""
     ordered = [s for s in stages if s.role != UNSEEN] + [s for s in stages if s.role == UNSEEN]
     unseen = sum(s.role == UNSEEN for s in ordered)
     budgets = [config.analysis_time] * unseen
@@ -89,13 +107,14 @@ def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config
     extra = tuple(pair for name in learners for b in sorted(baselines) for pair in ((name, b), (b, name)))
     scale = tuple((name, f) for name, (_, f) in learners.items())
     same = tuple((name, adaptation.owner(name)) for name in learners)  # common random numbers
+    reference = reference_games(names, baselines, config)
     out, k = [], 0
     for s in ordered:
         budget = config.analysis_time
         if s.role == UNSEEN:
             budget, k = budgets[k], k + 1
             plan = tournament.StagePlan(s.stage, chosen + extra, config.games, tournament.title(s.stage, every_stage),
-                                        budget, scale, same)
+                                        budget, scale, same, reference)
         else:
             plan = tournament.StagePlan(s.stage, chosen, config.games, tournament.title(s.stage, every_stage), budget)
         out.append((s, plan))

@@ -34,6 +34,7 @@ from ..compiler import compile as compile_stage  # noqa: E402
 from ..files import check_writable, write_atomic  # noqa: E402
 from ..gdl import loads  # noqa: E402
 from ..gdl.diagnostics import LudicaError  # noqa: E402
+from .anytime import MIN_SPREAD  # noqa: E402
 from .drawseed import revealed  # noqa: E402
 from .failures import KINDS  # noqa: E402
 from .summary import Summary  # noqa: E402
@@ -62,7 +63,8 @@ def to_dict(s: Summary) -> dict:
         "scores": s.scores,
         "metrics": s.metrics,
         "views": s.views,
-        "anytime": [{"stage": p.stage, "stages": p.stages, "skipped": p.skipped,
+        "anytime": [{"stage": p.stage, "stages": p.stages, "skipped": p.skipped, "reference": p.reference,
+                     "unit": p.unit, "faint": p.faint,
                      "estimates": {a: {"mean": e.mean, "low": e.low, "high": e.high, "effective_stages": e.effective}
                                    for a, e in p.estimates.items()}}
                     for p in s.anytime],
@@ -245,21 +247,30 @@ def _stage_plot(s: Summary) -> str:
 def _anytime_plot(s: Summary) -> str:
     fig, ax = plt.subplots(figsize=(7, 4))
     xs = [p.stages for p in s.anytime]
+    ends = {"random", s.anytime[-1].reference}  # 0 and 1 by definition: the dotted lines
     for x in s.overall.ratings:
+        if x.name in ends:
+            continue
         means = [p.estimates[x.name].mean for p in s.anytime]
-        low = [p.estimates[x.name].low if p.estimates[x.name].low is not None else math.nan for p in s.anytime]
-        high = [p.estimates[x.name].high if p.estimates[x.name].high is not None else math.nan for p in s.anytime]
+        # no interval: no band; an unbounded side: the band runs off the plot (ylim is set below)
+        low = [max(-1e6, p.estimates[x.name].low) if p.estimates[x.name].low is not None else math.nan
+               for p in s.anytime]
+        high = [min(1e6, p.estimates[x.name].high) if p.estimates[x.name].high is not None else math.nan
+                for p in s.anytime]
         line, = ax.plot(xs, means, marker="o", label=x.name)
         ax.fill_between(xs, low, high, alpha=0.15, color=line.get_color())
-    ax.axhline(0, color="#999", linestyle=":", linewidth=1)
-    ax.axhline(1, color="#999", linestyle=":", linewidth=1)
+    for level, name in ((0, "random"), (1, f"{s.anytime[-1].reference} (reference)")):
+        ax.axhline(level, color="#999", linestyle=":", linewidth=1)
+        ax.annotate(name, (0, level), xycoords=("axes fraction", "data"), xytext=(2, 2), textcoords="offset points",
+                    fontsize=7, color="#666")
     means = [e.mean for p in s.anytime for e in p.estimates.values() if math.isfinite(e.mean)]
     if means:  # the first intervals (t with one degree of freedom) are huge: keep the means in view
         ax.set_ylim(min(-0.25, min(means) - 0.5), max(1.25, max(means) + 0.5))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("unseen stages so far")
-    ax.set_ylabel("mean normalised score (0 random, 1 best baseline)")
-    ax.legend(fontsize=8, loc="best")
+    ax.set_ylabel(f"lead over random, in {s.anytime[-1].reference}'s leads")
+    if any(x.name not in ends for x in s.overall.ratings):
+        ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
     return _svg(fig)
 
@@ -349,9 +360,10 @@ def _html(s: Summary, data: dict) -> str:
     metric_rows = [[x.name, *metric_cells(s, x.name)] for x in r.ratings]
     metrics = _table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread", "E: analysis used",
                       "E: s per game", "E: ms per move"], metric_rows)
+    every_game = s.games + s.adaptation_games + s.reference_games
     stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _weight_cell(st), _divergence_cell(st),
                    f"{st['analysis_time']:g}",
-                   sum(1 for g in s.games + s.adaptation_games if g["stage_hash"] == st["stage_hash"]), st["planned"],
+                   sum(1 for g in every_game if g["stage_hash"] == st["stage_hash"]), st["planned"],
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
     stages = _table(["Stage", "Role", "Weight", "Divergence", "Analysis s", "Games", "Planned",
@@ -378,8 +390,9 @@ def _html(s: Summary, data: dict) -> str:
     warnings = "".join(f'<p class="warning">warning: {html.escape(w)}</p>' for w in s.warnings)
     curves = (f"<figure>{_adaptation_plot(s)}</figure>" if any(c["points"] for c in s.metrics["A"].values()) else
               "<p>Not measured in this run: every agent is a baseline, or --adaptation none.</p>")
-    anytime = (f"<figure>{_anytime_plot(s)}</figure><p>{_anytime_text(s)}</p>" if s.anytime else
-               "<p>No unseen stage finished yet: the anytime estimate needs at least one.</p>")
+    anytime = ("<p>No unseen stage finished yet: the anytime estimate needs at least one.</p>" if not s.anytime else
+               f"<figure>{_anytime_plot(s)}</figure><p>{_anytime_text(s)}</p>" if s.anytime[-1].stages else
+               f"<p>{_anytime_text(s)}</p>")
     replays = script_json(_replays(s))
     title = f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games"
     return PAGE.format(
@@ -412,12 +425,28 @@ def content_security_policy(script: str) -> str:
 
 
 def _anytime_text(s: Summary) -> str:
-    last = s.anytime[-1]
-    skipped = f"; {last.skipped} stage(s) without spread between random and the best baseline left out" \
-        if last.skipped else ""
-    return html.escape(f"After {last.stages} unseen stages (effective number under the Levin weights: "
-                       f"{last.effective:.1f}{skipped}): {last.ranked()}. 0 is random's level, 1 the best "
-                       "baseline's on each stage; 95% Student-t intervals.")
+    last, ref = s.anytime[-1], s.anytime[-1].reference
+    if ref is None:
+        return "No estimate: the anytime score needs random and one of mcts, positional, corners, greedy."
+    if last.stages and not last.unit > 0:
+        return html.escape(f"No scale yet: {ref}, the reference, leads random by {last.unit:.2f} on the "
+                           f"{last.stages} unseen stages so far, so there is no unit to measure the agents in.")
+    notes = [f"{last.skipped} stage(s) left out (an agent without a level there)"] if last.skipped else []
+    if last.faint:
+        notes.append(f"on {last.faint} stage(s) {ref} led random by less than {MIN_SPREAD:g}: they count, in "
+                     "proportion to that lead")
+    if last.unit < MIN_SPREAD:
+        notes.append(f"a short scale: {ref} leads random by {last.unit:.2f} on average, so the scores are less "
+                     "certain than they would be on a longer one")
+    return html.escape(
+        f"After {last.stages} unseen stages (effective number under the Levin weights: {last.effective:.1f}"
+        f"{''.join('; ' + n for n in notes)}): {last.ranked()}. On each unseen stage an agent's level is its "
+        "points per game against the baselines (the mean over them); the baselines' own levels come from "
+        "their reference games among themselves, in any format. A score is the agent's lead over random's "
+        f"level, its weighted mean over the stages, in units of {ref}'s (the reference's) mean lead: 0 is "
+        f"random's level, 1 is {ref}'s, 2 twice {ref}'s lead over random. 95% intervals: Student's t on the "
+        "jackknife over stages with Hall's correction for skewness, widened where Fieller's interval for a "
+        "ratio reaches further (∞ while the unit is not told from 0).")
 
 
 def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list[str]:

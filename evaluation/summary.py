@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from . import adaptation, anytime, failures, metrics, views
 from .ratings import Ratings, outcomes, rate
 
-RANDOM = "random"
-
 
 @dataclass
 class Summary:
@@ -31,10 +29,11 @@ class Summary:
     settings: dict = field(default_factory=dict)
     stopped: str = ""  # why the run stopped before its planned stages were played, if it did
     adaptation_games: list[dict] = field(default_factory=list)  # name@f's games (metric A), kept apart
+    reference_games: list[dict] = field(default_factory=list)  # baselines' games beyond the format's, kept apart
 
     @property
     def played(self) -> int:
-        return len(self.games) + len(self.adaptation_games)
+        return len(self.games) + len(self.adaptation_games) + len(self.reference_games)
 
     @property
     def planned(self) -> int:
@@ -62,7 +61,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     baselines = setup.get("baselines", [])
     stages = store.stages()
     pseudo = {n: (a, f) for n, (a, f) in setup.get("adaptation", {}).items()}
-    games, analyses, learning = _split(store.games(), store.analyses(), pseudo)
+    games, analyses, learning, among = _split(store.games(), store.analyses(), pseudo, setup)
     played = {g["stage_hash"] for g in games}
     stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
     everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
@@ -81,20 +80,36 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
         "E": metrics.efficiency(games, analyses, budgets),
         "G": metrics.generalisation(scores, roles),
         "R": metrics.robustness(scores),
-        "A": adaptation.curves(games + learning, pseudo, baselines, _complete(stages, games + learning, "unseen")),
+        "A": adaptation.curves(games + learning, pseudo, baselines,
+                               _complete(stages, games + learning + among, "unseen")),
     }
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
                    failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
-                   _anytime(scores, stages, games + learning, everyone, baselines), settings,
-                   adaptation_games=learning)
+                   _anytime(stages, games + learning + among, everyone, baselines), settings,
+                   adaptation_games=learning, reference_games=among)
 
 
-def _split(games: list[dict], analyses: list[dict], pseudo: dict) -> tuple[list[dict], list[dict], list[dict]]:
-    """(the evaluation's games, its analyses, the adaptation games): the agents entered again with
-    smaller budgets (name@f) stay out of the ratings and the other metrics."""
-    main = [g for g in games if g["black"] not in pseudo and g["white"] not in pseudo]
-    learning = [g for g in games if g["black"] in pseudo or g["white"] in pseudo]
-    return main, [a for a in analyses if a["agent"] not in pseudo], learning
+def _split(games: list[dict], analyses: list[dict], pseudo: dict, setup: dict
+           ) -> tuple[list[dict], list[dict], list[dict], list[dict]]:
+    """(the evaluation's games, its analyses, the adaptation games, the reference games): the agents
+    entered again with smaller budgets (name@f), and the baselines' games among themselves beyond
+    the format's (all of them in a gauntlet, those past --games in a round robin), stay out of the
+    ratings and the other metrics: the ratings see the format's design, each game once."""
+    baselines = set(setup.get("baselines", []))
+    config = setup.get("config", {})
+    gauntlet, per_seating = config.get("format") == "gauntlet", config.get("games", 1)
+
+    def kind(g: dict) -> str:
+        if g["black"] in pseudo or g["white"] in pseudo:
+            return "adaptation"
+        if g["black"] in baselines and g["white"] in baselines and (gauntlet or g["game_index"] >= per_seating):
+            return "reference"
+        return "main"
+
+    kinds = [kind(g) for g in games]
+    main, learning, among = ([g for g, k in zip(games, kinds) if k == wanted]
+                             for wanted in ("main", "adaptation", "reference"))
+    return main, [a for a in analyses if a["agent"] not in pseudo], learning, among
 
 
 def _complete(stages: list[dict], games: list[dict], role: str) -> set[str]:
@@ -110,10 +125,10 @@ def anytime_points(store, baselines: list[str]) -> list[anytime.Point]:
     """The anytime estimate after each finished unseen stage, straight from the store (cheap: no
     ratings), as a run goes."""
     settings = store.settings()
-    pseudo = json.loads(settings.get("evaluation", "{}")).get("adaptation", {})
-    games, _, learning = _split(store.games(), [], pseudo)
+    setup = json.loads(settings.get("evaluation", "{}"))
+    games, _, learning, among = _split(store.games(), [], setup.get("adaptation", {}), setup)
     agents = json.loads(settings.get("agents", "[]"))
-    return _anytime(metrics.stage_scores(games), store.stages(), games + learning, agents, baselines)
+    return _anytime(store.stages(), games + learning + among, agents, baselines)
 
 
 def _views(games: list[dict], stages: list[dict], agents: list[str]) -> dict:
@@ -127,12 +142,14 @@ def _views(games: list[dict], stages: list[dict], agents: list[str]) -> dict:
             "lexicographic": views.lexicographic(runoff, agents)}
 
 
-def _anytime(scores: dict, stages: list[dict], games: list[dict], agents: list[str], baselines: list[str]
-             ) -> list[anytime.Point]:
-    """The running estimate over the unseen stages whose games are all played, in the run's order."""
+def _anytime(stages: list[dict], games: list[dict], agents: list[str], baselines: list[str]) -> list[anytime.Point]:
+    """The running estimate over the unseen stages whose games (all of them: the format's, the
+    adaptation and the reference games) are all played, in the run's order; each stage's levels
+    from its games against the baselines (anytime.levels)."""
     complete = _complete(stages, games, "unseen")
-    per_stage = []
-    for s in sorted((s for s in stages if s["stage_hash"] in complete), key=lambda s: s["position"]):
-        per_stage.append((s["stage_hash"], anytime.normalised(scores[s["stage_hash"]], RANDOM, baselines),
-                          s["weight"]))
-    return anytime.running(per_stage, agents)
+    here: dict[str, list[dict]] = {}
+    for g in games:
+        here.setdefault(g["stage_hash"], []).append(g)
+    per_stage = [(s["stage_hash"], anytime.stage_leads(here[s["stage_hash"]], agents, baselines), s["weight"])
+                 for s in sorted((s for s in stages if s["stage_hash"] in complete), key=lambda s: s["position"])]
+    return anytime.running(per_stage, agents, anytime.reference(baselines))

@@ -16,6 +16,7 @@ from ludica.terminal import inert_rich
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
 DEFAULT_BASE = "standard-8x8"
 DEFAULT_UNSEEN = 4
+REFERENCE_GAMES = 3  # evaluate.REFERENCE_GAMES, without importing the evaluation before it is needed
 
 
 def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> None:
@@ -49,7 +50,11 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
                         "(docs/sampler.md)")
     p.add_argument("--games", type=count_type, default=1, metavar="N", help="games per seating and stage (default 1)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
-                   help="gauntlet: only games with a submitted agent in them")
+                   help="gauntlet: only games with a submitted agent in them (and the baselines' reference games)")
+    p.add_argument("--reference-games", type=count_type, default=REFERENCE_GAMES, metavar="N",
+                   help="games per seating among the baselines on each unseen stage, in any format: the anytime "
+                        f"score's reference points (default {REFERENCE_GAMES}; at least --games; kept out of the "
+                        "ratings)")
     p.add_argument("--schedule", choices=("flat", "doubling"), default="flat",
                    help="doubling: unseen stages in rounds of 2^i, half with the analysis budget, a quarter with "
                         "twice it, ..., one with 2^i times it")
@@ -184,7 +189,7 @@ def cmd_evaluate(args) -> int:
     runfolder.check_out(out, resume=args.resume)  # all of it before the run starts and makes its folder
     config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
                              seed=args.seed, format=args.format, schedule=args.schedule,
-                             adaptation=args.adaptation, reveal=args.reveal,
+                             adaptation=args.adaptation, reference_games=args.reference_games, reveal=args.reveal,
                              limits=options.limits, sandbox=options.sandbox, isolate_rules=options.isolate_rules)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
     if args.until_separated or args.separate:  # said before anything is drawn or played
@@ -327,9 +332,24 @@ def cmd_report(args) -> int:
 
 
 def _anytime_line(point) -> str:
-    skipped = f", {point.skipped} without spread left out" if point.skipped else ""
-    return (f"anytime after {point.stages} unseen stage(s) (effective {point.effective:.1f}{skipped}): "
-            + inert_rich(point.ranked()))
+    """The anytime estimate after a stage, with what 0 and 1 are and how long the scale is."""
+    from ludica.evaluation.anytime import MIN_SPREAD
+
+    if point.reference is None:
+        return "anytime: no estimate: it needs random and one of mcts, positional, corners, greedy among the agents"
+    if not point.stages:
+        return f"anytime: no estimate yet ({point.skipped} unseen stage(s) left out: an agent without a level there)"
+    if not point.unit > 0:
+        return (f"anytime after {point.stages} unseen stage(s): no scale yet ({point.reference}, the reference, "
+                f"leads random by {point.unit:.2f} on them)")
+    notes = [f"effective {point.effective:.1f}", f"0 = random, 1 = {point.reference}"]
+    if point.skipped:
+        notes.append(f"{point.skipped} left out")
+    if point.faint:
+        notes.append(f"on {point.faint} {point.reference} led random by less than {MIN_SPREAD:g}")
+    if point.unit < MIN_SPREAD:
+        notes.append(f"short scale: {point.reference} leads random by {point.unit:.2f}")
+    return (f"anytime after {point.stages} unseen stage(s) ({'; '.join(notes)}): " + inert_rich(point.ranked()))
 
 
 def show(summary, console) -> None:
@@ -369,7 +389,10 @@ def show(summary, console) -> None:
         metrics.add_row(inert_rich(x.name), *metric_cells(summary, x.name, worst_stage_named=False))
     console.print(metrics)
     if summary.anytime:
-        console.print(_anytime_line(summary.anytime[-1]) + " (0 = random, 1 = the best baseline on each stage)")
+        console.print(_anytime_line(summary.anytime[-1]))
+        console.print("[dim]anytime: each agent's mean lead over random in points per game against the baselines, in "
+                      "units of the reference baseline's lead (the baselines' levels from their games among "
+                      "themselves); 95% intervals: the jackknife over stages, skewness-corrected, and Fieller's[/]")
     if summary.draw is not None:
         console.print(drawseed.revealed(summary.draw))
     if summary.played < summary.planned:

@@ -75,7 +75,10 @@ class StagePlan:
     order; `analysis_time` overrides the run's budget on this stage, and `scale` gives some
     entrants a fraction (or a multiple) of it: ((name, factor), ...). An entrant in `same_seeds`
     ((name, other), ...) plays its games with the seeds `other` has in the same seat against the
-    same opponent: an agent entered again with another budget meets the very same chances."""
+    same opponent: an agent entered again with another budget meets the very same chances. With
+    `more` ((black, white, n), ...), those pairs play n games in all, indices 0..n-1 (the first
+    `games` of them the games of `pairs` if the pair is there too), after the others: the
+    evaluation's reference games among the baselines."""
 
     stage: A.Stage
     pairs: tuple[tuple[str, str], ...]
@@ -84,17 +87,21 @@ class StagePlan:
     analysis_time: float | None = None
     scale: tuple[tuple[str, float], ...] = ()
     same_seeds: tuple[tuple[str, str], ...] = ()
+    more: tuple[tuple[str, str, int], ...] = ()
 
     def seed(self, run_seed: int, black: str, white: str, index: int) -> int:
         alias = dict(self.same_seeds)
         return game_seed(run_seed, stage_hash(self.stage), alias.get(black, black), alias.get(white, white), index)
 
     def schedule(self) -> list[tuple[str, str, int]]:
-        return [(b, w, k) for b, w in self.pairs for k in range(self.games)]
+        first = [(b, w, k) for b, w in self.pairs for k in range(self.games)]
+        paired = set(self.pairs)
+        return first + [(b, w, k) for b, w, n in self.more for k in range(self.games if (b, w) in paired else 0, n)]
 
     @property
     def entrants(self) -> list[str]:
-        return list(dict.fromkeys(name for pair in self.pairs for name in pair))
+        return list(dict.fromkeys([name for pair in self.pairs for name in pair] +
+                                  [name for b, w, _ in self.more for name in (b, w)]))
 
     def budget(self, name: str, default: float) -> float:
         """The analysis budget of entrant `name` on this stage."""

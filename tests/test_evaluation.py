@@ -4,12 +4,13 @@ as a gauntlet, and through `ludica evaluate` / `ludica report`."""
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from pathlib import Path
 
 import pytest
 
-from ludica import stages
+from ludica import evaluate_command, stages
 from ludica.cli import main
 from ludica.evaluation import anytime, evaluate, failures, metrics, stageset
 from ludica.runtime import entrants as agents
@@ -27,10 +28,12 @@ def test_the_anytime_estimate_narrows_and_is_the_plain_mean_when_complete():
         e = anytime.estimate(values[:n])
         widths.append(e.high - e.low)
     assert widths[-1] < widths[0] / 4
-    whole = anytime.estimate(values)
-    assert whole.mean == pytest.approx(statistics.fmean(values))
-    half = 2.201 * statistics.stdev(values) / len(values) ** 0.5  # t(0.975, 11) · s / √n
-    assert whole.high - whole.mean == pytest.approx(half, rel=1e-3)
+    assert anytime.estimate(values).mean == pytest.approx(statistics.fmean(values))
+    symmetric = [0.5 + d for d in (-0.3, 0.3, -0.1, 0.1, -0.05, 0.05, -0.2, 0.2, 0.0, -0.15, 0.15, 0.0)]
+    whole = anytime.estimate(symmetric)  # equal weights, no skew: the textbook t interval
+    half = 2.201 * statistics.stdev(symmetric) / len(symmetric) ** 0.5  # t(0.975, 11) · s / √n
+    assert whole.mean == pytest.approx(0.5)
+    assert (whole.mean - whole.low, whole.high - whole.mean) == pytest.approx((half, half), rel=1e-3)
     assert anytime.estimate([0.3]).low is None
 
 
@@ -39,25 +42,72 @@ def test_weights_tilt_the_estimate_and_equal_weights_change_nothing():
     assert anytime.estimate([0.0, 1.0], [2.0, 2.0]).mean == anytime.estimate([0.0, 1.0]).mean
 
 
-def test_scores_are_normalised_between_random_and_the_best_baseline():
-    scores = {"random": 0.2, "greedy": 0.6, "mcts": 0.7, "mine": 0.95}
-    got = anytime.normalised(scores, "random", ["random", "greedy", "mcts"])
-    assert got == pytest.approx({"random": 0.0, "greedy": 0.8, "mcts": 1.0, "mine": 1.5})
-    assert anytime.normalised({"random": 0.5, "greedy": 0.55, "mine": 1.0}, "random", ["random", "greedy"]) is None
+def test_the_estimate_is_the_ratio_of_mean_leads_and_a_faint_stage_weighs_little():
+    # stages with units 0.1 and 0.4: the per-stage ratios 2 and 1 weighted by p·r, not averaged
+    assert anytime.estimate([0.2, 0.4], units=[0.1, 0.4]).mean == pytest.approx(0.6 / 0.5)
+    assert anytime.estimate([0.2, 0.4], [3.0, 1.0], [0.1, 0.4]).mean == pytest.approx((0.6 + 0.4) / (0.3 + 0.4))
+    # a stage where the reference hardly beats random cannot blow the estimate up (0.5 / 0.001 = 500)
+    assert anytime.estimate([0.5, 0.3, 0.3], units=[0.001, 0.3, 0.3]).mean == pytest.approx(1.1 / 0.601)
+    no_scale = anytime.estimate([0.1, 0.2], units=[-0.1, 0.05])
+    assert math.isnan(no_scale.mean) and no_scale.low is None
+    carried = anytime.estimate([0.2, 0.1, 0.3], units=[0.3, -0.01, 0.0])  # without the first stage, no scale
+    assert carried.mean == pytest.approx(0.6 / 0.29) and carried.high == math.inf
 
 
-def test_the_running_estimate_skips_stages_without_spread_and_says_so():
-    per_stage = [("s1", {"a": 0.5, "b": 1.0}, 1.0), ("s2", None, 1.0), ("s3", {"a": 0.7, "b": 1.0}, 1.0)]
-    points = anytime.running(per_stage, ["a", "b"])
-    assert [(p.stages, p.skipped) for p in points] == [(1, 0), (1, 1), (2, 1)]
-    assert points[-1].estimates["a"].mean == pytest.approx(0.6)
+def test_the_interval_reaches_further_on_the_side_of_a_long_tail():
+    e = anytime.estimate([0.1, 0.2, 0.1, 0.15, 0.2, 0.1, 0.15, 1.5])  # one stage far above the rest
+    assert e.high - e.mean > 1.3 * (e.mean - e.low)
+    mirrored = anytime.estimate([-0.1, -0.2, -0.1, -0.15, -0.2, -0.1, -0.15, -1.5])
+    assert (mirrored.low, mirrored.high) == pytest.approx((-e.high, -e.low))
 
 
-def test_separation_needs_disjoint_intervals_of_neighbours():
-    E = anytime.Estimate
-    assert anytime.separated({"a": E(0.9, 0.8, 1.0, 5), "b": E(0.5, 0.4, 0.6, 5)})
-    assert not anytime.separated({"a": E(0.9, 0.5, 1.0, 5), "b": E(0.5, 0.4, 0.6, 5)})
-    assert not anytime.separated({"a": E(0.9, None, None, 1), "b": E(0.5, None, None, 1)})
+def test_the_interval_is_unbounded_while_the_unit_is_not_told_from_zero():
+    # the reference leads random by 0.05 on average, give or take much more: any multiple fits
+    short = anytime.estimate([0.3, 0.35, 0.25, 0.3], units=[0.2, -0.15, 0.1, 0.05])
+    assert short.mean == pytest.approx(1.2 / 0.2) and short.high == math.inf and short.low < short.mean
+    steady = anytime.estimate([0.3, 0.35, 0.25, 0.3], units=[0.5, 0.45, 0.55, 0.5])
+    assert math.isfinite(steady.high) and steady.low < steady.mean < steady.high
+    # weights whose spread is not the unit's: a steady unit stays told from 0 under uneven weights
+    uneven = anytime.estimate([0.3, 0.35, 0.25, 0.3], [10.0, 1.0, 0.5, 3.0], [0.5, 0.45, 0.55, 0.5])
+    assert math.isfinite(uneven.low) and math.isfinite(uneven.high)
+
+
+LEVEL_ROWS = [("random", "greedy", "white"), ("greedy", "random", "black"),  # greedy beats random
+              ("random", "mcts", "white"), ("mcts", "random", "black"),  # mcts beats both
+              ("greedy", "mcts", "white"), ("mcts", "greedy", "black"),
+              ("copy", "random", "black"), ("random", "copy", "white"),  # a copy of mcts, as mcts played
+              ("copy", "greedy", "black"), ("greedy", "copy", "white"),
+              ("copy", "mcts", "black"), ("mcts", "copy", "black")]
+
+
+def test_levels_are_points_against_the_baselines_so_a_copy_of_the_reference_scores_one():
+    rows = [_row("s", b, w, r) for b, w, r in LEVEL_ROWS]
+    level = anytime.levels(rows, ["greedy", "mcts", "random"])
+    assert level == pytest.approx({"random": 1 / 6, "greedy": 1 / 2, "mcts": 5 / 6, "copy": 5 / 6})
+    # games against a submitted agent change no baseline's level: the scale is the baselines' own
+    strong = [_row("s", a, b, "black") for a in ("strong",) for b in ("random", "greedy", "mcts", "copy")]
+    strong += [_row("s", b, "strong", "white") for b in ("random", "greedy", "mcts", "copy")]
+    leads = anytime.stage_leads(rows + strong, ["random", "greedy", "mcts", "copy", "strong"],
+                                ["random", "greedy", "mcts"])
+    assert leads.unit == pytest.approx(2 / 3)
+    assert leads.leads == pytest.approx({"random": 0, "greedy": 1 / 3, "mcts": 2 / 3, "copy": 2 / 3, "strong": 5 / 6})
+    assert anytime.reference(["random", "greedy", "corners"]) == "corners"
+    assert anytime.reference(["greedy", "mcts"]) is None  # no random: no 0
+    assert anytime.stage_leads(rows, ["copy"], ["greedy", "mcts"]) is None
+
+
+def test_the_running_estimate_counts_faint_stages_and_skips_only_unmeasured_ones():
+    per_stage = [("s1", anytime.Leads(0.5, {"a": 0.5, "b": 1.0}), 1.0), ("s2", None, 1.0),
+                 ("s3", anytime.Leads(0.05, {"a": 0.2, "b": 0.1}), 1.0)]
+    points = anytime.running(per_stage, ["a", "b"], "mcts")
+    assert [(p.stages, p.skipped, p.faint) for p in points] == [(1, 0, 0), (1, 1, 0), (2, 1, 1)]
+    assert points[-1].estimates["a"].mean == pytest.approx(0.7 / 0.55)
+    assert points[-1].unit == pytest.approx(0.275) and points[-1].reference == "mcts"
+    short = [(s, anytime.Leads(u, {"random": 0.0, "mcts": u, "a": 0.3}), 1.0) for s, u in (("s1", 0.2), ("s2", -0.15))]
+    last = anytime.running(short, ["random", "mcts", "a"], "mcts")[-1]  # a short scale: a's interval unbounded
+    assert last.estimates["a"].high == math.inf
+    assert [(e.low, e.mean, e.high) for e in (last.estimates["random"], last.estimates["mcts"])] == \
+        [(0.0, 0.0, 0.0), (1.0, 1.0, 1.0)]  # the ends of the scale are exact
 
 
 def test_the_doubling_schedule():
@@ -140,6 +190,25 @@ def _ratings(summary):
     return [(r.name, round(r.elo, 6), round(r.low, 6), round(r.high, 6)) for r in summary.overall.ratings]
 
 
+def test_the_baselines_play_their_reference_games_on_unseen_stages_in_every_format(unseen):
+    names, base = ["random", "greedy", "mine"], {"random", "greedy"}
+    for format in evaluate.FORMATS:
+        config = evaluate.Config(games=1, format=format, reference_games=3)
+        planned = evaluate.plans(_stages(unseen), names, base, config)
+        among = [[(b, w, k) for b, w, k in p.schedule() if b in base and w in base] for _, p in planned]
+        assert among[0] == ([("random", "greedy", 0), ("greedy", "random", 0)] if format == "round-robin" else [])
+        for games in among[1:]:  # the unseen stages: 3 per seating, the round robin's own one among them
+            assert sorted(games) == [(b, w, k) for b, w in (("greedy", "random"), ("random", "greedy"))
+                                     for k in range(3)]
+        mine = [(b, w, k) for b, w, k in planned[1][1].schedule() if "mine" in (b, w)]
+        assert sorted(mine) == [("greedy", "mine", 0), ("mine", "greedy", 0), ("mine", "random", 0),
+                                ("random", "mine", 0)]
+    assert evaluate_command.REFERENCE_GAMES == evaluate.REFERENCE_GAMES  # the command's own copy
+    more = evaluate.Config(games=5, reference_games=3)  # never fewer than --games
+    assert {k for _, p in evaluate.plans(_stages(unseen), names, base, more)[1:] for _, _, k in p.schedule()} \
+        == set(range(5))
+
+
 def test_an_interrupted_evaluation_resumed_gives_the_same_ratings(tmp_path, unseen):
     specs = [agents.resolve(a) for a in ENTRANTS]
     whole = evaluate.run(_stages(unseen), specs, tmp_path / "whole", CONFIG, resamples=100)
@@ -179,12 +248,25 @@ def test_adaptation_curves_come_from_games_kept_apart(tmp_path, unseen):
     assert not evaluate.run(_stages(unseen), specs, tmp_path / "b", none, resamples=20).adaptation_games
 
 
-def test_a_gauntlet_plays_only_the_submitted_agents_games(tmp_path, unseen):
+def test_a_gauntlet_plays_only_the_submitted_agents_games_and_the_same_anytime_scale(tmp_path, unseen):
     specs = [agents.resolve(a) for a in ENTRANTS]
     config = evaluate.Config(**{**CONFIG.__dict__, "format": "gauntlet", "adaptation": ()})
     summary = evaluate.run(_stages(unseen), specs, tmp_path / "g", config, resamples=20)
     assert all("last" in (g["black"], g["white"]) for g in summary.games)
     assert len(summary.games) == 3 * 4  # last against each baseline, both seats, on three stages
+    # random and greedy, both seats, on each unseen stage: the reference points, kept out of the ratings
+    unseen_stages = {s["stage_hash"] for s in summary.stages if s["role"] == "unseen"}
+    assert len(summary.reference_games) == 2 * 2 * evaluate.REFERENCE_GAMES
+    assert {g["stage_hash"] for g in summary.reference_games} == unseen_stages
+    assert summary.played == summary.planned and {r.name for r in summary.overall.ratings} == set(summary.agents)
+    # a round robin plays those same games (the same seeds) and more: the anytime scale is the same
+    robin = evaluate.run(_stages(unseen), specs, tmp_path / "r", evaluate.Config(**{**config.__dict__,
+                                                                                   "format": "round-robin"}),
+                         resamples=20)
+    assert len(robin.reference_games) == 2 * 2 * (evaluate.REFERENCE_GAMES - 1)  # beyond the round robin's one
+    last, other = summary.anytime[-1], robin.anytime[-1]
+    assert last.reference == "greedy" and last.stages == 2 and last.unit == pytest.approx(other.unit)
+    assert last.estimates["last"].mean == pytest.approx(other.estimates["last"].mean)
 
 
 def test_max_stages_stops_before_the_next_unseen_stage_and_resume_plays_it(tmp_path, unseen):
@@ -251,7 +333,8 @@ def test_the_store_keeps_each_stage_with_its_role_and_budget(tmp_path, unseen):
     held = store.stages()
     store.close()
     assert [(s["role"], s["analysis_time"], s["planned"]) for s in held] == \
-        [("public", 1.0, 6), ("unseen", 1.0, 14), ("unseen", 1.0, 14), ("unseen", 2.0, 14)]  # + last@f's 8
+        [("public", 1.0, 6), ("unseen", 1.0, 18), ("unseen", 1.0, 18), ("unseen", 2.0, 18)]  # + last@f's 8 and 4
+    # more reference games between random and greedy (3 per seating in all)
     assert "Tic-tac-toe" in held[0]["text"]
 
 
@@ -306,3 +389,24 @@ def test_version_and_the_sandbox_says_it_needs_linux(tmp_path, capsys, monkeypat
     assert main(["tournament", "tic-tac-toe", "--builtins", "--out", str(tmp_path / "t")]) == 2
     err = capsys.readouterr()
     assert "needs Linux" in err.err + err.out and "--in-process" in err.err + err.out
+
+
+# --- the anytime score by simulation (benchmarks/anytime_sim.py) ------------------------------------
+
+
+@pytest.mark.slow
+def test_the_anytime_score_has_one_scale_a_steady_reference_and_intervals_that_cover(monkeypatch):
+    """Issue 20's targets, by simulation from known strengths through evaluation/anytime.py: a copy of
+    the reference scores 1.00 ± 0.05 in every format; with baselines close to random the estimate's
+    median is within 10% of its noise-free value (from 10 stages: 4 cannot pin a scale that short);
+    the 95% interval covers ≥ 93% with the weights 1/τ correlated with the scores, and otherwise."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "benchmarks"))
+    import anytime_sim
+
+    figures = anytime_sim.simulate(trials=1000, seed=20, say=lambda line: None)
+    for label, mean in figures["scale"].items():
+        assert abs(mean - 1.0) <= 0.05, label
+    for n in (10, 40):
+        assert abs(figures["weak"][n]["median"]) <= 0.10, n
+    for (label, n), held in figures["coverage"].items():
+        assert held >= 0.93, (label, n)

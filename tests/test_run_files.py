@@ -187,7 +187,8 @@ def test_a_cut_short_manifest_is_a_message_and_its_advice_resumes_the_run(tmp_pa
             "again from the run's kept seed") in said
     shutil.rmtree(out / "unseen")
     assert main([*drawing, "--resume"]) == 0
-    assert manifest.read_bytes() == whole and "resuming: 4 of the 4 games" in _said(capsys)
+    # 2 games on each stage and random–greedy's 2 more per seating on the unseen one (reference games)
+    assert manifest.read_bytes() == whole and "resuming: 8 of the 8 games" in _said(capsys)
 
 
 # --- ludica report: reads the store, never writes into it ---------------------------------------
@@ -298,7 +299,7 @@ def test_ctrl_c_while_the_unseen_stages_are_drawn_is_a_message_and_resume_goes_o
     assert code == 130 and (f"interrupted while drawing the unseen stages: no game was played; run the same command "
                             f"with --resume to draw the same set again (from the seed kept in {out}) and go on") in said
     monkeypatch.setattr(sampler, "variants", draw)
-    assert main([*argv, "--resume"]) == 0 and "resuming: 0 of the 4 games are in" in _said(capsys)
+    assert main([*argv, "--resume"]) == 0 and "resuming: 0 of the 8 games are in" in _said(capsys)  # 2 + 2 + 4
 
 
 UNSEEN_STAGE = 'game "Three in a row, 4x4"\nboard square 4\nplayers x o\nmove place empty\nend line 3: mover wins\n' \

@@ -88,7 +88,8 @@ def test_resume_reuses_the_kept_secret_seed_and_refuses_another(runs):
     assert "stopping: --max-stages 1 reached" in said["stopped"][1]
     assert str(drawseed.kept(root / "second").value) not in said["stopped"][1].split("Leaderboard:")[0]
     assert "the set already drawn into" in said["resumed"][1] and "was started otherwise" not in said["resumed"][1]
-    assert len(_unseen(root / "second")) == 2 and len(_games(root / "second")) == 3 * 2
+    # 2 games on each of the 3 stages, and on the 2 unseen ones random–greedy's 2 more per seating
+    assert len(_unseen(root / "second")) == 2 and len(_games(root / "second")) == 3 * 2 + 2 * 4
     code, text = _evaluate(root / "second", "--resume", "--draw-seed", "7")
     assert code == 2 and "--draw-seed 7: the unseen stages of the run in" in text and "Traceback" not in text
 
@@ -110,7 +111,7 @@ def test_a_run_folder_from_before_kept_seeds_resumes_with_its_manifests_seed(tmp
     assert code == 0
     (out / drawseed.SEED_FILE).unlink()  # as a run folder made before this change holds none
     code, text = _evaluate(out, "--seed", "3", "--resume")
-    assert code == 0 and "resuming: 4 of the 6 games" in text and "seed 3, the set already drawn" in text
+    assert code == 0 and "resuming: 8 of the 14 games" in text and "seed 3, the set already drawn" in text
     assert json.loads((out / "report.json").read_text())["draw"] == {"seed": 3, "secret": False}
 
 
