@@ -44,7 +44,7 @@ from itertools import combinations
 
 from ..gdl.diagnostics import LudicaError
 from . import metrics
-from .summary import _complete, _split
+from .summary import complete_stages, split_games
 
 LEVEL = 0.95
 TIE = 1e-9  # scores closer than this are even
@@ -149,11 +149,11 @@ def unseen_scores(store) -> list[dict[str, float]]:
     """Each finished unseen stage's scores (agent → points per game), from the store, in the order
     the stages finished (their last game's row): with several jobs stages end out of order, and a
     sequential test must see them as they came. The adaptation games (NAME@f) are left out of the
-    scores, as everywhere."""
-    pseudo = json.loads(store.settings().get("evaluation", "{}")).get("adaptation", {})
+    scores, as everywhere; the reference games count only to tell when a stage is finished."""
+    setup = json.loads(store.settings().get("evaluation", "{}"))
     every = store.games()  # in the order they were written
-    games, _, learning = _split(every, [], pseudo)
-    complete = _complete(store.stages(), games + learning, "unseen")
+    games, _, learning, among = split_games(every, [], setup.get("adaptation", {}), setup)
+    complete = complete_stages(store.stages(), games + learning + among, "unseen")
     finished = {g["stage_hash"]: i for i, g in enumerate(every)}  # the last game of each stage
     scores = metrics.stage_scores(games)
     return [scores[h] for h in sorted(complete, key=finished.__getitem__)]

@@ -61,7 +61,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     baselines = setup.get("baselines", [])
     stages = store.stages()
     pseudo = {n: (a, f) for n, (a, f) in setup.get("adaptation", {}).items()}
-    games, analyses, learning, among = _split(store.games(), store.analyses(), pseudo, setup)
+    games, analyses, learning, among = split_games(store.games(), store.analyses(), pseudo, setup)
     played = {g["stage_hash"] for g in games}
     stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
     everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
@@ -81,7 +81,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
         "G": metrics.generalisation(scores, roles),
         "R": metrics.robustness(scores),
         "A": adaptation.curves(games + learning, pseudo, baselines,
-                               _complete(stages, games + learning + among, "unseen")),
+                               complete_stages(stages, games + learning + among, "unseen")),
     }
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
                    failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
@@ -89,7 +89,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
                    adaptation_games=learning, reference_games=among)
 
 
-def _split(games: list[dict], analyses: list[dict], pseudo: dict, setup: dict
+def split_games(games: list[dict], analyses: list[dict], pseudo: dict, setup: dict
            ) -> tuple[list[dict], list[dict], list[dict], list[dict]]:
     """(the evaluation's games, its analyses, the adaptation games, the reference games): the agents
     entered again with smaller budgets (name@f), and the baselines' games among themselves beyond
@@ -112,7 +112,7 @@ def _split(games: list[dict], analyses: list[dict], pseudo: dict, setup: dict
     return main, [a for a in analyses if a["agent"] not in pseudo], learning, among
 
 
-def _complete(stages: list[dict], games: list[dict], role: str) -> set[str]:
+def complete_stages(stages: list[dict], games: list[dict], role: str) -> set[str]:
     """The stages of `role` whose planned games (adaptation games included) are all played: figures
     that compare stages or budgets use only those."""
     counts: dict[str, int] = {}
@@ -126,7 +126,7 @@ def anytime_points(store, baselines: list[str]) -> list[anytime.Point]:
     ratings), as a run goes."""
     settings = store.settings()
     setup = json.loads(settings.get("evaluation", "{}"))
-    games, _, learning, among = _split(store.games(), [], setup.get("adaptation", {}), setup)
+    games, _, learning, among = split_games(store.games(), [], setup.get("adaptation", {}), setup)
     agents = json.loads(settings.get("agents", "[]"))
     return _anytime(store.stages(), games + learning + among, agents, baselines)
 
@@ -146,7 +146,7 @@ def _anytime(stages: list[dict], games: list[dict], agents: list[str], baselines
     """The running estimate over the unseen stages whose games (all of them: the format's, the
     adaptation and the reference games) are all played, in the run's order; each stage's levels
     from its games against the baselines (anytime.levels)."""
-    complete = _complete(stages, games, "unseen")
+    complete = complete_stages(stages, games, "unseen")
     here: dict[str, list[dict]] = {}
     for g in games:
         here.setdefault(g["stage_hash"], []).append(g)
