@@ -278,25 +278,29 @@ class CompiledGame:
 
     def games(self, n: int, seed: int = 0, policies: tuple[str, str] = ("random", "random"),
               max_plies: int = 100_000, first_game: int = 0, opening: int = 0, beam: int = 8,
-              weights: tuple[int, int] | None = None) -> Games:
+              weights: tuple[int, int] | None = None, samples: int | tuple[int, int] = 32) -> Games:
         """`n` games from the initial state, the first player playing policies[0] and the second
-        policies[1] ("random", "greedy" or "search": compiler/matches.py) after `opening` random
-        plies, inside the kernel, on the generic form of the game. Random against random plays the
-        games `playouts` plays for the same seed. Game g is numbered first_game + g: split a batch
-        anywhere, same games. `beam`: how many of greedy's best moves search looks deeper into;
-        `weights`: of material and mobility in their values (default: material counted as the
-        stage scores it, +1 or -1 for fewest pieces, and mobility +1)."""
+        policies[1] ("random", "greedy", "search" or "mc": compiler/matches.py) after `opening`
+        random plies, inside the kernel, on the generic form of the game. Random against random
+        plays the games `playouts` plays for the same seed. Game g is numbered first_game + g: split
+        a batch anywhere, same games. `beam`: how many of greedy's best moves search looks deeper
+        into; `weights`: of material and mobility in their values (default: material counted as the
+        stage scores it, +1 or -1 for fewest pieces, and mobility +1); `samples`: the random games
+        the "mc" policy plays to choose each of its moves (shared among the legal moves), one
+        number for both seats or one per seat."""
         unknown = [p for p in policies if p not in match_kernels.POLICY_NAMES]
         if len(policies) != 2 or unknown:
             raise ValueError(f"two policies among {match_kernels.POLICY_NAMES}, not {policies!r}")
         seats = np.array([match_kernels.POLICY_NAMES.index(p) for p in policies], np.int32)
+        per_seat = np.array((samples, samples) if isinstance(samples, int) else samples, np.int64)
+        if per_seat.shape != (2,) or (per_seat < 1).any():
+            raise ValueError(f"samples: one count ≥ 1, or one per seat, not {samples!r}")
         out = [np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int64), np.zeros(n, np.int32),
                np.zeros(n, np.int32)]
         if weights is None:
             weights = (self._material_sign, 1)
         match_kernels.games(self._initial, seed, first_game, seats, opening, beam, max_plies,
-                            np.array(weights, np.int64), self._flat,
-                            self._masks, *out)
+                            np.array(weights, np.int64), per_seat, self._flat, self._masks, *out)
         if (out[1] == K.BAD_CODE).any():
             raise _bad_code(self.stage)
         return Games(*out)
