@@ -22,6 +22,7 @@ from . import calls, families, positions
 from . import codes as K
 from . import matches as match_kernels
 from . import playouts as cell_kernels
+from . import solve as solve_kernels
 from .program import build, pack
 
 
@@ -48,6 +49,21 @@ class Games:
     costs: np.ndarray
     choices: np.ndarray
     covered: np.ndarray
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the exact solver found (`CompiledGame.solve`): `solved`, whether it finished within its
+    budget; `value`, the first player's result under perfect play (+1 a win, 0 a draw, -1 a loss;
+    None if not solved); `choices`, the value of each legal move (in legal_actions' order) of the
+    first position where the side to move has a choice, for that side (empty when no position
+    before the end offers one, or if not solved); `positions`, how many distinct positions the
+    game's rules can reach (budget + 1 when it has more)."""
+
+    solved: bool
+    value: int | None
+    choices: tuple[int, ...]
+    positions: int
 
 
 class CompiledGame:
@@ -256,6 +272,26 @@ class CompiledGame:
         if leaves == K.BAD_CODE:
             raise _bad_code(self.stage)
         return leaves
+
+    def solve(self, budget: int) -> Solution:
+        """Solve the game exactly inside the kernel (compiler/solve.py: every position its rules can
+        reach, then retrograde analysis), if it has at most `budget` positions."""
+        if budget < 1:
+            raise ValueError(f"budget: at least one position, not {budget}")
+        keep_ply = bool((self.program.ends[:, K.E_CONDITION] == K.AFTER_PLIES).any())
+        code, positions, values, first, child, flip = solve_kernels.retrograde(self._initial, budget, keep_ply,
+                                                                               self._flat, self._masks)
+        if code == K.BAD_CODE:
+            raise _bad_code(self.stage)
+        if code == solve_kernels.ABORT:
+            return Solution(False, None, (), int(positions))
+        i, seen = 0, set()
+        while first[i + 1] - first[i] == 1 and i not in seen:  # a forced move (or pass): no choice yet
+            seen.add(i)  # (forced moves may go round for ever)
+            i = int(child[first[i]])
+        choices = tuple(int(flip[e] * values[child[e]]) for e in range(first[i], first[i + 1]))
+        value = int(values[0]) if self.to_move(self._initial) == 0 else -int(values[0])
+        return Solution(True, value, choices if len(choices) > 1 else (), int(positions))
 
     def playouts(self, n: int, seed: int = 0, state: np.ndarray | None = None, threads: int = 1,
                  max_plies: int = 100_000, generic: bool = False, first_game: int = 0) -> Playouts:
