@@ -348,3 +348,15 @@ def test_ludica_sample_refuses_what_it_should(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["sample", "--base", "standard-8x8", "--fresh", "-n", "1", "--seed", "1", "--out", str(tmp_path / "x")])
 
+
+@pytest.mark.slow
+def test_the_skill_verdicts_agree_with_an_independent_strength_test(monkeypatch, capsys):
+    """benchmarks/filter_agreement.py on a smaller set: the "mc skill" verdicts of fresh candidates
+    and variants against flat Monte-Carlo driven from Python (issue 20: ≥ 90% agreement)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import filter_agreement
+
+    rows = filter_agreement.measure(seed=1, fresh=12, variants=1, games=60)
+    assert len(rows) >= 12  # (those costlier than the benchmark's max_tau are left out)
+    print(filter_agreement.confusion(rows))
+    assert filter_agreement.agreement(rows) >= 0.9
