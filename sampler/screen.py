@@ -17,17 +17,18 @@ fails rejects the candidate (later figures are then not measured).
 | mc play       | first seat's score, and draws, Monte-Carlo against itself   | inside balance, ≤ max_draws |
 | mc skill      | Monte-Carlo's score against random, both seats, and its z   | ≥ min_score, ≥ min_z   |
 
-"solved": compiler/solve.py lists every position the rules can reach and labels them by
-retrograde analysis. A stage with at most solve_positions positions (default 100,000) is rejected,
-whatever its value: a plain negamax in Python through an agent's API lists about 190,000
-positions a second (measured on tic-tac-toe, 5,478 positions, on the 2-core development machine),
-so such a stage is solved outright within the smallest analysis budget of metric A (1 s), and
-then measures only whether an agent searched exhaustively, while its small τ gives it a large
-Levin weight. Within that bound every stage whose value is the same whatever its first move is
-rejected with the rest (issue 20's three 9-cell toys, fresh seed 1 candidates 5235, 39090 and
-32498: 374, 676 and 5,514 positions); the figure says how the first choice's moves fare (win,
-draw, loss for the side choosing). Past the bound the solver stops (positions: solve_positions +
-1) and the stage goes on.
+"solved": compiler/solve.py lists every position the rules can reach and labels them by retrograde
+analysis. A stage with at most solve_positions positions (default 100,000) is rejected, whatever
+its value: a plain Python listing of every position through an agent's API runs at about 100,000
+positions a second or more (benchmarks/solver_positions.py, 2-core development machine: 96,000 on a
+4x4 fresh stage of 170,446 positions, 113,000 on tic-tac-toe), so such a stage is solved outright
+in about a second, metric A's smallest analysis budget (a sixtieth of the default), and then
+measures only whether an agent searched exhaustively, while its small τ gives it a large Levin
+weight. Within that bound every stage whose value is the same whatever its first move is rejected
+with the rest (issue 20's three 9-cell toys, fresh seed 1 candidates 5235, 39090 and 32498: 374,
+676 and 5,514 positions); the figure says how the first choice's moves fare (win, draw, loss for
+the side choosing). Past the bound the solver stops (positions: solve_positions + 1) and the stage
+goes on.
 
 "mc play" and "mc skill" play compiler/matches.py's flat Monte-Carlo policy: mc_samples random
 games a move, shared among the legal moves, each move worth its mean result (a move that ends the
@@ -82,7 +83,7 @@ class Filters:
     max_draws: float = 0.8
     balance: tuple[float, float] = (0.15, 0.85)
     solve_positions: int = 100_000
-    mc_samples: int = 32
+    mc_samples: int = 16
     play_games: int = 20
     skill_games: int = 64
     max_tau: float = 12_000

@@ -7,12 +7,15 @@ pieces that move back and forth (positions that repeat) and an end that reads th
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from ludica import compiler, gdl, stages
 from ludica.gdl import ast as A
 from ludica.gdl.parser import parse
+from ludica.sampler import prior
+from ludica.sampler.prior import generator
 
 
 def stage(text: str) -> A.Stage:
@@ -164,3 +167,18 @@ def test_a_game_beyond_the_budget_is_not_solved():
     assert found == compiler.Solution(False, None, (), 5478)
     with pytest.raises(ValueError):
         game.solve(0)
+
+
+def test_issue_20s_toys_have_the_positions_a_listing_through_the_api_finds(monkeypatch):
+    """benchmarks/solver_positions.py: the three 9-cell fresh stages that held 68% of the weight of
+    issue 20's set, solved, every first move the same value, and each of their positions found
+    again by a plain listing through the public API (what an agent could do in its analysis)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import solver_positions
+
+    for seed, number in solver_positions.FRESH[:3]:
+        s = prior.draw(generator(seed, number), prior.Limits(), players=("black", "white")).stage
+        game = compiler.compile(s)
+        found = game.solve(100_000)
+        assert found.solved and len(set(found.choices)) == 1, (number, found)
+        assert found.positions == solver_positions.listing(game)
