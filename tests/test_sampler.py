@@ -116,6 +116,20 @@ def test_the_decided_opening_is_what_it_says():
     assert 0.15 <= screen.screen(stage(DEGENERATE["mc play"])).figures["balance"] <= 0.85
 
 
+@pytest.mark.parametrize("name", ["mc play", "mc skill", "6x6"])
+def test_mc_play_stops_early_with_the_verdict_of_all_its_games(name):
+    s = gdl.load(STAGES / "small-board-6x6.gdl") if name == "6x6" else stage(DEGENERATE[name])
+    f = screen.Filters()
+    game = compiler.compile(s)
+    early = screen.play(game, f.cap(s), f)
+    every = game.games(f.play_games, 1, ("mc", "mc"), f.cap(s), samples=f.mc_samples)
+    first, drawn = screen._score(every.winners, 0) / f.play_games, float(screen._drawn(every.winners).mean())
+    low, high = f.balance
+    assert early["games"] < f.play_games  # it did stop early
+    assert (low <= early["first seat"] <= high and early["draws"] <= f.max_draws) == \
+        (low <= first <= high and drawn <= f.max_draws)
+
+
 SKILFUL = {
     "connection": """
         board hex 5
