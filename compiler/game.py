@@ -22,6 +22,7 @@ from . import calls, families, positions
 from . import codes as K
 from . import matches as match_kernels
 from . import playouts as cell_kernels
+from . import solve as solve_kernels
 from .program import build, pack
 
 
@@ -48,6 +49,21 @@ class Games:
     costs: np.ndarray
     choices: np.ndarray
     covered: np.ndarray
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the exact solver found (`CompiledGame.solve`): `solved`, whether it finished within its
+    budget; `value`, the first player's result under perfect play (+1 a win, 0 a draw, -1 a loss;
+    None if not solved); `choices`, the value of each legal move (in legal_actions' order) of the
+    first position where the side to move has a choice, for that side (empty when no position
+    before the end offers one, or if not solved); `positions`, how many distinct positions the
+    game's rules can reach (budget + 1 when it has more)."""
+
+    solved: bool
+    value: int | None
+    choices: tuple[int, ...]
+    positions: int
 
 
 class CompiledGame:
@@ -257,6 +273,26 @@ class CompiledGame:
             raise _bad_code(self.stage)
         return leaves
 
+    def solve(self, budget: int) -> Solution:
+        """Solve the game exactly inside the kernel (compiler/solve.py: every position its rules can
+        reach, then retrograde analysis), if it has at most `budget` positions."""
+        if budget < 1:
+            raise ValueError(f"budget: at least one position, not {budget}")
+        keep_ply = bool((self.program.ends[:, K.E_CONDITION] == K.AFTER_PLIES).any())
+        code, positions, values, first, child, flip = solve_kernels.retrograde(self._initial, budget, keep_ply,
+                                                                               self._flat, self._masks)
+        if code == K.BAD_CODE:
+            raise _bad_code(self.stage)
+        if code == solve_kernels.ABORT:
+            return Solution(False, None, (), int(positions))
+        i, seen = 0, set()
+        while first[i + 1] - first[i] == 1 and i not in seen:  # a forced move (or pass): no choice yet
+            seen.add(i)  # (forced moves may go round for ever)
+            i = int(child[first[i]])
+        choices = tuple(int(flip[e] * values[child[e]]) for e in range(first[i], first[i + 1]))
+        value = int(values[0]) if self.to_move(self._initial) == 0 else -int(values[0])
+        return Solution(True, value, choices if len(choices) > 1 else (), int(positions))
+
     def playouts(self, n: int, seed: int = 0, state: np.ndarray | None = None, threads: int = 1,
                  max_plies: int = 100_000, generic: bool = False, first_game: int = 0) -> Playouts:
         """`n` random games from `state` (the initial state by default), moves drawn uniformly.
@@ -278,25 +314,29 @@ class CompiledGame:
 
     def games(self, n: int, seed: int = 0, policies: tuple[str, str] = ("random", "random"),
               max_plies: int = 100_000, first_game: int = 0, opening: int = 0, beam: int = 8,
-              weights: tuple[int, int] | None = None) -> Games:
+              weights: tuple[int, int] | None = None, samples: int | tuple[int, int] = 32) -> Games:
         """`n` games from the initial state, the first player playing policies[0] and the second
-        policies[1] ("random", "greedy" or "search": compiler/matches.py) after `opening` random
-        plies, inside the kernel, on the generic form of the game. Random against random plays the
-        games `playouts` plays for the same seed. Game g is numbered first_game + g: split a batch
-        anywhere, same games. `beam`: how many of greedy's best moves search looks deeper into;
-        `weights`: of material and mobility in their values (default: material counted as the
-        stage scores it, +1 or -1 for fewest pieces, and mobility +1)."""
+        policies[1] ("random", "greedy", "search" or "mc": compiler/matches.py) after `opening`
+        random plies, inside the kernel, on the generic form of the game. Random against random
+        plays the games `playouts` plays for the same seed. Game g is numbered first_game + g: split
+        a batch anywhere, same games. `beam`: how many of greedy's best moves search looks deeper
+        into; `weights`: of material and mobility in their values (default: material counted as the
+        stage scores it, +1 or -1 for fewest pieces, and mobility +1); `samples`: the random games
+        the "mc" policy plays to choose each of its moves (shared among the legal moves), one
+        number for both seats or one per seat."""
         unknown = [p for p in policies if p not in match_kernels.POLICY_NAMES]
         if len(policies) != 2 or unknown:
             raise ValueError(f"two policies among {match_kernels.POLICY_NAMES}, not {policies!r}")
         seats = np.array([match_kernels.POLICY_NAMES.index(p) for p in policies], np.int32)
+        per_seat = np.array((samples, samples) if isinstance(samples, int) else samples, np.int64)
+        if per_seat.shape != (2,) or (per_seat < 1).any():
+            raise ValueError(f"samples: one count ≥ 1, or one per seat, not {samples!r}")
         out = [np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int64), np.zeros(n, np.int32),
                np.zeros(n, np.int32)]
         if weights is None:
             weights = (self._material_sign, 1)
         match_kernels.games(self._initial, seed, first_game, seats, opening, beam, max_plies,
-                            np.array(weights, np.int64), self._flat,
-                            self._masks, *out)
+                            np.array(weights, np.int64), per_seat, self._flat, self._masks, *out)
         if (out[1] == K.BAD_CODE).any():
             raise _bad_code(self.stage)
         return Games(*out)

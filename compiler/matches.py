@@ -10,6 +10,11 @@ Policies (one per seat):
 - SEARCH: two plies of minimax on the same values (the opponent's best answer to each move, or the
   mover's best follow-up when the turn order gives it another move) from the `beam` moves greedy
   values most, ties by chance: a tiny search whose cost grows linearly with the moves.
+- MONTE_CARLO: flat Monte-Carlo, `samples` random games for each move it makes: a legal move that
+  ends the game is worth its result; the random games are shared evenly among the other legal
+  moves (a random `samples` of them if they are more), each worth its mean result (+1 won, -1
+  lost, 0 drawn or cut at max_plies) for the mover; the best is played, equal ones by chance. It
+  knows nothing of material or mobility: whatever the rules reward, random games see it.
 
 A game's counted cost is Σ over the positions the game passes through (the last included) of
 1 + the legal moves there: the elementary work of playing it, the same in any engine that plays
@@ -26,8 +31,8 @@ from .positions import advance, new_work, status
 from .program import unpack
 from .rng import draw, game_generator
 
-POLICIES = RANDOM, GREEDY, SEARCH = range(3)
-POLICY_NAMES = ("random", "greedy", "search")
+POLICIES = RANDOM, GREEDY, SEARCH, MONTE_CARLO = range(4)
+POLICY_NAMES = ("random", "greedy", "search", "mc")
 WIN = 1 << 20  # above any material difference
 
 
@@ -130,23 +135,100 @@ def _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchil
     return k, x
 
 
+@leaf
+def _playout(child, me, plies, max_plies, P, kids, playing, x):
+    """One random game from `child`, `plies` into the game (cut, a draw, at max_plies): returns
+    (+1 `me` won, -1 lost, 0 a draw or cut, or K.BAD_CODE; x)."""
+    for i in range(child.shape[0]):
+        playing[i] = child[i]
+    while True:
+        n, over, won = status(playing, P, kids)
+        if over:
+            if won == K.BAD_CODE:
+                return K.BAD_CODE, x
+            return (won == me) - (won == 1 - me), x
+        if plies >= max_plies:
+            return 0, x
+        x, j = draw(x, n)
+        if advance(playing, playing, False, kids[4][j], kids[2][j], kids[3][j], P, kids[1]) == K.BAD_CODE:
+            return K.BAD_CODE, x
+        plies += 1
+
+
+@leaf
+def _monte_carlo(state, me, n, samples, plies, max_plies, P, root, child, kids, playing, means, order, x):
+    """The move (an index among the n in root's lists) flat Monte-Carlo plays from `state`, `plies`
+    into the game, with `samples` random games in all: a move that ends the game is worth its
+    result, exactly (a win is played at once); the random games are shared evenly among the
+    `live` others (samples // live each; when they are more than `samples`, a random `samples` of
+    them get one each and the rest are not considered), each worth its mean result for `me`. The
+    best is played, equal ones by chance (x). Returns (index, x), index -1 for a code without a
+    branch."""
+    live = 0
+    for m in range(n):
+        if advance(state, child, True, root[4][m], root[2][m], root[3][m], P, kids[1]) == K.BAD_CODE:
+            return -1, x
+        nc, over, won = status(child, P, kids)
+        if won == K.BAD_CODE:
+            return -1, x
+        if over:
+            means[m] = (won == me) - (won == 1 - me)
+            if means[m] == 1.0:
+                return m, x  # nothing beats a win
+        else:
+            means[m] = -2.0  # not considered (yet)
+            order[live] = m
+            live += 1
+    if live > samples:  # a random `samples` of them: the first of a partial shuffle
+        for i in range(samples):
+            x, j = draw(x, live - i)
+            order[i], order[i + j] = order[i + j], order[i]
+        considered, each = samples, 1
+    else:
+        considered, each = live, samples // max(1, live)
+    for i in range(considered):
+        m = order[i]
+        advance(state, child, True, root[4][m], root[2][m], root[3][m], P, kids[1])  # it was played above
+        total = 0
+        for g in range(each):
+            v, x = _playout(child, me, plies + 1, max_plies, P, kids, playing, x)
+            if v == K.BAD_CODE:
+                return -1, x
+            total += v
+        means[m] = total / each
+    best, ties, k = -3.0, 0, 0
+    for m in range(n):
+        if means[m] > best:
+            best, ties, k = means[m], 1, m
+        elif means[m] == best:
+            ties += 1
+            x, r = draw(x, ties)
+            if r == 0:  # each of the tied moves is kept with probability 1/ties
+                k = m
+    return k, x
+
+
 @kernel
-def games(start, seed, first_game, policies, opening, beam, max_plies, weights, flat, bb_mask, lengths, winners, costs,
-          choices, covered):
+def games(start, seed, first_game, policies, opening, beam, max_plies, weights, samples, flat, bb_mask, lengths,
+          winners, costs, choices, covered):
     """Game g (numbered first_game + g) from `start`, the first player playing policies[0], the
     second policies[1] after `opening` plies of random moves (so that games between deterministic
-    policies differ), each game with its own generator seeded from (seed, number). Writes per
-    game: plies, winner (0, 1, K.NONE a draw, K.CUT cut at max_plies, K.BAD_CODE), counted cost,
-    plies with more than one legal move, and cells that held a piece at some point."""
+    policies differ), each game with its own generator seeded from (seed, number). samples[p]: the
+    random games player p's Monte-Carlo policy plays for each of its moves. Writes per game:
+    plies, winner (0, 1, K.NONE a draw, K.CUT cut at max_plies, K.BAD_CODE), counted cost, plies
+    with more than one legal move, and cells that held a piece at some point."""
     P = unpack(flat, bb_mask)
     size = P.game[K.G_CELLS]
     root, kids, grand, spare = new_work(P), new_work(P), new_work(P), new_work(P)
     state = np.empty(start.shape[0], np.int32)
     child = np.empty(start.shape[0], np.int32)
     grandchild = np.empty(start.shape[0], np.int32)
+    playing = np.empty(start.shape[0], np.int32)
     seen = np.empty(size, np.bool_)
     values = np.empty(P.game[K.G_MAX_MOVES], np.int64)
     picked = np.empty(P.game[K.G_MAX_MOVES], np.bool_)
+    means = np.empty(P.game[K.G_MAX_MOVES], np.float64)
+    order = np.empty(P.game[K.G_MAX_MOVES], np.int64)
     for g in range(lengths.shape[0]):
         x = game_generator(seed, first_game + g)
         for i in range(start.shape[0]):
@@ -169,6 +251,12 @@ def games(start, seed, first_game, policies, opening, beam, max_plies, weights, 
             policy = policies[me]
             if policy == RANDOM or n == 1 or plies < opening:
                 x, k = draw(x, n)
+            elif policy == MONTE_CARLO:
+                k, x = _monte_carlo(state, me, n, samples[me], plies, max_plies, P, root, child, kids, playing, means,
+                                    order, x)
+                if k < 0:
+                    won = K.BAD_CODE
+                    break
             else:
                 k, x = _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchild, grand, spare, values,
                                picked, x)

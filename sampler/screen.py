@@ -13,24 +13,41 @@ fails rejects the candidate (later figures are then not measured).
 | coverage      | mean share of the playable cells that ever hold a piece     | ≥ min_coverage         |
 | draws         | share of draws (cut games count as draws) under random play | ≤ max_draws            |
 | balance       | first seat's score (wins + draws / 2) under random play     | inside balance         |
-| greedy play   | first seat's score, and draws, greedy against greedy        | inside balance, ≤ max_draws |
-| greedy skill  | greedy's score against random, both seats, and its z        | ≥ min_score, ≥ min_z   |
-| search skill  | search's score against greedy, both seats, and its z        | ≥ min_score, ≥ min_z   |
+| solved        | the exact solver: positions, solved, value, first moves     | not solved within solve_positions |
+| mc play       | first seat's score, and draws, Monte-Carlo against itself   | inside balance, ≤ max_draws |
+| mc skill      | Monte-Carlo's score against random, both seats, and its z   | ≥ min_score, ≥ min_z   |
 
-Before the greedy filters, greedy plays random with each weighting of material and mobility in
-WEIGHTS (a third of calibration_games each, then all of them for the best two); the best weighting
-is the greedy and search policies' from then on, tested on other games. So reverse scoring or "fewer pieces moves again" do not fool a greedy
-that would count pieces the wrong way.
+"solved": compiler/solve.py lists every position the rules can reach and labels them by retrograde
+analysis. A stage with at most solve_positions positions (default 100,000) is rejected, whatever
+its value: a plain Python listing of every position through an agent's API runs at about 100,000
+positions a second or more (benchmarks/solver_positions.py, 2-core development machine: 96,000 on a
+4x4 fresh stage of 170,446 positions, 113,000 on tic-tac-toe), so such a stage is solved outright
+in about a second, metric A's smallest analysis budget (a sixtieth of the default), and then
+measures only whether an agent searched exhaustively, while its small τ gives it a large Levin
+weight. Within that bound every stage whose value is the same whatever its first move is rejected
+with the rest (issue 20's three 9-cell toys, fresh seed 1 candidates 5235, 39090 and 32498: 374,
+676 and 5,514 positions); the figure says how the first choice's moves fare (win, draw, loss for
+the side choosing). Past the bound the solver stops (positions: solve_positions + 1) and the stage
+goes on.
+
+"mc play" and "mc skill" play compiler/matches.py's flat Monte-Carlo policy: mc_samples random
+games a move, shared among the legal moves, each move worth its mean result (a move that ends the
+game is worth its result). It counts nothing the rules do not reward, so connection, line and
+misère games show their skill as Othello does (the greedy policy, which counts material and
+mobility, saw none in many of them: issue 20). "mc play" starts from the initial position, with no
+random opening: a stage whose first moves nearly all lose at once (issue 20: 73 of 75 lose at ply
+2) fails it, where games opened by random plies hid it. Its games stop as soon as the rest of
+play_games cannot change the verdict (the figure then counts the games played). Its band doubles
+as the test that skill has room to grow: two equal players whose games all end alike (one seat
+always wins, or every game is drawn) play the game as well as it can be played.
 
 Games between policies are cut (a draw) at twice the longest random game that ended, plus 20.
 
 The random games are the engine's seeded random playouts (seed 0, games 0, 1, ...); τ is the mean
-counted cost of the first 64 of them (sampler/cost.py). Greedy and search are compiler/matches.py's
-policies, run inside the kernels. z = (score − games/2) / √(games/4): a one-sided test that the
-policy scores above one half (draws count half; √(games/4) is the largest standard error a score
-can have, so the test is conservative); a skill test looks once after a quarter of its games
-and stops there if z ≥ 3. "search skill" also rejects games a one-ply search solves:
-there two plies find nothing more.
+counted cost of the first 64 of them (sampler/cost.py). z = (score − games/2) / √(games/4): a
+one-sided test that Monte-Carlo scores above one half (draws count half; √(games/4) is the largest
+standard error a score can have, so the test is conservative); it looks after each quarter of
+skill_games and stops there if z ≥ 3.
 """
 from __future__ import annotations
 
@@ -49,13 +66,13 @@ from . import cost
 from .symmetry import fingerprint
 
 FILTERS = ("compiles", "first move", "cost", "completion", "length", "choice", "coverage", "draws", "balance",
-           "greedy play", "greedy skill", "search skill")
+           "solved", "mc play", "mc skill")
 
 
 @dataclass(frozen=True)
 class Filters:
     """The thresholds of the playability filters (see the module docstring), and the games each
-    plays. `max_plies` None: max(200, 8 × cells)."""
+    plays. `max_plies` None: max(200, 8 × cells); `solve_positions` 0: no "solved" filter."""
 
     random_games: int = 200
     max_plies: int | None = None
@@ -65,12 +82,10 @@ class Filters:
     min_coverage: float = 0.10
     max_draws: float = 0.8
     balance: tuple[float, float] = (0.15, 0.85)
-    greedy_games: int = 20
-    calibration_games: int = 60
-    skill_games: int = 200
-    search_games: int = 100
-    opening: int = 2
-    beam: int = 8
+    solve_positions: int = 100_000
+    mc_samples: int = 16
+    play_games: int = 20
+    skill_games: int = 64
     max_tau: float = 12_000
     min_z: float = 1.645
     min_score: float = 0.55
@@ -82,9 +97,10 @@ class Filters:
         low, high = self.balance
         if not 0 <= low < high <= 1:
             raise ValueError(f"balance is a band 0 ≤ low < high ≤ 1, not {self.balance}")
-        for name in ("greedy_games", "calibration_games", "skill_games", "search_games"):
-            if getattr(self, name) < 2 or getattr(self, name) % 2:
-                raise ValueError(f"{name} must be even and ≥ 2 (half the games in each seat)")
+        if self.skill_games < 8 or self.skill_games % 8:
+            raise ValueError("skill_games must be a multiple of 8 (four looks, half the games in each seat)")
+        if self.play_games < 1 or self.mc_samples < 1 or self.solve_positions < 0:
+            raise ValueError("play_games and mc_samples must be ≥ 1, solve_positions ≥ 0")
 
     def cap(self, stage: A.Stage) -> int:
         return self.max_plies if self.max_plies is not None else max(200, 8 * stage.board.rows * stage.board.cols)
@@ -94,8 +110,6 @@ class Filters:
 
 
 NO_FILTERS = Filters(enabled=False)
-# The weightings of material and mobility greedy and search may play with (compiler/matches.py).
-WEIGHTS = ((1, 1), (-1, 1), (1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 @dataclass
@@ -125,44 +139,78 @@ def _z(score: float, games: int) -> float:
     return (score - games / 2) / math.sqrt(games / 4)
 
 
-def _both_seats(game, policy: str, against: str, games: int, cap: int, seed: int, f: Filters, weights,
-                first: int = 0) -> float:
+def _both_seats(game, policy: str, against: str, games: int, cap: int, seed: int, f: Filters, first: int = 0) -> float:
     """`policy`'s score against `against` over `games` games (numbered from `first`), half in each
     seat."""
     half = games // 2
-    ahead = game.games(half, seed, (policy, against), cap, first_game=first, opening=f.opening, beam=f.beam,
-                       weights=weights)
-    behind = game.games(half, seed, (against, policy), cap, first_game=first + half, opening=f.opening,
-                        beam=f.beam, weights=weights)
+    ahead = game.games(half, seed, (policy, against), cap, first_game=first, samples=f.mc_samples)
+    behind = game.games(half, seed, (against, policy), cap, first_game=first + half, samples=f.mc_samples)
     return _score(ahead.winners, 0) + _score(behind.winners, 1)
 
 
-EARLY_Z = 3.0  # a quarter of the games already this far above one half: the rest cannot undo it
+EARLY_Z = 3.0  # the score this far above one half at a look: the test stops there
 
 
-def _skill(game, policy: str, against: str, games: int, cap: int, seed: int, f: Filters, weights) -> dict:
-    """`policy`'s score against `against`: a quarter of the games first, stopping there when z ≥
-    EARLY_Z (one look before the end: the test's error rate grows by less than 0.2%)."""
-    first = max(2, games // 8 * 2)
-    score = _both_seats(game, policy, against, first, cap, seed, f, weights)
-    played = first
-    if _z(score, first) < EARLY_Z:
-        score += _both_seats(game, policy, against, games - first, cap, seed, f, weights, first=first)
-        played = games
+def policy_cap(randoms: Games, cap: int) -> int:
+    """Where games between policies are cut (a draw): at twice the longest of the random games that
+    ended, plus 20, within `cap`; a policy that goes round in circles must not cost the cap, game
+    after game."""
+    ended = randoms.winners != -2
+    return min(cap, 2 * int(randoms.lengths[ended].max()) + 20) if ended.any() else cap
+
+
+def skill(game, cap: int, f: Filters) -> dict:
+    """The "mc skill" figure: Monte-Carlo's score against random over skill_games, a quarter at a
+    time, stopping after a quarter, a half or three quarters when z ≥ EARLY_Z (three looks before
+    the end, each a chance of at most 0.135% under the null: the test's error rate grows by less
+    than 0.5%)."""
+    quarter = f.skill_games // 4
+    score, played = 0.0, 0
+    while played < f.skill_games:
+        games = min(quarter, f.skill_games - played)
+        score += _both_seats(game, "mc", "random", games, cap, 2, f, first=played)
+        played += games
+        if _z(score, played) >= EARLY_Z:
+            break
     return {"score": round(score / played, 4), "z": round(_z(score, played), 3), "games": played}
 
 
-def _calibrate(game, cap: int, f: Filters) -> tuple[tuple[int, int], dict]:
-    """The weighting greedy plays best with: every one of WEIGHTS plays a third of
-    calibration_games against random, the best two play them all, the best of those wins."""
-    third = max(2, f.calibration_games // 6 * 2)
-    trials = {w: _both_seats(game, "greedy", "random", third, cap, 4, f, w) for w in WEIGHTS}
-    finalists = sorted(WEIGHTS, key=lambda w: -trials[w])[:2]  # a stable sort: ties keep WEIGHTS' order
-    for w in finalists:
-        trials[w] += _both_seats(game, "greedy", "random", f.calibration_games - third, cap, 4, f, w, first=third)
-    best = max(finalists, key=lambda w: trials[w] / f.calibration_games)
-    return best, {"material": best[0], "mobility": best[1],
-                  "trials": [round(trials[w] / (f.calibration_games if w in finalists else third), 3) for w in WEIGHTS]}
+def skilled(figure: dict, f: Filters) -> bool:
+    """Whether an "mc skill" figure passes."""
+    return figure["z"] >= f.min_z and figure["score"] >= f.min_score
+
+
+def play(game, cap: int, f: Filters) -> dict:
+    """The "mc play" figure: the first seat's score and the draws, Monte-Carlo against itself from
+    the initial position, over play_games games, or fewer: play stops once the games left cannot
+    change the verdict (pass or fail), so the verdict is that of all play_games games."""
+    n, (low, high) = f.play_games, f.balance
+    first = drawn = 0.0
+    played = 0
+    while played < n:
+        games = game.games(min(2, n - played), 1, ("mc", "mc"), cap, first_game=played, samples=f.mc_samples)
+        first += _score(games.winners, 0)
+        drawn += float(_drawn(games.winners).sum())
+        played += len(games.winners)
+        left = n - played
+        fails = first + left < low * n or first > high * n or drawn > f.max_draws * n
+        passes = first >= low * n and first + left <= high * n and drawn + left <= f.max_draws * n
+        if fails or passes:
+            break
+    return {"first seat": round(first / played, 4), "draws": round(drawn / played, 4), "games": played}
+
+
+def solved(game, f: Filters) -> dict:
+    """The "solved" figure: whether the stage has at most solve_positions positions, how many it has
+    (solve_positions + 1: more), and if so its value for the first player and how the moves of its
+    first choice fare for the side choosing."""
+    found = game.solve(f.solve_positions)
+    figure = {"solved": found.solved, "positions": found.positions}
+    if found.solved:
+        figure["value"] = found.value
+        figure["first moves"] = {"win": found.choices.count(1), "draw": found.choices.count(0),
+                                 "loss": found.choices.count(-1)}
+    return figure
 
 
 def screen(stage: A.Stage, filters: Filters = Filters(), known: dict[str, str] | None = None) -> Screened:
@@ -231,26 +279,27 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     low, high = f.balance
     if not low <= figures["balance"] <= high:
         return _reject(out, "balance", f"the first seat scores {figures['balance']:.0%} under random play")
-    # Which way material and mobility count is the game's to say (fewest pieces scores, fewer
-    # pieces moves again...): greedy plays random with each weighting on games of their own, and
-    # the best one is used from here on, on other games (so the tests below are not the selection's).
-    # Games between policies are cut at twice the longest random game that ended (and count as
-    # draws there): a policy that goes round in circles must not cost the cap, game after game.
-    if ended.any():
-        cap = min(cap, 2 * int(randoms.lengths[ended].max()) + 20)
-    weights, figures["weights"] = _calibrate(game, cap, f)
-    greedy = game.games(f.greedy_games, 1, ("greedy", "greedy"), cap, opening=f.opening, weights=weights)
-    first = _score(greedy.winners, 0) / f.greedy_games
-    draws = float(_drawn(greedy.winners).mean())
-    figures["greedy play"] = {"first seat": round(first, 4), "draws": round(draws, 4)}
-    if not low <= first <= high:
-        return _reject(out, "greedy play", f"the first seat scores {first:.0%} greedy against greedy")
-    if draws > f.max_draws:
-        return _reject(out, "greedy play", f"{draws:.0%} of greedy games are drawn")
-    skill = figures["greedy skill"] = _skill(game, "greedy", "random", f.skill_games, cap, 2, f, weights)
-    if skill["z"] < f.min_z or skill["score"] < f.min_score:
-        return _reject(out, "greedy skill", f"greedy scores {skill['score']:.0%} against random")
-    skill = figures["search skill"] = _skill(game, "search", "greedy", f.search_games, cap, 3, f, weights)
-    if skill["z"] < f.min_z or skill["score"] < f.min_score:
-        return _reject(out, "search skill", f"two-ply search scores {skill['score']:.0%} against greedy")
+    cap = policy_cap(randoms, cap)
+    if f.solve_positions > 0:
+        exact = figures["solved"] = solved(game, f)
+        if exact["solved"]:
+            return _reject(out, "solved", _solved_reason(exact))
+    mc = figures["mc play"] = play(game, cap, f)
+    if not low <= mc["first seat"] <= high:
+        return _reject(out, "mc play", f"the first seat scores {mc['first seat']:.0%} Monte-Carlo against Monte-Carlo")
+    if mc["draws"] > f.max_draws:
+        return _reject(out, "mc play", f"{mc['draws']:.0%} of Monte-Carlo games are drawn")
+    figures["mc skill"] = skill(game, cap, f)
+    if not skilled(figures["mc skill"], f):
+        return _reject(out, "mc skill", f"Monte-Carlo scores {figures['mc skill']['score']:.0%} against random")
     return None
+
+
+RESULTS = {1: "the first player wins", 0: "a draw", -1: "the second player wins"}
+
+
+def _solved_reason(exact: dict) -> str:
+    moves = exact["first moves"]
+    told = [f"{k} {v}" for k, v in moves.items() if v]
+    first = f"; its first choice's moves: {', '.join(told)}" if told else ""
+    return f"solved exactly in {exact['positions']:,} positions ({RESULTS[exact['value']]}{first})"

@@ -1,6 +1,7 @@
 """Games between built-in policies inside the kernel (compiler/matches.py) and the counted cost τ
 (sampler/cost.py): random games are the playouts' games; τ is the same in the reference
-interpreter and the compiled game; greedy takes a win; search sees the answer to a move."""
+interpreter and the compiled game; greedy takes a win; search sees the answer to a move; Monte-Carlo
+takes a win, plays the same games however a batch is split, and sees what material cannot."""
 from __future__ import annotations
 
 import textwrap
@@ -36,11 +37,12 @@ def test_random_games_are_the_playouts_and_cost_the_same_in_the_reference(path):
 
 def test_a_batch_split_anywhere_plays_the_same_games():
     game = compiler.compile(gdl.load(STAGES[-1]))
-    whole = game.games(10, seed=3, policies=("greedy", "search"))
-    parts = [game.games(4, seed=3, policies=("greedy", "search")),
-             game.games(6, seed=3, policies=("greedy", "search"), first_game=4)]
-    for field in ("lengths", "winners", "costs", "choices", "covered"):
-        assert (getattr(whole, field) == np.concatenate([getattr(p, field) for p in parts])).all()
+    for policies in (("greedy", "search"), ("mc", "random")):
+        whole = game.games(10, seed=3, policies=policies, samples=4)
+        parts = [game.games(4, seed=3, policies=policies, samples=4),
+                 game.games(6, seed=3, policies=policies, first_game=4, samples=4)]
+        for field in ("lengths", "winners", "costs", "choices", "covered"):
+            assert (getattr(whole, field) == np.concatenate([getattr(p, field) for p in parts])).all()
 
 
 ONE_WINNING_MOVE = stage("""
@@ -82,10 +84,37 @@ def test_search_sees_the_answer_that_greedy_does_not():
     assert (greedy.winners == 1).sum() > 15  # about 2/3 of 40
 
 
-def test_unknown_policy_is_refused():
+def test_monte_carlo_takes_a_win_at_once():
+    game = compiler.compile(ONE_WINNING_MOVE)
+    played = game.games(40, seed=1, policies=("mc", "random"), samples=1)
+    assert (played.winners == 0).all() and (played.lengths == 1).all()
+
+
+HEX_5 = stage("""
+    board hex 5
+    players a b
+    move place empty
+    end connect top-bottom left-right: mover wins
+""")
+
+
+def test_monte_carlo_sees_a_connection_that_material_does_not():
+    game = compiler.compile(HEX_5)
+
+    def score(policy):  # against random, 50 games in each seat
+        ahead = game.games(50, 3, (policy, "random"))
+        behind = game.games(50, 3, ("random", policy), first_game=50)
+        return ((ahead.winners == 0).sum() + (behind.winners == 1).sum()) / 100
+
+    assert score("mc") >= 0.85 and score("mc") > score("greedy") + 0.1
+
+
+def test_unknown_policy_and_no_samples_are_refused():
     game = compiler.compile(ONE_WINNING_MOVE)
     with pytest.raises(ValueError, match="two policies"):
         game.games(1, policies=("random", "minimax"))
+    with pytest.raises(ValueError, match="samples"):
+        game.games(1, policies=("mc", "random"), samples=0)
 
 
 def test_tau_is_the_mean_over_its_games():

@@ -63,36 +63,112 @@ DEGENERATE = {
         move place empty
         end after 3 plies: mover wins
     """,  # the first mover always wins
-    "greedy play": """
-        board square 3
+    "solved": """
+        board rect 1 6
         players a b
         move place empty
-        end line 2: mover wins
-        end board-full: draw
-    """,  # solved by a one-ply search: the first mover's greedy wins at its second move, every game
+          flip custodial all
+        end board-full: most-pieces
+    """,  # balanced at random, but 311 positions in all: solved outright
+    "mc play": """
+        board square 7 wrap
+        players black white
+        forward black up, white up
+        setup black e6..e2 c6
+        setup white g3
+        move place empty
+        move slide nw to any
+        pass forced
+        end connect top-bottom left-right: mover wins
+    """,  # issue 20's fresh stage: 73 of its 75 first moves lose at ply 2, yet random play is balanced
     "draws": """
         board square 4
         players a b
         move place empty
         end board-full: most-pieces
     """,  # eight pieces each, every game
-    "greedy skill": """
-        board rect 1 6
+    "mc skill": """
+        board square 4
         players a b
         move place empty
           flip custodial all
         end board-full: most-pieces
-    """,  # the greedy counting of a short row is no better than chance
+    """,  # a game of skill, but a Monte-Carlo player with one random game a move plays at random
 }
+FILTERS_FOR = {"mc skill": screen.Filters(mc_samples=1)}
 
 
 @pytest.mark.parametrize("expected", sorted(DEGENERATE))
 def test_each_filter_rejects_the_stage_built_to_fail_it(expected):
-    found = screen.screen(stage(DEGENERATE[expected]))
+    found = screen.screen(stage(DEGENERATE[expected]), FILTERS_FOR.get(expected, screen.Filters()))
     assert found.rejected_by == expected, (found.rejected_by, found.reason)
     assert found.reason
     for name in screen.FILTERS[: screen.FILTERS.index(expected)]:  # every cheaper filter kept its figure
         assert name in found.figures, name
+
+
+def test_the_decided_opening_is_what_it_says():
+    game = compiler.compile(stage(DEGENERATE["mc play"]))
+    start = game.initial_state()
+    lost = 0
+    for action in game.legal_actions(start):
+        child = game.apply_action(start, action)
+        replies = (game.apply_action(child, a) for a in game.legal_actions(child))
+        lost += any(game.winner(r) == 1 for r in replies)
+    assert (len(game.legal_actions(start)), lost) == (75, 73)
+    assert 0.15 <= screen.screen(stage(DEGENERATE["mc play"])).figures["balance"] <= 0.85
+
+
+@pytest.mark.parametrize("name", ["mc play", "mc skill", "6x6"])
+def test_mc_play_stops_early_with_the_verdict_of_all_its_games(name):
+    s = gdl.load(STAGES / "small-board-6x6.gdl") if name == "6x6" else stage(DEGENERATE[name])
+    f = screen.Filters()
+    game = compiler.compile(s)
+    early = screen.play(game, f.cap(s), f)
+    every = game.games(f.play_games, 1, ("mc", "mc"), f.cap(s), samples=f.mc_samples)
+    first, drawn = screen._score(every.winners, 0) / f.play_games, float(screen._drawn(every.winners).mean())
+    low, high = f.balance
+    assert early["games"] < f.play_games  # it did stop early
+    assert (low <= early["first seat"] <= high and early["draws"] <= f.max_draws) == \
+        (low <= first <= high and drawn <= f.max_draws)
+
+
+SKILFUL = {
+    "connection": """
+        board hex 5
+        players black white
+        forward black down
+        move place gravity
+        turn fewer-pieces
+        end connect left-right left-right: fewest-pieces
+    """,
+    "misère connection": """
+        board hex 6 wrap
+        blocked f5
+        players black white
+        forward white up
+        move place gravity
+        turn fewer-pieces
+        end connect left-right left-right: mover loses
+    """,
+    "misère line": """
+        board square 4
+        players a b
+        move place empty
+        end line 3: mover loses
+        end board-full: draw
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SKILFUL))
+def test_connection_and_misere_games_show_monte_carlo_skill(name):
+    """Games in which material and mobility say little: fresh candidates of issue 20's kind (the first
+    two), which "greedy skill" or "search skill" rejected, as they did the misère line."""
+    s = stage(SKILFUL[name])
+    game, f = compiler.compile(s), screen.Filters()
+    figure = screen.skill(game, f.cap(s), f)
+    assert screen.skilled(figure, f), figure
 
 
 def test_a_playable_stage_passes_with_every_figure():
@@ -466,3 +542,16 @@ def test_ludica_sample_refuses_what_it_should(tmp_path, capsys):
     assert "no family" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["sample", "--base", "standard-8x8", "--fresh", "-n", "1", "--seed", "1", "--out", str(tmp_path / "x")])
+
+
+@pytest.mark.slow
+def test_the_skill_verdicts_agree_with_an_independent_strength_test(monkeypatch, capsys):
+    """benchmarks/filter_agreement.py on a smaller set: the "mc skill" verdicts of fresh candidates
+    and variants against flat Monte-Carlo driven from Python (issue 20: ≥ 90% agreement)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import filter_agreement
+
+    rows = filter_agreement.measure(seed=1, fresh=12, variants=1, games=60)
+    assert len(rows) >= 12  # (those costlier than the benchmark's max_tau are left out)
+    print(filter_agreement.confusion(rows))
+    assert filter_agreement.agreement(rows) >= 0.9
