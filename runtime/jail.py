@@ -258,6 +258,11 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
         options = ["--unshare-all", "--cap-drop", "ALL"]
     options += ["--die-with-parent", "--hostname", "agent"]
     options += _system()
+    options += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"] + _devices()
+    # the scratch folders before the binds: a bind mounted first would be hidden under the tmpfs
+    # (a checkout or virtual environment under /tmp is the agent's Python too)
+    for scratch, mb in (("/tmp", tmp_mb), ("/dev/shm", tmp_mb), (NUMBA_DIR, 256)):
+        options += ["--perms", "1777", "--size", str(mb << 20), "--tmpfs", scratch]
     options += _parents([*python_folders(), f"{AGENT_DIR}/data", NUMBA_DIR, f"{CACHE_IN}/0", "/etc/ld.so.cache"])
     for folder in python_folders():
         options += ["--ro-bind", folder, folder]
@@ -265,9 +270,6 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
     options += ["--perms", "0444", "--ro-bind-data", str(fds[-1]), f"{AGENT_DIR}/{agent_file.name}"]
     if data is not None:
         options += ["--ro-bind", str(Path(data).resolve()), f"{AGENT_DIR}/data"]
-    options += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"] + _devices()
-    for scratch, mb in (("/tmp", tmp_mb), ("/dev/shm", tmp_mb), (NUMBA_DIR, 256)):
-        options += ["--perms", "1777", "--size", str(mb << 20), "--tmpfs", scratch]
     options += _cache_links()
     options += ["--remount-ro", "/dev", "--remount-ro", "/"]
     options += ["--clearenv"]

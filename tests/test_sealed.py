@@ -15,6 +15,7 @@ import os
 import re
 import secrets
 import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -209,6 +210,25 @@ def test_an_agent_reads_the_data_folder_named_for_it_and_nothing_beside_its_file
     assert main(["play", "tic-tac-toe", "--black", str(agent), "--white", "random",
                  "--agent-data", f"nobody={data}"]) == 2
     assert "no agent 'nobody' in this run" in capsys.readouterr().err
+
+
+def test_python_installed_under_tmp_is_still_the_agents_python(tmp_path, monkeypatch):
+    """A checkout or virtual environment under /tmp (a fresh clone there, pytest's own folders) is
+    bound into the jail after its private /tmp is mounted, not hidden under it."""
+    folder = tmp_path / "venv-under-tmp"
+    folder.mkdir()
+    (folder / "marker").write_text("seen\n")
+    shown = jail.python_folders()
+    monkeypatch.setattr(jail, "python_folders", lambda: (*shown, str(folder)))
+    agent = tmp_path / "agent.py"
+    agent.write_text("NAME = 'x'\n")
+    cell = jail.build(agent)
+    try:
+        done = subprocess.run([*cell.argv, "/bin/cat", str(folder / "marker")], pass_fds=cell.fds,
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        cell.close_fds()
+    assert (done.returncode, done.stdout) == (0, "seen\n"), done.stderr
 
 
 def test_the_filter_refuses_what_namespaces_leave_open_and_allows_forks_and_threads(capsys):
