@@ -2,6 +2,11 @@
 CPU time after each answer. For tests and quick experiments with agents one trusts (the built-ins,
 one's own); tournaments run every agent in a sandboxed worker (runtime/sandbox.py).
 
+The charge is this process's own CPU time (all its threads), not that of its children: the children
+this process reaps are the referee's (other tests' workers, a tool it ran), and their whole CPU time
+lands at once when one is reaped, which used to forfeit an in-process agent mid-game. An in-process
+agent's own child processes go uncharged; a sandboxed worker charges them.
+
 Unlike a sandboxed worker, which forks every game from the analysed strategy, a local seat plays
 all its games in one process: what a strategy keeps (module globals, closures) carries over from
 one game to the next.
@@ -16,7 +21,7 @@ import numpy as np
 
 from ..compiler.game import CompiledGame
 from .api import RulesApi, stage_view
-from .clock import Clock, cpu_seconds
+from .clock import Clock
 from .sandbox import Answer
 from .worker import load_agent
 
@@ -31,12 +36,12 @@ class LocalSeat:
         self.strategy = None
 
     def analyze(self, budget: float) -> Answer:
-        t0, w0 = cpu_seconds(), time.monotonic()
+        t0, w0 = time.process_time(), time.monotonic()
         try:
-            strategy = self.module.analyze(self.view, self.api, Clock(budget))
+            strategy = self.module.analyze(self.view, self.api, Clock(budget, time.process_time))
         except Exception:
-            return Answer(None, cpu_seconds() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
-        spent = cpu_seconds() - t0
+            return Answer(None, time.process_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+        spent = time.process_time() - t0
         if not callable(strategy):
             return Answer(None, spent, time.monotonic() - w0, "crash", "analyze did not return a callable")
         if spent > budget:
@@ -53,12 +58,12 @@ class LocalSeat:
         array = np.array(state, dtype=np.int32)
         array.flags.writeable = False
         moves = [self.game.parse_move(t) for t in legal]
-        t0, w0 = cpu_seconds(), time.monotonic()
+        t0, w0 = time.process_time(), time.monotonic()
         try:
-            move = self.strategy(array, moves, Clock(remaining))
+            move = self.strategy(array, moves, Clock(remaining, time.process_time))
         except Exception:
-            return Answer(None, cpu_seconds() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
-        return Answer({"op": "move", "move": str(move)}, cpu_seconds() - t0, time.monotonic() - w0)
+            return Answer(None, time.process_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+        return Answer({"op": "move", "move": str(move)}, time.process_time() - t0, time.monotonic() - w0)
 
     def end_game(self) -> tuple[str, int]:
         return "", 0

@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -218,6 +219,29 @@ def test_a_local_seat_runs_an_agent_file_against_the_contract():
     answer = seat.think(game.initial_state().tolist(), ["c4", "d3", "e6", "f5"], 5.0)
     assert answer.reply["move"] == "c4"  # all four take one piece: the first maximum
 
+
+
+def test_a_local_seat_is_not_charged_for_a_child_the_referee_reaps_while_it_thinks(tmp_path):
+    """The referee's process reaps its own children (other games' workers, tools) whenever it does;
+    their CPU time must not land on the in-process agent that happens to be thinking then. A child
+    that burnt 0.5 s of CPU is reaped by another thread while the agent sleeps through its move:
+    the agent is charged next to nothing. (Charged with children's time, it was charged 0.5 s.)"""
+    sleeper = tmp_path / "sleeper.py"
+    sleeper.write_text("import time\n\ndef analyze(stage, api, clock):\n"
+                       "    def strategy(state, legal_moves, clock):\n"
+                       "        time.sleep(0.6)\n        return legal_moves[0]\n    return strategy\n")
+    child = subprocess.Popen([sys.executable, "-c", "import time\nt = time.process_time()\n"
+                              "while time.process_time() - t < 0.5: pass"])
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # ended, not yet reaped
+    game = compiled("standard-8x8")
+    seat = LocalSeat("sleeper", str(sleeper), game)
+    assert seat.analyze(5.0).failure is None
+    reaper = threading.Timer(0.2, child.wait)
+    reaper.start()
+    answer = seat.think(game.initial_state().tolist(), ["c4", "d3", "e6", "f5"], 5.0)
+    reaper.join()
+    assert os.times().children_user + os.times().children_system >= 0.4  # the child's CPU was reaped here
+    assert answer.reply["move"] == "c4" and answer.seconds < 0.2, answer
 
 # --- runs: settings, interruption, resumption ------------------------------------------------
 
