@@ -314,15 +314,19 @@ def test_a_sandboxed_run_killed_with_sigkill_resumes_to_the_same_table(tmp_path)
         if (tmp_path / "cut" / "results.sqlite").exists() and len(_table(tmp_path / "cut")) >= 4:
             break
         time.sleep(0.05)
+    workers = _workers_under(run.pid)  # this referee's, not those of other runs on the machine
+    assert workers, "the referee had no worker running when it was killed"
     os.kill(run.pid, signal.SIGKILL)  # the referee only: its workers must die with it
     run.wait()
     assert 4 <= len(_table(tmp_path / "cut")) < 12
-    time.sleep(0.5)
-    leftovers = subprocess.run(["pgrep", "-f", "ludica.runtime.worker"], capture_output=True, text=True).stdout.split()
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.05)
+    leftovers = [p for p in workers if _alive(p)]
     subprocess.run(command + ["--out", str(tmp_path / "cut"), "--resume"], check=True, capture_output=True,
                    timeout=300)
     assert _table(tmp_path / "cut") == _table(tmp_path / "whole")
-    assert not [p for p in leftovers if int(p) != os.getpid()], "workers outlived their referee"
+    assert not leftovers, "workers outlived their referee"
     assert (tmp_path / "cut" / "leaderboard.md").read_text() == (tmp_path / "whole" / "leaderboard.md").read_text()
 
 
@@ -474,6 +478,30 @@ def _session(sid: int) -> list[int]:
             if int(fields[3]) == sid and fields[0] != "Z":
                 found.append(int(name))
     return found
+
+
+def _workers_under(ancestor: int) -> list[int]:
+    """The live agent workers descended from process `ancestor` (read from /proc: pgrep would also
+    match the workers of any other run on the machine, other test runs' included)."""
+    parents, commands = {}, {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as stat:
+                    parents[int(name)] = int(stat.read().rsplit(") ", 1)[1].split()[1])
+                with open(f"/proc/{name}/cmdline", "rb") as cmdline:
+                    commands[int(name)] = cmdline.read()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == ancestor:
+                return True
+        return False
+
+    return [pid for pid, command in commands.items() if b"ludica.runtime.worker" in command and descends(pid)]
 
 
 def _alive(pid: int) -> bool:
