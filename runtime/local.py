@@ -2,10 +2,11 @@
 CPU time after each answer. For tests and quick experiments with agents one trusts (the built-ins,
 one's own); tournaments run every agent in a sandboxed worker (runtime/sandbox.py).
 
-The charge is this process's own CPU time (all its threads), not that of its children: the children
-this process reaps are the referee's (other tests' workers, a tool it ran), and their whole CPU time
-lands at once when one is reaped, which used to forfeit an in-process agent mid-game. An in-process
-agent's own child processes go uncharged; a sandboxed worker charges them.
+The charge is the CPU time of the thread the agent is called in, which is also what its clock reads:
+not the whole process's (the referee's other threads, another test's left-over ones, run in this
+process too), nor its reaped children's (the referee's workers: their whole CPU time lands at once
+when one is reaped, which forfeited an in-process agent mid-game). An in-process agent's own threads
+and child processes go uncharged; a sandboxed worker charges them.
 
 Unlike a sandboxed worker, which forks every game from the analysed strategy, a local seat plays
 all its games in one process: what a strategy keeps (module globals, closures) carries over from
@@ -36,12 +37,12 @@ class LocalSeat:
         self.strategy = None
 
     def analyze(self, budget: float) -> Answer:
-        t0, w0 = time.process_time(), time.monotonic()
+        t0, w0 = time.thread_time(), time.monotonic()
         try:
-            strategy = self.module.analyze(self.view, self.api, Clock(budget, time.process_time))
+            strategy = self.module.analyze(self.view, self.api, Clock(budget, time.thread_time))
         except Exception:
-            return Answer(None, time.process_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
-        spent = time.process_time() - t0
+            return Answer(None, time.thread_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+        spent = time.thread_time() - t0
         if not callable(strategy):
             return Answer(None, spent, time.monotonic() - w0, "crash", "analyze did not return a callable")
         if spent > budget:
@@ -58,12 +59,12 @@ class LocalSeat:
         array = np.array(state, dtype=np.int32)
         array.flags.writeable = False
         moves = [self.game.parse_move(t) for t in legal]
-        t0, w0 = time.process_time(), time.monotonic()
+        t0, w0 = time.thread_time(), time.monotonic()
         try:
-            move = self.strategy(array, moves, Clock(remaining, time.process_time))
+            move = self.strategy(array, moves, Clock(remaining, time.thread_time))
         except Exception:
-            return Answer(None, time.process_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
-        return Answer({"op": "move", "move": str(move)}, time.process_time() - t0, time.monotonic() - w0)
+            return Answer(None, time.thread_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+        return Answer({"op": "move", "move": str(move)}, time.thread_time() - t0, time.monotonic() - w0)
 
     def end_game(self) -> tuple[str, int]:
         return "", 0

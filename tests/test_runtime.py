@@ -243,6 +243,30 @@ def test_a_local_seat_is_not_charged_for_a_child_the_referee_reaps_while_it_thin
     assert os.times().children_user + os.times().children_system >= 0.4  # the child's CPU was reaped here
     assert answer.reply["move"] == "c4" and answer.seconds < 0.2, answer
 
+
+def test_a_local_seat_is_not_charged_for_another_thread_of_the_referee(tmp_path):
+    """Threads of the referee's process (a job, a warm-up, another test's left-over) run beside an
+    in-process agent: their CPU time is not the agent's. (Charged with the process's CPU time, the
+    agent sleeping through its move was charged the 0.4 s another thread spun meanwhile.)"""
+    sleeper = tmp_path / "sleeper.py"
+    sleeper.write_text("import time\n\ndef analyze(stage, api, clock):\n"
+                       "    def strategy(state, legal_moves, clock):\n"
+                       "        time.sleep(0.6)\n        return legal_moves[0]\n    return strategy\n")
+
+    def spin():
+        t = time.thread_time()
+        while time.thread_time() - t < 0.4:
+            pass
+
+    game = compiled("standard-8x8")
+    seat = LocalSeat("sleeper", str(sleeper), game)
+    assert seat.analyze(5.0).failure is None
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    answer = seat.think(game.initial_state().tolist(), ["c4", "d3", "e6", "f5"], 5.0)
+    spinner.join()
+    assert answer.reply["move"] == "c4" and answer.seconds < 0.2, answer
+
 # --- runs: settings, interruption, resumption ------------------------------------------------
 
 
