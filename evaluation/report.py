@@ -1,26 +1,27 @@
 """The report of an evaluation: report.html (one self-contained file: it opens with no network),
 report.json (the same numbers) and ratings.csv / games.csv.
 
-The plots are matplotlib's, drawn as SVG into the page; the game replay is a few lines of script
-over the boards the compiled stage gives when the game's moves are applied again (each board a
-string of cells: '.' empty, '1' first player, '2' second, '#' blocked), drawn as squares, or as
-hexagons on hex boards.
+The page is the report's views laid out by templates: this module gathers each view's data from a
+Summary (`page_views`: tables of cells, notes, plots, the replay's games), and
+evaluation/templates/report.html.j2 lays them out, one partial per view, with the CSS and the
+replay's script of evaluation/static/ inlined (page.py). The plots are matplotlib's, drawn as SVG
+into the page; the game replay is a script over the boards the compiled stage gives when the game's
+moves are applied again (each board a string of cells: '.' empty, '1' first player, '2' second, '#'
+blocked), drawn as squares, or as hexagons on hex boards.
 
 Agents' names, their failures' text and stages' names are data wherever they appear: escaped in the
-HTML, `<`, `>` and `&` escaped in the JSON the replay reads, put into the page by the replay as text
-only, and never read as mathtext by the plots; the page's Content-Security-Policy lets no script run
-but the replay's own (by its hash) and loads nothing.
+HTML (the templates autoescape), `<`, `>` and `&` escaped in the JSON the replay reads, put into the
+page by the replay as text only, and never read as mathtext by the plots; the page's
+Content-Security-Policy lets no script run but the replay's own (by its hash) and loads nothing.
 """
 from __future__ import annotations
 
-import base64
 import csv
 import functools
-import hashlib
-import html
 import io
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -34,9 +35,10 @@ from ..compiler import compile as compile_stage  # noqa: E402
 from ..files import check_writable, write_atomic  # noqa: E402
 from ..gdl import loads  # noqa: E402
 from ..gdl.diagnostics import LudicaError  # noqa: E402
-from .anytime import MIN_SPREAD  # noqa: E402
+from .anytime import MIN_SPREAD, Point  # noqa: E402
 from .drawseed import revealed  # noqa: E402
 from .failures import KINDS  # noqa: E402
+from .page import Markup, render  # noqa: E402
 from .summary import Summary  # noqa: E402
 
 CELL = {-1: "#", 0: ".", 1: "1", 2: "2"}
@@ -106,7 +108,7 @@ def write_report(s: Summary, folder: Path) -> dict[str, Path]:
     write_atomic(paths["json"], json.dumps(data, indent=1, default=_plain))
     write_atomic(paths["csv"], _ratings_csv(s))
     write_atomic(paths["games"], _games_csv(s))
-    write_atomic(paths["html"], _html(s, data))
+    write_atomic(paths["html"], render_html(s))
     return paths
 
 
@@ -156,22 +158,24 @@ def _plot(draw):
     """A plot whose texts (agents' and stages' names among them) are drawn as they are: a name with
     dollar signs is not mathtext (which could fail the whole report)."""
     @functools.wraps(draw)
-    def drawn(s: Summary) -> str:
+    def drawn(s: Summary) -> Markup:
         with plt.rc_context({"text.parse_math": False}):
             return draw(s)
     return drawn
 
 
-def _svg(fig) -> str:
+def _svg(fig) -> Markup:
+    """The figure as an <svg> element for the page: markup of matplotlib's, whose SVG writer escapes
+    the texts in it (names included)."""
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buffer.getvalue()
-    return text[text.index("<svg"):]
+    return Markup(text[text.index("<svg"):])
 
 
 @_plot
-def _leaderboard_plot(s: Summary) -> str:
+def _leaderboard_plot(s: Summary) -> Markup:
     ratings = list(reversed(s.overall.ratings))
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(ratings) + 1.2))
     y = range(len(ratings))
@@ -192,7 +196,7 @@ ITSELF = "#8c8c8c"
 
 
 @_plot
-def _matrix_plot(s: Summary) -> str:
+def _matrix_plot(s: Summary) -> Markup:
     return _svg(_matrix_figure(s))
 
 
@@ -230,7 +234,7 @@ def _matrix_figure(s: Summary):
 
 
 @_plot
-def _stage_plot(s: Summary) -> str:
+def _stage_plot(s: Summary) -> Markup:
     names = [x.name for x in s.overall.ratings]
     hashes = [st["stage_hash"] for st in s.stages if st["stage_hash"] in s.scores]
     values = [[s.scores[h].get(a, math.nan) for h in hashes] for a in names]
@@ -244,7 +248,7 @@ def _stage_plot(s: Summary) -> str:
 
 
 @_plot
-def _anytime_plot(s: Summary) -> str:
+def _anytime_plot(s: Summary) -> Markup:
     fig, ax = plt.subplots(figsize=(7, 4))
     xs = [p.stages for p in s.anytime]
     ends = {"random", s.anytime[-1].reference}  # 0 and 1 by definition: the dotted lines
@@ -276,7 +280,7 @@ def _anytime_plot(s: Summary) -> str:
 
 
 @_plot
-def _adaptation_plot(s: Summary) -> str:
+def _adaptation_plot(s: Summary) -> Markup:
     fig, ax = plt.subplots(figsize=(6, 3.6))
     for agent, curve in s.metrics["A"].items():
         if curve["points"]:
@@ -291,11 +295,137 @@ def _adaptation_plot(s: Summary) -> str:
     return _svg(fig)
 
 
-# --- the page ----------------------------------------------------------------------------------
+# --- the page's views: the data each section shows, laid out by evaluation/templates/ -----------
 
 
-def _replays(s: Summary) -> list[dict]:
-    """Every game with its boards, for the replay."""
+@dataclass(frozen=True)
+class Table:
+    """A table as a page shows it: a header and rows of cells, each cell shown as text."""
+    header: list[str]
+    rows: list[list]
+    css_class: str = ""
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    table: Table  # the agents best first: Elo, interval, P(best), score, games, forfeits
+    method: str  # how the intervals and the rank probabilities were made
+    warnings: list[str]
+    plot: Markup
+    ranks: Table  # the probability of each rank
+
+
+@dataclass(frozen=True)
+class Metrics:
+    table: Table  # P, A, G, R, E per agent
+    adaptation_plot: Markup | None  # None: A was not measured in this run
+    stage_plot: Markup
+    stages: Table
+    draw: str | None  # how the unseen stages were drawn, revealed once the run is over
+
+
+@dataclass(frozen=True)
+class Anytime:
+    last: Point | None  # the estimate after the unseen stages so far; None before the first is finished
+    notes: list[str]  # what qualifies it (stages left out, faint stages, a short scale)
+    plot: Markup | None
+
+
+def page_views(s: Summary) -> dict:
+    """Every view of the report by the name its template partial reads it under (templates/
+    report.html.j2 includes them all): what a live page of the same run shows too."""
+    return {"title": f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games",
+            "unfinished": unfinished(s), "leaderboard": leaderboard(s), "pairwise": _matrix_plot(s),
+            "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
+            "secondary": secondary_views(s), "replay": replays(s)}
+
+
+def render_html(s: Summary) -> str:
+    """report.html: one self-contained file (its CSS and script inlined, nothing loaded)."""
+    return render("report.html.j2", **page_views(s))
+
+
+def leaderboard(s: Summary) -> Leaderboard:
+    """The ratings overall, best first."""
+    r = s.overall
+    rows = []
+    for x in r.ratings:
+        f = s.failures.get(x.name)
+        rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}", f"{x.rank_probabilities[0]:.2f}",
+                     f"{100 * x.score:.1f}%", x.games, *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
+    table = Table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
+                   *(k.capitalize() for k in KINDS)], rows, "leaderboard")
+    ranks = Table(["Agent", *[f"P(rank {k + 1})" for k in range(len(r.ratings))]],
+                  [[x.name, *(f"{p:.2f}" for p in x.rank_probabilities)] for x in r.ratings])
+    method = (f"Intervals: {r.method}. Rank probabilities: {r.resamples} bootstrap resamples within {r.strata}. "
+              f"Stages weigh equally; draws count half; {r.anchor} = 1000.")
+    return Leaderboard(table, method, s.warnings, _leaderboard_plot(s), ranks)
+
+
+def metrics(s: Summary) -> Metrics:
+    """The Arena's metrics, the adaptation curves, the scores per stage and the stages."""
+    table = Table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread",
+                   "E: analysis used", "E: s per game", "E: ms per move"],
+                  [[x.name, *metric_cells(s, x.name)] for x in s.overall.ratings])
+    every_game = s.games + s.adaptation_games + s.reference_games
+    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _weight_cell(st), _divergence_cell(st),
+                   f"{st['analysis_time']:g}",
+                   sum(1 for g in every_game if g["stage_hash"] == st["stage_hash"]), st["planned"],
+                   ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
+                   if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
+    stages = Table(["Stage", "Role", "Weight", "Divergence", "Analysis s", "Games", "Planned",
+                    "Best (per-stage Elo)"], stage_rows)
+    measured = any(c["points"] for c in s.metrics["A"].values())
+    return Metrics(table, _adaptation_plot(s) if measured else None, _stage_plot(s), stages,
+                   None if s.draw is None else revealed(s.draw))
+
+
+def anytime(s: Summary) -> Anytime:
+    """The anytime estimate so far; its explanation is the template's (templates/anytime.html.j2)."""
+    if not s.anytime:
+        return Anytime(None, [], None)
+    last, ref = s.anytime[-1], s.anytime[-1].reference
+    notes = [f"{last.skipped} stage(s) left out (an agent without a level there)"] if last.skipped else []
+    if last.faint:
+        notes.append(f"on {last.faint} stage(s) {ref} led random by less than {MIN_SPREAD:g}: they count, in "
+                     "proportion to that lead")
+    if last.unit < MIN_SPREAD:
+        notes.append(f"a short scale: {ref} leads random by {last.unit:.2f} on average, so the scores are less "
+                     "certain than they would be on a longer one")
+    return Anytime(last, notes, _anytime_plot(s) if last.stages else None)
+
+
+def failures(s: Summary) -> Table:
+    """Games lost other than by play, the agents most hit first."""
+    rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,
+             "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
+            for f in sorted(s.failures.values(), key=lambda f: -f.share)]
+    return Table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced", "Top reasons"], rows)
+
+
+def secondary_views(s: Summary) -> Table:
+    """The agents as other arenas rank them (evaluation/views.py)."""
+    views = s.views
+    overall = {x["agent"]: x for x in views["lexicographic"]}
+    rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
+             " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in s.overall.ratings]
+    return Table(["Agent", "Unified score (online Elo, K 32 from 1200)", "OpenSpiel competition: place",
+                  "its instant-runoff ranks per stage, worst first"], rows)
+
+
+def unfinished(s: Summary) -> list[str]:
+    """Said at the top when the run is not over: its figures are over the games played so far."""
+    notes = []
+    if s.stopped:
+        notes.append(f"stopped early: {s.stopped}.")
+    if s.played < s.planned:
+        notes.append(f"This run is not finished: {s.played} of its {s.planned} planned games are played (run the "
+                     "same command with --resume to go on); every figure is over the games played so far.")
+    return notes
+
+
+def replays(s: Summary) -> list[dict]:
+    """Every game with its boards, for the replay (static/replay.js)."""
     out = []
     games_by_stage: dict[str, list[dict]] = {}
     for g in s.games:
@@ -325,12 +455,6 @@ def _cells(board) -> str:
     return "".join(CELL.get(int(v), "?") for v in board.reshape(-1))
 
 
-def _table(header: list[str], rows: list[list], cls: str = "") -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
 def _weight_cell(st: dict) -> str:
     """The weight, and how many draws of the sampler gave the stage when more than one."""
     drawn = st.get("multiplicity") or 1
@@ -345,110 +469,6 @@ def _divergence_cell(st: dict) -> str:
     return f"{st['divergence']:+.2f} ± {st['divergence_se']:.2f}"
 
 
-def _html(s: Summary, data: dict) -> str:
-    r = s.overall
-    board_rows = []
-    for x in r.ratings:
-        f = s.failures.get(x.name)
-        board_rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}",
-                           f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%", x.games,
-                           *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
-    leaderboard = _table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
-                          *(k.capitalize() for k in KINDS)], board_rows, "leaderboard")
-    ranks = _table(["Agent", *[f"P(rank {k + 1})" for k in range(len(r.ratings))]],
-                   [[x.name, *(f"{p:.2f}" for p in x.rank_probabilities)] for x in r.ratings])
-    metric_rows = [[x.name, *metric_cells(s, x.name)] for x in r.ratings]
-    metrics = _table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread", "E: analysis used",
-                      "E: s per game", "E: ms per move"], metric_rows)
-    every_game = s.games + s.adaptation_games + s.reference_games
-    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _weight_cell(st), _divergence_cell(st),
-                   f"{st['analysis_time']:g}",
-                   sum(1 for g in every_game if g["stage_hash"] == st["stage_hash"]), st["planned"],
-                   ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
-                   if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
-    stages = _table(["Stage", "Role", "Weight", "Divergence", "Analysis s", "Games", "Planned",
-                     "Best (per-stage Elo)"], stage_rows)
-    if s.draw is not None:
-        stages += f'<p class="draw">{html.escape(revealed(s.draw))}.</p>'
-    failure_rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,
-                     "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
-                    for f in sorted(s.failures.values(), key=lambda f: -f.share)]
-    failures_table = _table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced",
-                             "Top reasons"], failure_rows)
-    views = s.views
-    overall = {x["agent"]: x for x in views["lexicographic"]}
-    view_rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
-                  " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in r.ratings]
-    views_table = _table(["Agent", "Unified score (online Elo, K 32 from 1200)",
-                          "OpenSpiel competition: place", "its instant-runoff ranks per stage, worst first"],
-                         view_rows)
-    views_table += ("<p>Each as its arena ranks; none replaces the ratings. The OpenSpiel competition: on each "
-                    "stage every agent's ballot orders its opponents by its average outcome against them, hardest "
-                    "first; an instant-runoff count of first preferences fills each place in turn; the per-stage "
-                    "ranks, sorted worst first, are compared lexicographically, and equal lists share a place "
-                    "(a stage on which not every agent has played yet is left out).</p>")
-    warnings = "".join(f'<p class="warning">warning: {html.escape(w)}</p>' for w in s.warnings)
-    curves = (f"<figure>{_adaptation_plot(s)}</figure>" if any(c["points"] for c in s.metrics["A"].values()) else
-              "<p>Not measured in this run: every agent is a baseline, or --adaptation none.</p>")
-    anytime = ("<p>No unseen stage finished yet: the anytime estimate needs at least one.</p>" if not s.anytime else
-               f"<figure>{_anytime_plot(s)}</figure><p>{_anytime_text(s)}</p>" if s.anytime[-1].stages else
-               f"<p>{_anytime_text(s)}</p>")
-    replays = script_json(_replays(s))
-    title = f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games"
-    return PAGE.format(
-        title=html.escape(title), leaderboard=leaderboard, leaderboard_plot=_leaderboard_plot(s),
-        strata=html.escape(f"Intervals: {r.method}. Rank probabilities: {r.resamples} bootstrap resamples within "
-                           f"{r.strata}. Stages weigh equally; "
-                           f"draws count half; {r.anchor} = 1000."),
-        warnings=warnings, ranks=ranks, matrix_plot=_matrix_plot(s), metrics=metrics, stage_plot=_stage_plot(s),
-        stages=stages, anytime=anytime, failures=failures_table, views=views_table, replays=replays, curves=curves,
-        stopped=_unfinished(s), policy=html.escape(content_security_policy(REPLAY_SCRIPT)), script=REPLAY_SCRIPT)
-
-
-# `<`, `>` and `&` inside a script element's JSON as \u escapes: no string in it ("</script>", "<!--")
-# can end the element or change how it is read; U+2028/2029 too (line ends to older JavaScript).
-_SCRIPT_SAFE = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
-
-
-def script_json(data) -> str:
-    """`data` as JSON that may stand inside a <script type="application/json"> element as it is."""
-    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_SAFE)
-
-
-def content_security_policy(script: str) -> str:
-    """The report's policy: nothing is loaded from anywhere, and the only script that runs is
-    `script` (by its SHA-256), so no markup an agent's text might still slip into the page can run;
-    the plots need inline styles and their images as data: URIs."""
-    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
-    return (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:; "
-            "base-uri 'none'; form-action 'none'")
-
-
-def _anytime_text(s: Summary) -> str:
-    last, ref = s.anytime[-1], s.anytime[-1].reference
-    if ref is None:
-        return "No estimate: the anytime score needs random and one of mcts, positional, corners, greedy."
-    if last.stages and not last.unit > 0:
-        return html.escape(f"No scale yet: {ref}, the reference, leads random by {last.unit:.2f} on the "
-                           f"{last.stages} unseen stages so far, so there is no unit to measure the agents in.")
-    notes = [f"{last.skipped} stage(s) left out (an agent without a level there)"] if last.skipped else []
-    if last.faint:
-        notes.append(f"on {last.faint} stage(s) {ref} led random by less than {MIN_SPREAD:g}: they count, in "
-                     "proportion to that lead")
-    if last.unit < MIN_SPREAD:
-        notes.append(f"a short scale: {ref} leads random by {last.unit:.2f} on average, so the scores are less "
-                     "certain than they would be on a longer one")
-    return html.escape(
-        f"After {last.stages} unseen stages (effective number under the Levin weights: {last.effective:.1f}"
-        f"{''.join('; ' + n for n in notes)}): {last.ranked()}. On each unseen stage an agent's level is its "
-        "points per game against the baselines (the mean over them); the baselines' own levels come from "
-        "their reference games among themselves, in any format. A score is the agent's lead over random's "
-        f"level, its weighted mean over the stages, in units of {ref}'s (the reference's) mean lead: 0 is "
-        f"random's level, 1 is {ref}'s, 2 twice {ref}'s lead over random. 95% intervals: Student's t on the "
-        "jackknife over stages with Hall's correction for skewness, widened where Fieller's interval for a "
-        "ratio reaches further (∞ while the unit is not told from 0).")
-
-
 def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list[str]:
     """An agent's metrics as text: P, A, G, R worst (with the stage's name), R spread, E analysis
     share, seconds per game, milliseconds per move ("—" where not measured)."""
@@ -461,153 +481,3 @@ def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list
             "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
             f"{e.get('seconds_per_game', 0):.2f}",
             "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}"]
-
-
-def _unfinished(s: Summary) -> str:
-    """Said at the top when the run is not over: its figures are over the games played so far."""
-    notes = []
-    if s.stopped:
-        notes.append(f"stopped early: {s.stopped}.")
-    if s.played < s.planned:
-        notes.append(f"This run is not finished: {s.played} of its {s.planned} planned games are played (run the "
-                     "same command with --resume to go on); every figure is over the games played so far.")
-    return "".join(f"<p class='warning'>{html.escape(n)}</p>" for n in notes)
-
-
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{policy}">
-<title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }}
-table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }}
-th, td {{ border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }}
-th:nth-child(2), td:nth-child(2), th:first-child, td:first-child {{ text-align: left; }}
-.warning {{ color: #8a4b00; background: #fff4e0; padding: 0.4em 0.7em; }}
-figure {{ margin: 0.5em 0 1.5em; }} figure svg {{ max-width: 100%; height: auto; }}
-#replay-board svg {{ width: 26em; height: auto; }}
-#replay-moves {{ font-family: monospace; font-size: 0.85em; max-height: 22em; overflow-y: auto; }}
-#replay-moves .current {{ background: #ffe9a8; }}
-.replay {{ display: flex; gap: 2em; align-items: flex-start; }}
-</style></head><body>
-<h1>{title}</h1>
-{stopped}
-<h2>Leaderboard</h2>
-{leaderboard}
-<p>{strata}</p>
-{warnings}
-<figure>{leaderboard_plot}</figure>
-<h3>Probability of each rank (bootstrap)</h3>
-{ranks}
-<h2>Pairwise scores</h2>
-<figure>{matrix_plot}</figure>
-<h2>Metrics</h2>
-{metrics}
-<h3>Adaptation: score with a fraction of the analysis budget (A)</h3>
-{curves}
-<h3>Score per agent and stage</h3>
-<figure>{stage_plot}</figure>
-<h3>Stages</h3>
-{stages}
-<h2>Anytime generalisation estimate</h2>
-{anytime}
-<h2>Failures</h2>
-{failures}
-<h2>Secondary views</h2>
-{views}
-<h2>Replay</h2>
-<p><select id="replay-game"></select>
-<button id="replay-first">|&lt;</button><button id="replay-back">&lt;</button>
-<button id="replay-next">&gt;</button><button id="replay-last">&gt;|</button>
-<span id="replay-where"></span></p>
-<div class="replay"><div id="replay-board"></div><div id="replay-moves"></div></div>
-<script id="replay-data" type="application/json">{replays}</script>
-<script>{script}</script>
-</body></html>
-"""
-
-# The replay: every name, move and stage title goes into the page as text (textContent, setAttribute),
-# never as markup, and the board is built with createElementNS: nothing in the data can become an
-# element or a script. It is the page's only script, allowed by its hash in the page's policy.
-REPLAY_SCRIPT = """
-(function () {
-  const games = JSON.parse(document.getElementById("replay-data").textContent);
-  const pick = document.getElementById("replay-game"), where = document.getElementById("replay-where");
-  const boardBox = document.getElementById("replay-board"), movesBox = document.getElementById("replay-moves");
-  const SVG = "http://www.w3.org/2000/svg";
-  let game = null, ply = 0;
-  function element(tag, text) {
-    const e = document.createElement(tag);
-    e.textContent = text;
-    return e;
-  }
-  function shape(tag, attributes) {
-    const e = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
-    return e;
-  }
-  games.forEach((g, i) => {
-    const o = element("option", g.stage + ": " + g.black + " vs " + g.white + " → " + g.result +
-      (g.reason === "normal" ? "" : " (" + g.reason + ")"));
-    o.value = i;
-    pick.appendChild(o);
-  });
-  const colour = {".": "#3f8f4f", "1": "#111", "2": "#f4f4f4", "#": "#777"};
-  function draw() {
-    const cells = game.boards[ply], n = game.rows, m = game.cols, s = 30;
-    const w = game.hex ? s * (m + n / 2 + 1) : s * (m + 1), h = game.hex ? s * (n * 0.866 + 1.2) : s * (n + 1);
-    const svg = shape("svg", {viewBox: "0 0 " + w + " " + h});
-    for (let r = 0; r < n; r++) for (let c = 0; c < m; c++) {
-      const v = cells[r * m + c], fill = v === "#" ? "#777" : "#3f8f4f";
-      let x, y;
-      if (game.hex) {
-        x = s * (c + r / 2) + s; y = s * r * 0.866 + s;
-        const pts = [];
-        for (let k = 0; k < 6; k++) {
-          const a = Math.PI / 180 * (60 * k - 30);
-          pts.push((x + s * 0.577 * Math.cos(a)).toFixed(1) + "," + (y + s * 0.577 * Math.sin(a)).toFixed(1));
-        }
-        svg.appendChild(shape("polygon", {class: "cell", points: pts.join(" "), fill: fill, stroke: "#1b3d22"}));
-      } else {
-        x = s * c + s; y = s * r + s;
-        svg.appendChild(shape("rect", {class: "cell", x: x - s / 2, y: y - s / 2, width: s, height: s, fill: fill,
-                                       stroke: "#1b3d22"}));
-      }
-      if (v === "1" || v === "2")
-        svg.appendChild(shape("circle", {class: "piece piece-" + v, cx: x, cy: y, r: s * 0.38, fill: colour[v],
-                                         stroke: "#000"}));
-    }
-    boardBox.replaceChildren(svg);
-    const total = game.boards.length - 1;
-    where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + game.moves[ply - 1] : " (the start)");
-    movesBox.querySelectorAll("li").forEach((li, i) => {
-      li.classList.toggle("current", i === ply - 1);
-      if (i === ply - 1) li.scrollIntoView({block: "nearest"});
-    });
-  }
-  function load(i) {
-    game = games[i]; ply = 0;
-    const list = document.createElement("ol");
-    game.moves.forEach((mv, k) => {
-      const t = game.seconds[k], who = t ? (t[0] === 0 ? game.black : game.white) : "";
-      list.appendChild(element("li", who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
-        (t ? " (" + t[1].toFixed(3) + " s)" : "")));
-    });
-    movesBox.replaceChildren(element("p", "● " + game.black + " (first) – ○ " + game.white + " (second)"),
-      list, element("p", game.black + " " + game.score[0] + " – " + game.score[1] + " " + game.white));
-    draw();
-  }
-  const step = d => { if (game) { ply = Math.max(0, Math.min(game.boards.length - 1, ply + d)); draw(); } };
-  document.getElementById("replay-next").onclick = () => step(1);
-  document.getElementById("replay-back").onclick = () => step(-1);
-  document.getElementById("replay-first").onclick = () => step(-1e9);
-  document.getElementById("replay-last").onclick = () => step(1e9);
-  pick.onchange = () => load(+pick.value);
-  // report.html#game=G&ply=P opens game G at ply P (a link to a position; tests use it too)
-  const wanted = new URLSearchParams(location.hash.slice(1));
-  if (games.length) {
-    const g = Math.min(games.length - 1, Math.max(0, +(wanted.get("game") || 0)));
-    pick.value = g; load(g); step(+(wanted.get("ply") || 0));
-  }
-})();
-"""

@@ -89,3 +89,14 @@ def test_a_hex_board_is_drawn_as_hexagons(report):
     drawn = _board(dom(report, f"#game={k}&ply=4"))
     assert drawn.count('<polygon class="cell"') == 16 and '<rect class="cell"' not in drawn
     assert drawn.count('class="piece ') == 4
+
+
+def test_each_view_is_a_section_in_the_page_s_order(report):
+    """The page is one partial per view (evaluation/templates/), each a section a link or a live page
+    can address by its id, with its heading, in the order the report has always had."""
+    html = dom(report)
+    sections = re.findall(r'<section id="([a-z]+)">\s*<h2>([^<]+)</h2>', html)
+    assert sections == [("leaderboard", "Leaderboard"), ("pairwise", "Pairwise scores"), ("metrics", "Metrics"),
+                        ("anytime", "Anytime generalisation estimate"), ("failures", "Failures"),
+                        ("secondary", "Secondary views"), ("replay", "Replay")]
+    assert html.count("<section") == len(sections)
