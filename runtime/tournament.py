@@ -13,7 +13,7 @@ from ..gdl import load
 from ..gdl.diagnostics import LudicaError
 from . import leaderboard
 from .entrants import AgentSpec
-from .plans import Options, StagePlan, round_robin, title, unique_stages
+from .plans import Options, StagePlan, game_seed, round_robin, title, unique_stages
 from .referee import stage_hash
 from .run import Hooks, Run, RunMismatch, run_settings
 
@@ -68,4 +68,5 @@ def _shown(agent: AgentSpec) -> str:
 
 
 # what a round robin's callers also name through this module: its options, plans and settings
-__all__ = ["run", "check_entrants", "EntrantError", "Options", "StagePlan", "RunMismatch", "run_settings"]
+__all__ = ["run", "check_entrants", "EntrantError", "Options", "StagePlan", "RunMismatch", "game_seed",
+           "run_settings"]
