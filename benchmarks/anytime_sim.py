@@ -88,7 +88,7 @@ def format_scores(rows: list[dict], format_games: int, gauntlet: bool) -> dict[s
 def schedule(agents: list[str], format: str, games: int, reference_games: int) -> list[tuple[str, str, int]]:
     """The games of one unseen stage, as evaluate.plans makes them (adaptation games left out)."""
     names = list(BASELINES) + agents
-    config = evaluate.Config(games=games, format=format, reference_games=reference_games)
+    config = evaluate.Config(tournament.Options(games=games), format=format, reference_games=reference_games)
     plan = tournament.StagePlan(None, evaluate.pairs(names, set(BASELINES), format), games, "",
                                 more=evaluate.reference_games(names, set(BASELINES), config))
     return plan.schedule()

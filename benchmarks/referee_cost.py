@@ -25,6 +25,7 @@ from ludica import gdl, stages
 from ludica.compiler import compile as compile_stage
 from ludica.runtime import referee, resolve, tournament
 from ludica.runtime.records import ResultsStore
+from ludica.runtime.stage_entrant import Entrant
 
 TARGET_MS = 1.0
 
@@ -34,7 +35,7 @@ def measure(stage, game, sandbox: bool, games: int) -> tuple[float, float, int]:
     options = tournament.Options(analysis_time=5, game_time=30, sandbox=sandbox)
     with tempfile.TemporaryDirectory() as tmp:
         store = ResultsStore(Path(tmp) / "r.sqlite")
-        seats = [tournament.Entrant(resolve(n), game, gdl.format(stage), options, store, stage)
+        seats = [Entrant(resolve(n), game, gdl.format(stage), options, store, stage, options.analysis_time)
                  for n in ("random", "greedy")]
         try:
             ready = tuple(s.ready() for s in seats)

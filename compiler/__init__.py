@@ -5,7 +5,40 @@
     game.playouts(10_000, seed=1, threads=2)          # random games inside the kernel
     game.perft(8)                                     # move-tree leaves, inside the kernel
     game.solve(100_000)                               # exact value, for a game of ≤ 100,000 positions
-"""
-from .game import CompiledGame, Games, Playouts, Solution, compile
+    compiler.kind(stage)                              # "othello", "placement", "pieces" or "generic"
 
-__all__ = ["compile", "CompiledGame", "Games", "Playouts", "Solution"]
+A stage is a value (a frozen, hashable AST), so `compile` keeps the games it made: a stage compiles
+once per process, however many parts of a run ask for it. The key is the Stage itself: its hash
+mixes in each node's class and leaves out source spans (gdl/ast.py), so two files with the same
+rules share a game, and hashing a stage costs microseconds where compiling it costs milliseconds.
+`CompiledGame(stage)` makes a private game, for a caller that changes it.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..gdl.ast import Stage
+from . import families
+from .game import CompiledGame, Games, Playouts, Solution
+from .program import build
+
+# Games kept at once: an evaluation has up to a few hundred stages (each compiled once while it
+# is kept); the sampler compiles thousands of candidates once each, and the oldest are let go. A
+# game's tables take ~60 KiB for 8x8 Othello, ~0.6 MiB for 15x15 Gomoku.
+KEPT = 256
+
+
+@lru_cache(maxsize=KEPT)
+def compile(stage: Stage) -> CompiledGame:  # noqa: A001 - the public name the design gives it
+    """The compiled game of a stage, shared within the process (compiled on first use)."""
+    return CompiledGame(stage)
+
+
+def kind(stage: Stage) -> str:
+    """The name of the kernels that play `stage` (its family's, or "generic"), read from its
+    lowered program without compiling it (a valid stage: one gdl.load accepted)."""
+    family, _ = families.select(build(stage)[0])
+    return family.NAME if family is not None else "generic"
+
+
+__all__ = ["compile", "kind", "CompiledGame", "Games", "Playouts", "Solution"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import itemgetter
 
 import numpy as np
@@ -70,9 +71,9 @@ class CompiledGame:
     """A stage compiled to kernels. Same moves, same order, same states as gdl.reference(stage)."""
 
     def __init__(self, stage: Stage):
-        problems = check_stage(stage)
+        problems = _checked(stage)
         if any(d.is_error for d in problems):  # the kernels trust their tables: refuse a bad stage here
-            raise StageError(problems, format(stage) if _printable(stage) else None, stage.name or None)
+            raise StageError(list(problems), format(stage) if _printable(stage) else None, stage.name or None)
         self.stage = stage
         self.players: tuple[str, ...] = stage.player_names
         self.program, initial = build(stage)
@@ -549,6 +550,7 @@ def _printable(stage: Stage) -> bool:
     return True
 
 
-def compile(stage: Stage) -> CompiledGame:  # noqa: A001 - the public name the design gives it
-    """The compiled game of a stage."""
-    return CompiledGame(stage)
+@lru_cache(maxsize=1024)
+def _checked(stage: Stage) -> tuple:
+    """The static checks' diagnostics, once per stage: every game of the stage trusts them."""
+    return tuple(check_stage(stage))

@@ -2,8 +2,10 @@
 ratings with intervals, the Arena's metrics and the anytime generalisation score, and a report.
 
     from ludica.evaluation import evaluate, stageset
+    from ludica.runtime import Options
     stages = stageset.public([path]) + stageset.sampled(Path("out/unseen"), base=stage, n=4, seed=0)
-    summary = evaluate.run(stages, agents, Path("out"), evaluate.Config(games=1))
+    config = evaluate.Config(Options(games=1, analysis_time=2, game_time=2), format="gauntlet")
+    summary = evaluate.run(stages, agents, Path("out"), config)
     summary.overall.ratings          # best first: elo, low, high, rank, rank_probabilities
     write_report(summary, Path("out"))
 

@@ -21,9 +21,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..runtime import runfolder, tournament
+from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
+from ..runtime.plans import Options, StagePlan, round_robin, title, unique_stages
 from ..runtime.referee import stage_hash
+from ..runtime.run import Hooks, Run
 from . import adaptation, anytime
 from . import stopping as separation
 from .drawseed import DrawSeed
@@ -40,25 +42,26 @@ REFERENCE_GAMES = 3
 SCHEDULES = ("flat", "doubling")
 
 
+def _evaluation_options() -> Options:
+    return Options(analysis_time=2.0, game_time=2.0)  # T0 with the doubling schedule
+
+
 @dataclass
 class Config:
-    games: int = 1  # per seating and stage
-    analysis_time: float = 2.0  # T0 with the doubling schedule
-    game_time: float = 2.0
-    seed: int = 0
+    """An evaluation's settings: the run's Options (games per seating and stage, budgets, seed,
+    sandbox...) and what only an evaluation has."""
+
+    options: Options = field(default_factory=_evaluation_options)
     format: str = "round-robin"
     schedule: str = "flat"
     adaptation: tuple[float, ...] = (0.25, 0.5)  # budget fractions for A (evaluation/adaptation.py)
     reference_games: int = REFERENCE_GAMES  # per seating between baselines on unseen stages (at least `games`)
-    reveal: bool = False
-    limits: dict = field(default_factory=dict)
-    sandbox: bool = True
-    isolate_rules: bool = False
 
-    def options(self) -> tournament.Options:
-        return tournament.Options(games=self.games, analysis_time=self.analysis_time, game_time=self.game_time,
-                                  seed=self.seed, reveal=self.reveal, limits=self.limits, sandbox=self.sandbox,
-                                  isolate_rules=self.isolate_rules)
+    def setting(self) -> dict:
+        """As the store keeps it: one flat object, as runs stored it before a Config held its
+        Options (so they resume; summary.py reads it)."""
+        return {**asdict(self.options), "format": self.format, "schedule": self.schedule,
+                "adaptation": list(self.adaptation), "reference_games": self.reference_games}
 
 
 @dataclass
@@ -75,7 +78,7 @@ class Stopping:
 
 
 def pairs(names: list[str], baselines: set[str], format: str) -> tuple[tuple[str, str], ...]:
-    everyone = tournament.round_robin(names)
+    everyone = round_robin(names)
     if format == "round-robin" or all(n in baselines for n in names):
         return everyone
     return tuple((b, w) for b, w in everyone if b not in baselines or w not in baselines)
@@ -84,23 +87,24 @@ def pairs(names: list[str], baselines: set[str], format: str) -> tuple[tuple[str
 def reference_games(names: list[str], baselines: set[str], config: Config) -> tuple[tuple[str, str, int], ...]:
     """The baselines' games among themselves on each unseen stage, as StagePlan.more: every ordered
     pair of baselines plays `reference_games` per seating (at least `games`), in any format."""
-    among = max(config.reference_games, config.games)
-    return tuple((b, w, among) for b, w in tournament.round_robin([n for n in names if n in baselines]))
+    among = max(config.reference_games, config.options.games)
+    return tuple((b, w, among) for b, w in round_robin([n for n in names if n in baselines]))
 
 
 def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config: Config,
-          learners: dict[str, tuple[AgentSpec, float]] | None = None) -> list[tuple[EvalStage, tournament.StagePlan]]:
+          learners: dict[str, tuple[AgentSpec, float]] | None = None) -> list[tuple[EvalStage, StagePlan]]:
     """The stages in the run's order with their games; on unseen stages also the adaptation games of
     `learners` (name@f → (spec, f)) against each baseline, in both seats, and the baselines'
     reference games among themselves."""
     ordered = [s for s in stages if s.role != UNSEEN] + [s for s in stages if s.role == UNSEEN]
     unseen = sum(s.role == UNSEEN for s in ordered)
-    budgets = [config.analysis_time] * unseen
+    games, analysis_time = config.options.games, config.options.analysis_time
+    budgets = [analysis_time] * unseen
     if config.schedule == "doubling":
         rounds = 1
-        while len(anytime.doubling(rounds, config.analysis_time)) < unseen:
+        while len(anytime.doubling(rounds, analysis_time)) < unseen:
             rounds += 1
-        budgets = anytime.doubling(rounds, config.analysis_time)[:unseen]
+        budgets = anytime.doubling(rounds, analysis_time)[:unseen]
     chosen = pairs(names, baselines, config.format)
     every_stage = [t.stage for t in ordered]
     learners = learners or {}
@@ -110,13 +114,13 @@ def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config
     reference = reference_games(names, baselines, config)
     out, k = [], 0
     for s in ordered:
-        budget = config.analysis_time
+        budget = analysis_time
         if s.role == UNSEEN:
             budget, k = budgets[k], k + 1
-            plan = tournament.StagePlan(s.stage, chosen + extra, config.games, tournament.title(s.stage, every_stage),
-                                        budget, scale, same, reference)
+            plan = StagePlan(s.stage, chosen + extra, games, title(s.stage, every_stage), budget, scale, same,
+                             reference)
         else:
-            plan = tournament.StagePlan(s.stage, chosen, config.games, tournament.title(s.stage, every_stage), budget)
+            plan = StagePlan(s.stage, chosen, games, title(s.stage, every_stage), budget)
         out.append((s, plan))
     return out
 
@@ -137,84 +141,78 @@ def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Con
     """Play what is missing of the evaluation in `out` (a new or empty folder, or the run to
     resume), then summarise it."""
     tournament.check_entrants(agents)
-    runfolder.check_out(out, resume=resume)
-    with runfolder.open_run(out) as store:
-        return play(store, stages, agents, out, config, baselines=baselines, resume=resume, jobs=jobs,
-                    stopping=stopping, callbacks=callbacks, resamples=resamples, draw=draw)
+    with Run.open(out, resume=resume) as held:
+        return play(held, stages, agents, config, baselines=baselines, jobs=jobs, stopping=stopping,
+                    callbacks=callbacks, resamples=resamples, draw=draw)
 
 
-def play(store, stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Config, *,
-         baselines=BASELINES, resume: bool = False, jobs: int = 1, stopping: Stopping = Stopping(),
-         callbacks: Callbacks = Callbacks(), resamples: int = 1000, draw: DrawSeed | None = None) -> Summary:
-    """Play what is missing of the evaluation in the run folder `out`, which the caller holds
-    (runfolder.open_run gave it `store`), then summarise it; `draw`: the seed its unseen stages
-    were drawn with, if the sampler drew them (kept for the report)."""
+def play(run: Run, stages: list[EvalStage], agents: list[AgentSpec], config: Config, *, baselines=BASELINES,
+         jobs: int = 1, stopping: Stopping = Stopping(), callbacks: Callbacks = Callbacks(), resamples: int = 1000,
+         draw: DrawSeed | None = None) -> Summary:
+    """Play what is missing of the evaluation in the run folder the caller holds (`Run.open`), then
+    summarise it; `draw`: the seed its unseen stages were drawn with, if the sampler drew them
+    (kept for the report)."""
     names = tournament.check_entrants(agents)
-    stages = tournament.unique_stages(stages, lambda s: s.stage)  # a stage given twice is one stage
+    stages = unique_stages(stages, lambda s: s.stage)  # a stage given twice is one stage
     base = sorted(set(baselines) & set(names))
     tested = separation.tested_pairs(names, set(base), stopping.pairs) if stopping.until_separated else []
     learners = adaptation.entrants(agents, set(base), config.adaptation) if base else {}
     planned = plans(stages, names, set(base), config, learners)
-    options = config.options()
-    started = time.monotonic()
-    settings = tournament.run_settings([s.stage for s in stages], agents, options)
-    settings["evaluation"] = json.dumps({"baselines": base, "config": asdict(config),
-                                         "roles": [s.role for s in stages],
-                                         "weights": [round(s.weight, 12) for s in stages],
-                                         "adaptation": {n: [adaptation.owner(n), f]
-                                                        for n, (_, f) in learners.items()}},
-                                        sort_keys=True)
-    tournament.check_settings(store, settings, resume)
+    evaluation = {"baselines": base, "config": config.setting(), "roles": [s.role for s in stages],
+                  "weights": [round(s.weight, 12) for s in stages],
+                  "adaptation": {n: [adaptation.owner(n), f] for n, (_, f) in learners.items()}}
+    run.start([s.stage for s in stages], agents, config.options, evaluation=json.dumps(evaluation, sort_keys=True))
     if draw is not None:  # not a setting to compare: the stages' hashes already tell draws apart
-        store.save_settings({"draw": draw.as_json()})
+        run.store.save_settings({"draw": draw.as_json()})
     for position, (s, plan) in enumerate(planned):
-        store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
-                        plan.analysis_time, len(plan.schedule()), s.multiplicity, s.divergence)
+        run.store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
+                            plan.analysis_time, len(plan.schedule()), s.multiplicity, s.divergence)
     if callbacks.on_plan:
-        left = 0
-        for _, p in planned:
-            done = store.finished(stage_hash(p.stage))  # one query per stage
-            left += sum(g not in done for g in p.schedule())
-        callbacks.on_plan(left, sum(len(p.schedule()) for _, p in planned))
-    state = {"unseen given": 0, "stop": ""}
-    unseen_hashes = {stage_hash(s.stage) for s, _ in planned if s.role == UNSEEN}
-
-    def keep_going(plan: tournament.StagePlan) -> bool:
-        if stage_hash(plan.stage) in unseen_hashes:
-            if stopping.max_stages is not None and state["unseen given"] >= stopping.max_stages:
-                _stop(state, callbacks, f"--max-stages {stopping.max_stages} reached")
-            state["unseen given"] += 1
-        return not state["stop"]
-
-    def stage_started(title: str, todo: int) -> None:
-        if callbacks.on_stage:
-            callbacks.on_stage(title, todo)
-
-    def stage_done(plan: tournament.StagePlan) -> None:
-        if stage_hash(plan.stage) in unseen_hashes:
-            points = anytime_points(store, base)
-            if points:
-                point = points[-1]
-                if callbacks.on_estimate:
-                    callbacks.on_estimate(point)
-            if tested:
-                why = separation.decide(separation.unseen_scores(store), tested, stopping.level, stopping.min_stages)
-                if why:
-                    _stop(state, callbacks, why)
-        if stopping.max_time is not None and time.monotonic() - started >= stopping.max_time:
-            _stop(state, callbacks, f"--max-time {stopping.max_time:g} s reached")
-
+        callbacks.on_plan(*run.left([p for _, p in planned]))
+    watch = _Watch(run, stopping, callbacks, base, tested, {stage_hash(s.stage) for s, _ in planned if s.role == UNSEEN})
     everyone = agents + [spec for spec, _ in learners.values()]
-    tournament.play([p for _, p in planned], everyone, out, options, store, jobs=jobs,
-                    on_game=callbacks.on_game, on_stage=stage_started, on_wait=callbacks.on_wait,
-                    on_stage_done=stage_done, keep_going=keep_going)
-    summary = summarise(store, resamples=resamples, seed=config.seed)
-    summary.stopped = state["stop"]
+    run.play([p for _, p in planned], everyone, jobs=jobs,
+             hooks=Hooks(on_stage=callbacks.on_stage, on_game=callbacks.on_game, on_wait=callbacks.on_wait,
+                         on_stage_done=watch.stage_done, keep_going=watch.keep_going))
+    summary = summarise(run.store, resamples=resamples, seed=run.options.seed)
+    summary.stopped = watch.stopped
     return summary
 
 
-def _stop(state: dict, callbacks: Callbacks, why: str) -> None:
-    if not state["stop"]:
-        state["stop"] = why
-        if callbacks.on_stop:
-            callbacks.on_stop(why)
+class _Watch:
+    """The stopping rules, asked by the run before each stage and told after each: the unseen
+    stages given so far, and why the run stops (empty: it goes on)."""
+
+    def __init__(self, run: Run, stopping: Stopping, callbacks: Callbacks, baselines: list[str],
+                 tested: list[tuple[str, str]], unseen: set[str]):
+        self.run, self.stopping, self.callbacks = run, stopping, callbacks
+        self.baselines, self.tested, self.unseen = baselines, tested, unseen
+        self.started = time.monotonic()
+        self.unseen_given = 0
+        self.stopped = ""
+
+    def keep_going(self, plan: StagePlan) -> bool:
+        if stage_hash(plan.stage) in self.unseen:
+            if self.stopping.max_stages is not None and self.unseen_given >= self.stopping.max_stages:
+                self._stop(f"--max-stages {self.stopping.max_stages} reached")
+            self.unseen_given += 1
+        return not self.stopped
+
+    def stage_done(self, plan: StagePlan) -> None:
+        if stage_hash(plan.stage) in self.unseen:
+            points = anytime_points(self.run.store, self.baselines)
+            if points and self.callbacks.on_estimate:
+                self.callbacks.on_estimate(points[-1])
+            if self.tested:
+                why = separation.decide(separation.unseen_scores(self.run.store), self.tested, self.stopping.level,
+                                        self.stopping.min_stages)
+                if why:
+                    self._stop(why)
+        if self.stopping.max_time is not None and time.monotonic() - self.started >= self.stopping.max_time:
+            self._stop(f"--max-time {self.stopping.max_time:g} s reached")
+
+    def _stop(self, why: str) -> None:
+        if not self.stopped:
+            self.stopped = why
+            if self.callbacks.on_stop:
+                self.callbacks.on_stop(why)

@@ -16,6 +16,7 @@ from ..gdl import ast as A
 from ..runtime import runfolder, tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.referee import stage_hash
+from ..runtime.run import Run
 from .metrics import SCORE
 
 TIMEOUT_SHARE = 0.10
@@ -51,14 +52,13 @@ def qualify(candidates: list[AgentSpec], random_agent: AgentSpec, stage: A.Stage
     """Play (or finish playing) the qualification games in `folder`; a verdict per candidate."""
     names = [c.name for c in candidates]
     pairs = tuple(pair for name in names for pair in ((name, OPPONENT), (OPPONENT, name)))
-    plan = tournament.StagePlan(stage, pairs, n, f"qualification: {stage.name}")
+    plan = tournament.StagePlan(stage, pairs, n, f"qualification: {stage.name}", options.analysis_time)
     agents = candidates + [random_agent]
-    with runfolder.open_run(folder) as store:
-        settings = tournament.run_settings([stage], agents, options)
-        settings["qualification"] = str(n)
-        tournament.check_settings(store, settings, resume=True)  # a finished qualification is kept
-        tournament.play([plan], agents, folder, options, store, jobs=jobs)
-        games = store.games(stage_hash(stage))
+    # a finished (or interrupted) qualification is kept: resumed if the folder holds one
+    with Run.open(folder, resume=(folder / runfolder.STORE).is_file()) as run:
+        run.start([stage], agents, options, qualification=str(n))
+        run.play([plan], agents, jobs=jobs)
+        games = run.store.games(stage_hash(stage))
     verdicts = []
     for name in names:
         black = [g for g in games if g["black"] == name]

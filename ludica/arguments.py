@@ -41,7 +41,7 @@ def stage_files(args: list[str]) -> list[Path]:
     return paths
 
 def run_options(args):
-    from ludica.runtime.tournament import Options
+    from ludica.runtime.plans import Options
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
                    isolate_rules=args.isolate_rules)

@@ -100,6 +100,7 @@ def cmd_tournament(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
     from ludica.runtime import leaderboard, tournament
+    from ludica.runtime.run import cores
 
     console = Console()
     entrants = chosen_agents(args.agent, args.builtins, args.agent_data)
@@ -128,7 +129,7 @@ def cmd_tournament(args) -> int:
         try:
             boards = tournament.run(paths, entrants, out, run_options(args), resume=args.resume, on_game=on_game,
                                     on_stage=on_stage, on_wait=on_wait,
-                                    jobs=args.jobs or len(tournament.cores()))
+                                    jobs=args.jobs or len(cores()))
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; "
                           f"run the same command with --resume to go on[/]")
@@ -152,48 +153,36 @@ def cmd_tournament(args) -> int:
 def _failure_warnings(out: Path, names: list[str]) -> list[str]:
     """Agents that lost more than a tenth of their games other than by play, with their reasons."""
     from ludica.evaluation import failures
-    from ludica.runtime.records import ResultsStore
+    from ludica.runtime import Run
 
-    store = ResultsStore(out / "results.sqlite")
-    try:
-        return failures.warnings(failures.tally(store.games(), store.analyses(), names))
-    finally:
-        store.close()
+    with Run.read(out) as run:
+        return failures.warnings(failures.tally(run.store.games(), run.store.analyses(), names))
 
 
 def cmd_play(args) -> int:
+    """One game: a run of one stage, one pairing and one game, in a folder of its own that goes
+    when the game is shown."""
     import tempfile
-    from ludica.compiler import compile as compile_stage
-    from ludica.runtime import referee, tournament
-    from ludica.runtime.records import ResultsStore
 
-    from ludica.runtime.api import RulesApi
-    from ludica.runtime.api import warm
+    from ludica.compiler import compile as compile_stage
+    from ludica.runtime import Hooks, Run, StagePlan
 
     options = run_options(args)  # refused options before anything is compiled
     stage = gdl.load(stage_path(args.stage))
-    say = (lambda message: print(message, file=sys.stderr, flush=True))
-    with tournament.notice_if_slow(say, tournament.COMPILING + " ..."):
-        game = compile_stage(stage)
-        warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before both agents' workers read it
     black, white = chosen_agents([args.black, args.white], False, args.agent_data)
     if black.name == white.name:  # an agent against itself: tell the two seats apart
         black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
-    with tempfile.TemporaryDirectory() as tmp:
-        store = ResultsStore(Path(tmp) / "results.sqlite")
-        seats = [tournament.Entrant(a, game, gdl.format(stage), options, store, stage) for a in (black, white)]
-        try:
-            ready = tuple(s.ready() for s in seats)
-            record = referee.play_game(game, ready, tournament.game_seed(args.seed, referee.stage_hash(stage),
-                                                                         black.name, white.name, 0),
-                                       options.game_time, names=(black.name, white.name),
-                                       no_strategy=(seats[0].why_not, seats[1].why_not))
-        finally:
-            for s in seats:
-                s.close()
-            store.close()
-    printed = [(seat.spec.name, "analysis", seat.analysis.get("output", ""), seat.analysis.get("outputBytes", 0))
-               for seat in seats] + [(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output]
+    plan = StagePlan(stage, ((black.name, white.name),), 1, stage.name, options.analysis_time)
+    ended: list[dict] = []
+    say = (lambda message: print(message, file=sys.stderr, flush=True))
+    with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as run:
+        run.start([stage], [black, white], options)
+        run.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say))
+    record, analyses = ended[0]["record"], ended[0]["analyses"]
+    game = compile_stage(stage)
+    printed = [(name, "analysis", analyses[seat].get("output", ""), analyses[seat].get("outputBytes", 0))
+               for seat, name in (("black", black.name), ("white", white.name))]
+    printed += [(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output]
     if args.quiet:
         print(inert(record.log[-1]) + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
               + ("" if record.reason == "normal" else f", {record.reason}") + ")")

@@ -178,7 +178,8 @@ def cmd_evaluate(args) -> int:
     from ludica.evaluation import evaluate
     from ludica.evaluation import stopping as separation
     from ludica.evaluation.report import write_report
-    from ludica.runtime import runfolder, tournament
+    from ludica.runtime import Run, RunMismatch, tournament
+    from ludica.runtime.run import cores
 
     console = Console()
     out = Path(args.out)
@@ -186,23 +187,22 @@ def cmd_evaluate(args) -> int:
     tournament.check_entrants(agents)
     options = run_options(args)
     stages, to_draw = _given_stages(args)
-    runfolder.check_out(out, resume=args.resume)  # all of it before the run starts and makes its folder
-    config = evaluate.Config(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time,
-                             seed=args.seed, format=args.format, schedule=args.schedule,
-                             adaptation=args.adaptation, reference_games=args.reference_games, reveal=args.reveal,
-                             limits=options.limits, sandbox=options.sandbox, isolate_rules=options.isolate_rules)
+    config = evaluate.Config(options, format=args.format, schedule=args.schedule, adaptation=args.adaptation,
+                             reference_games=args.reference_games)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline
     if args.until_separated or args.separate:  # said before anything is drawn or played
         separation.tested_pairs([a.name for a in agents], set(baselines), args.separate or ())
-    jobs = args.jobs or len(tournament.cores())
+    jobs = args.jobs or len(cores())
     started = time.monotonic()
-    with runfolder.open_run(out) as store:  # the run's folder, held until its report is written
+    # the run's folder, checked before any work (drawing stages, compiling kernels) and held until
+    # its report is written
+    with Run.open(out, resume=args.resume) as run:
         # qualification first: it needs no unseen stage, so none is drawn before it and none exists
         # while qualifying games are played
         if args.qualify:
             try:
                 agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
-            except tournament.RunMismatch as err:
+            except RunMismatch as err:
                 console.print(f"[red]error:[/] qualification: {inert_rich(err)}")
                 return 2
             except KeyboardInterrupt:
@@ -219,7 +219,7 @@ def cmd_evaluate(args) -> int:
                               f"{out}) and go on[/]")
                 return 130
             stages = stages + unseen
-        summary = _played(args, store, stages, agents, out, config, baselines, jobs, draw, console)
+        summary = _played(args, run, stages, agents, config, baselines, jobs, draw, console)
         if summary is None:
             return 130
         # under the run's lock: a second run (--resume) must not write the same files at once; and
@@ -233,7 +233,7 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
-def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int, draw, console):
+def _played(args, run, stages, agents, config, baselines, jobs: int, draw, console):
     """The evaluation played in the held run folder with a progress bar; its summary, or None if
     it was interrupted (Ctrl-C: said, every finished game kept)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
@@ -242,6 +242,7 @@ def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int
     from ludica.evaluation import evaluate
     from ludica.evaluation.metrics import SCORE
 
+    out = run.folder
     tally: dict[str, list[float]] = {a.name: [0.0, 0] for a in agents}
     public = sum(s.role == "public" for s in stages)
     console.print(f"{len(agents)} agents ({inert_rich(', '.join(a.name for a in agents))}) on {public} public and "
@@ -282,9 +283,8 @@ def _played(args, store, stages, agents, out: Path, config, baselines, jobs: int
         stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated or bool(args.separate),
                                      pairs=tuple(tuple(p) for p in args.separate or ()))
         try:
-            return evaluate.play(store, stages, agents, out, config, baselines=baselines, resume=args.resume,
-                                 jobs=jobs, stopping=stopping, callbacks=callbacks, resamples=args.resamples,
-                                 draw=draw)
+            return evaluate.play(run, stages, agents, config, baselines=baselines, jobs=jobs, stopping=stopping,
+                                 callbacks=callbacks, resamples=args.resamples, draw=draw)
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; run the same "
                           "command with --resume to go on[/]")
@@ -301,7 +301,8 @@ def cmd_report(args) -> int:
     from ludica.evaluation import summarise
     from ludica.evaluation.report import check_report_folder, write_report
     from ludica.files import unwritable
-    from ludica.runtime.records import ResultsStore, lock_folder
+    from ludica.runtime import Run
+    from ludica.runtime.records import lock_folder
 
     folder = Path(args.folder)
     if not (folder / "results.sqlite").is_file():
@@ -316,14 +317,12 @@ def cmd_report(args) -> int:
     held = (lock_folder(folder, busy="it writes its report when it ends; for a report of the games so far, "
                                      "give --out OTHER") if target == folder else nullcontext())
     with held:
-        store = ResultsStore(folder / "results.sqlite", read_only=True)  # a run may be writing: SQLite allows it
-        try:
-            if not store.holds_a_run():
+        with Run.read(folder) as run:  # a run may be writing: SQLite allows it
+            if not run.store.holds_a_run():
                 raise gdl.LudicaError(f"{folder / 'results.sqlite'} holds no run (no run was started in it): give "
                                       "the --out folder of a `ludica evaluate` run")
-            summary = summarise(store, resamples=args.resamples)
-        finally:
-            store.close()
+            # the run's own bootstrap seed, read back: the report's numbers are the run's
+            summary = summarise(run.store, resamples=args.resamples, seed=run.options.seed)
         paths = write_report(summary, target)
     console = Console()
     show(summary, console)

@@ -4,6 +4,8 @@
     boards = runtime.run_tournament([stage_path], [spec, runtime.resolve("random")], Path("out"),
                                     runtime.Options(games=2, analysis_time=10, game_time=5))
 
+A run folder is a runtime.Run (runtime/run.py): it opens and holds the folder, checks or resumes
+the run, reads its settings back from the store and plays StagePlans, with Hooks for progress.
 The agent contract (StageView, RulesApi, Clock) is in runtime/api.py and runtime/clock.py; the
 rules a referee applies in runtime/referee.py; how agents are isolated and charged in
 runtime/jail.py (the sandbox's world), runtime/seccomp.py, runtime/limits.py and runtime/sandbox.py.
@@ -12,9 +14,12 @@ from .api import RulesApi, StageView, stage_view
 from .clock import Clock
 from .entrants import AgentSpec, builtins, resolve
 from .leaderboard import Standing, standings
+from .plans import Options, StagePlan
 from .referee import GameRecord, play_game
-from .tournament import Options, RunMismatch
+from .run import Hooks, Run
+from .runfolder import RunMismatch
 from .tournament import run as run_tournament
 
 __all__ = ["RulesApi", "StageView", "stage_view", "Clock", "AgentSpec", "builtins", "resolve", "Standing",
-           "standings", "GameRecord", "play_game", "Options", "RunMismatch", "run_tournament"]
+           "standings", "GameRecord", "play_game", "Options", "StagePlan", "Run", "Hooks", "RunMismatch",
+           "run_tournament"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -82,8 +83,23 @@ class GameRecord:
 
 
 def stage_hash(stage: A.Stage) -> str:
-    """sha256 of the stage's canonical text: two files that mean the same stage hash the same."""
-    return hashlib.sha256(format_stage(stage).encode()).hexdigest()
+    """sha256 of the stage's canonical text: two files that mean the same stage hash the same.
+    A run asks it of the same Stage object for every game; it is kept by identity (hashing the
+    AST to look it up would cost as much as printing it)."""
+    held = _hashes.get(id(stage))
+    if held is not None and held[0] is stage:
+        return held[1]
+    digest = hashlib.sha256(format_stage(stage).encode()).hexdigest()
+    with _hashes_lock:
+        _hashes[id(stage)] = (stage, digest)  # the stage kept alive, so its id is not reused meanwhile
+        while len(_hashes) > HASHES_KEPT:
+            _hashes.pop(next(iter(_hashes)))  # the oldest first
+    return digest
+
+
+HASHES_KEPT = 1024
+_hashes: dict[int, tuple[A.Stage, str]] = {}
+_hashes_lock = threading.Lock()
 
 
 def _continues_note(stage: A.Stage) -> str:

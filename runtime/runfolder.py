@@ -5,16 +5,15 @@ must never write them into a folder of the user's: a new run starts only in a fo
 exist yet or is empty, and `--resume` continues only in a folder that holds a run. Both are checked
 before any work (drawing stages, compiling kernels), together with whether the folder can be
 written at all, and the folder is made only when the run starts: a refused command leaves nothing
-behind.
+behind. runtime.Run (run.py) opens and holds a run folder with these.
 """
 from __future__ import annotations
 
-from contextlib import closing, contextmanager
 from pathlib import Path
 
 from ..files import check_writable
 from ..gdl.diagnostics import LudicaError
-from .records import ResultsStore, lock_folder
+from .records import ResultsStore
 
 STORE = "results.sqlite"
 LOCK = ".lock"  # all a refused run may have left: it holds nothing of a run or of the user's
@@ -67,10 +66,3 @@ def made(out: Path) -> Path:
         out.chmod(0o700)
     return out
 
-
-@contextmanager
-def open_run(out: Path):
-    """The run folder, made if need be and held for this run (a second run is refused), and its
-    results store; both let go at the end."""
-    with lock_folder(made(out)), closing(ResultsStore(out / STORE)) as store:
-        yield store

@@ -15,6 +15,7 @@ import sys
 import time
 
 from ..compiler import compile as compile_stage
+from ..compiler import kind
 from ..gdl import loads
 from ..gdl.ast import Stage
 from ..gdl.printer import format as format_stage
@@ -22,10 +23,11 @@ from .api import RulesApi, warm
 
 
 def kinds(stages: list[Stage]) -> dict[str, Stage]:
-    """One stage per kind of kernels (a family's name, or "generic"), in the order first met."""
+    """One stage per kind of kernels (a family's name, or "generic"), in the order first met;
+    named without compiling any (compiler.kind)."""
     chosen: dict[str, Stage] = {}
     for stage in stages:
-        chosen.setdefault(compile_stage(stage).fast_playouts or "generic", stage)
+        chosen.setdefault(kind(stage), stage)
     return chosen
 
 

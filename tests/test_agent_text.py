@@ -16,7 +16,7 @@ import pytest
 from ludica import stages
 from ludica.cli import main
 from ludica.evaluation import evaluate, stageset, write_report
-from ludica.runtime import entrants
+from ludica.runtime import Options, entrants
 from ludica.terminal import inert, inert_rich
 from test_report_browser import BROWSER, dom
 
@@ -56,7 +56,7 @@ def hostile_report(tmp_path_factory) -> Path:
     stage.write_text(stages.path("tic-tac-toe").read_text().replace('"Tic-tac-toe"', f'"{STAGE_NAME}"'))
     specs = [entrants.resolve(str(folder / f)) for f in ("player.py", "crasher.py")]
     summary = evaluate.run(stageset.public([stage]), specs, folder / "run",
-                           evaluate.Config(games=2, seed=1, sandbox=False), resamples=20)
+                           evaluate.Config(Options(games=2, analysis_time=2, game_time=2, seed=1, sandbox=False)), resamples=20)
     assert {x.name for x in summary.overall.ratings} == {IMG_NAME, SCRIPT_NAME}
     return write_report(summary, folder / "run")["html"]
 

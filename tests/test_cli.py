@@ -128,7 +128,7 @@ def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypat
     import threading
     from contextlib import contextmanager
 
-    from ludica.runtime import tournament
+    from ludica.runtime import run
 
     @contextmanager
     def at_once(say, message, after=0.0):  # every wait is a slow one
@@ -137,7 +137,7 @@ def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypat
         yield
 
     failures = []
-    monkeypatch.setattr(tournament, "notice_if_slow", at_once)
+    monkeypatch.setattr(run, "notice_if_slow", at_once)
     monkeypatch.setattr(threading, "excepthook", failures.append)
     args = ["demo", "--stage", "tic-tac-toe", "--out", str(tmp_path), "--analysis-time", "0.5", "--game-time", "0.5"]
     assert main(args) == 0

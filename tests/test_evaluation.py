@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from ludica import evaluate_command, stages
 from ludica.cli import main
 from ludica.evaluation import anytime, evaluate, failures, metrics, stageset
+from ludica.runtime import Options
 from ludica.runtime import entrants as agents
 from ludica.runtime.records import ResultsStore
 
@@ -183,7 +185,7 @@ def _stages(unseen: Path):
 
 
 ENTRANTS = ["random", "greedy", str(HERE / "last.py")]
-CONFIG = evaluate.Config(games=1, analysis_time=5, game_time=5, seed=4, sandbox=False)
+CONFIG = evaluate.Config(Options(games=1, analysis_time=5, game_time=5, seed=4, sandbox=False))
 
 
 def _ratings(summary):
@@ -193,7 +195,7 @@ def _ratings(summary):
 def test_the_baselines_play_their_reference_games_on_unseen_stages_in_every_format(unseen):
     names, base = ["random", "greedy", "mine"], {"random", "greedy"}
     for format in evaluate.FORMATS:
-        config = evaluate.Config(games=1, format=format, reference_games=3)
+        config = evaluate.Config(Options(games=1), format=format, reference_games=3)
         planned = evaluate.plans(_stages(unseen), names, base, config)
         among = [[(b, w, k) for b, w, k in p.schedule() if b in base and w in base] for _, p in planned]
         assert among[0] == ([("random", "greedy", 0), ("greedy", "random", 0)] if format == "round-robin" else [])
@@ -204,7 +206,7 @@ def test_the_baselines_play_their_reference_games_on_unseen_stages_in_every_form
         assert sorted(mine) == [("greedy", "mine", 0), ("mine", "greedy", 0), ("mine", "random", 0),
                                 ("random", "mine", 0)]
     assert evaluate_command.REFERENCE_GAMES == evaluate.REFERENCE_GAMES  # the command's own copy
-    more = evaluate.Config(games=5, reference_games=3)  # never fewer than --games
+    more = evaluate.Config(Options(games=5), reference_games=3)  # never fewer than --games
     assert {k for _, p in evaluate.plans(_stages(unseen), names, base, more)[1:] for _, _, k in p.schedule()} \
         == set(range(5))
 
@@ -327,7 +329,8 @@ def test_an_agent_file_that_does_not_compile_is_refused_before_the_run(tmp_path,
 def test_the_store_keeps_each_stage_with_its_role_and_budget(tmp_path, unseen):
     specs = [agents.resolve(a) for a in ENTRANTS]
     (unseen / "three-in-a-row-5x5.gdl").write_text(UNSEEN["three-in-a-row-4x4.gdl"].replace("4", "5"))
-    config = evaluate.Config(**{**CONFIG.__dict__, "schedule": "doubling", "analysis_time": 1.0})
+    config = evaluate.Config(**{**CONFIG.__dict__, "schedule": "doubling",
+                                "options": replace(CONFIG.options, analysis_time=1.0)})
     evaluate.run(_stages(unseen), specs, tmp_path / "d", config, resamples=10)
     store = ResultsStore(tmp_path / "d" / "results.sqlite")
     held = store.stages()

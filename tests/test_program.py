@@ -40,7 +40,7 @@ def test_every_field_is_documented_with_dtype_and_shape():
 def _poked(text: str, poke) -> compiler.CompiledGame:
     """A compiled stage whose program then gets a code no dispatcher knows (as a concept added to
     program.py and forgotten in a kernel would)."""
-    game = compiler.compile(gdl.loads(text))
+    game = compiler.CompiledGame(gdl.loads(text))  # a private game: compile() shares its games
     poke(game.program)
     game._flat = pack(game.program)
     # calls from Python on the generic kernels (the family keeps its playouts)

@@ -17,6 +17,7 @@ import pytest
 
 from ludica import stages
 from ludica.evaluation import evaluate, stageset, write_report
+from ludica.runtime import Options
 from ludica.runtime import entrants as agents
 
 BROWSER = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
@@ -34,7 +35,7 @@ def report(tmp_path_factory) -> Path:
     (unseen / "hex-4.gdl").write_text(SMALL_HEX)
     chosen = stageset.public([stages.path("tic-tac-toe")]) + stageset.from_folder(unseen)
     specs = [agents.resolve(a) for a in ("random", "greedy")]
-    summary = evaluate.run(chosen, specs, folder / "run", evaluate.Config(games=2, seed=1, sandbox=False),
+    summary = evaluate.run(chosen, specs, folder / "run", evaluate.Config(Options(games=2, analysis_time=2, game_time=2, seed=1, sandbox=False)),
                            resamples=20)
     return write_report(summary, folder / "run")["html"]
 

@@ -17,6 +17,7 @@ import pytest
 
 from ludica import compiler, gdl, stages
 from ludica.runtime import entrants as agents, leaderboard, metrics, protocol, tournament
+from ludica.runtime import run as runs
 from ludica.runtime.api import RulesApi, stage_view
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.referee import play_game
@@ -411,7 +412,7 @@ def test_resume_refuses_a_changed_agent_file_and_twin_stage_names_stay_apart(tmp
 
 
 def test_a_slow_wait_says_what_it_is_and_a_quick_one_says_nothing():
-    from ludica.runtime.tournament import notice_if_slow
+    from ludica.runtime.run import notice_if_slow
 
     said = []
     with notice_if_slow(said.append, "compiling", after=0.05):
@@ -561,4 +562,4 @@ def test_an_option_added_later_leaves_older_runs_resumable_and_is_named_when_it_
     # a run made before --isolate-rules existed stored no such option: the same settings as today's default
     assert "isolate_rules" not in json.loads(tournament.run_settings([], [], plain)["options"])
     held, wanted = (tournament.run_settings([], [], o)["options"] for o in (isolated, plain))
-    assert tournament._difference("options", held, wanted) == "options: isolate_rules True → False"
+    assert runs._difference("options", held, wanted) == "options: isolate_rules True → False"

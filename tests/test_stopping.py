@@ -12,6 +12,7 @@ from scipy import integrate, stats
 from ludica import gdl
 from ludica.cli import main
 from ludica.evaluation import evaluate, stageset, stopping
+from ludica.runtime import Options
 from ludica.runtime import entrants as agents
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,7 +144,7 @@ def test_a_run_stops_once_the_submitted_agents_are_told_apart(tmp_path):
             f'game "Line {n}, {r}x{c}"\nboard rect {r} {c}\nplayers x o\nmove place empty\n'
             f"end line {n}: mover wins\nend board-full: draw\n")
     specs = [agents.resolve(a) for a in ("random", str(HERE / "last.py"), str(HERE / "bad_analysis.py"))]
-    config = evaluate.Config(games=1, analysis_time=5, game_time=5, seed=1, sandbox=False, adaptation=())
+    config = evaluate.Config(Options(games=1, analysis_time=5, game_time=5, seed=1, sandbox=False), adaptation=())
     stops = []
     summary = evaluate.run(stageset.from_folder(folder), specs, tmp_path / "run", config, resamples=10,
                            stopping=evaluate.Stopping(until_separated=True, level=0.9),

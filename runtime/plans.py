@@ -1,0 +1,96 @@
+"""What a run plays: its options, and a plan of games per stage with each game's seed.
+
+Game g of the pairing (black, white) on a stage gets a seed derived from the run's seed, the
+stage's hash, both names and g, so a resumed run plays the very games an uninterrupted one would
+(with deterministic agents).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from ..gdl import ast as A
+from ..gdl.diagnostics import LudicaError
+from .referee import stage_hash
+
+
+@dataclass
+class Options:
+    """A run's settings for every stage it plays (stored with the run: a resumed run must match)."""
+
+    games: int = 1  # per seating: each ordered pair plays this many games
+    analysis_time: float = 60.0  # each agent's budget on a stage whose plan sets none
+    game_time: float = 10.0
+    seed: int = 0
+    reveal: bool = False  # GGP mode: agents get the stage's text
+    limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
+    sandbox: bool = True  # False: trusted agents in this process (tests, quick experiments)
+    isolate_rules: bool = False  # each agent's rules in an oracle process of its own (runtime/oracle.py)
+
+    def __post_init__(self) -> None:
+        if self.isolate_rules and not self.sandbox:
+            raise LudicaError("--isolate-rules keeps the rules out of sandboxed agents' processes, and agents run "
+                              "--in-process share this one: drop one of the two options")
+
+
+def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: int) -> int:
+    digest = hashlib.sha256(f"{run_seed}|{stage_hash_}|{black}|{white}|{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def round_robin(names: list[str]) -> tuple[tuple[str, str], ...]:
+    """Every ordered pair (black, white) of distinct entrants, in a fixed order."""
+    return tuple((b, w) for b in names for w in names if b != w)
+
+
+@dataclass(frozen=True)
+class StagePlan:
+    """The games of one stage: ordered pairs (black, white), `games` games each, played in that
+    order; `analysis_time` overrides the run's budget on this stage, and `scale` gives some
+    entrants a fraction (or a multiple) of it: ((name, factor), ...). An entrant in `same_seeds`
+    ((name, other), ...) plays its games with the seeds `other` has in the same seat against the
+    same opponent: an agent entered again with another budget meets the very same chances. With
+    `more` ((black, white, n), ...), those pairs play n games in all, indices 0..n-1 (the first
+    `games` of them the games of `pairs` if the pair is there too), after the others: the
+    evaluation's reference games among the baselines."""
+
+    stage: A.Stage
+    pairs: tuple[tuple[str, str], ...]
+    games: int
+    title: str
+    analysis_time: float | None = None
+    scale: tuple[tuple[str, float], ...] = ()
+    same_seeds: tuple[tuple[str, str], ...] = ()
+    more: tuple[tuple[str, str, int], ...] = ()
+
+    def seed(self, run_seed: int, black: str, white: str, index: int) -> int:
+        alias = dict(self.same_seeds)
+        return game_seed(run_seed, stage_hash(self.stage), alias.get(black, black), alias.get(white, white), index)
+
+    def schedule(self) -> list[tuple[str, str, int]]:
+        first = [(b, w, k) for b, w in self.pairs for k in range(self.games)]
+        paired = set(self.pairs)
+        return first + [(b, w, k) for b, w, n in self.more for k in range(self.games if (b, w) in paired else 0, n)]
+
+    @property
+    def entrants(self) -> list[str]:
+        return list(dict.fromkeys([name for pair in self.pairs for name in pair] +
+                                  [name for b, w, _ in self.more for name in (b, w)]))
+
+    def budget(self, name: str, default: float) -> float:
+        """The analysis budget of entrant `name` on this stage (`default`: the run's)."""
+        base = default if self.analysis_time is None else self.analysis_time
+        return base * dict(self.scale).get(name, 1.0)
+
+
+def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> list:
+    """The stages (or items holding one, `stage_of(item)`), each once: two files with the same
+    canonical text are one stage (its games would be counted twice, and the store holds them once)."""
+    return list({stage_hash(stage_of(item)): item for item in items}.values())
+
+
+def title(stage, stages) -> str:
+    """The stage's name, with its hash's first digits when another stage of the run has the same."""
+    twins = [s for s in stages if s.name == stage.name]
+    return stage.name if len(twins) < 2 else f"{stage.name} ({stage_hash(stage)[:8]})"

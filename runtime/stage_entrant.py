@@ -1,0 +1,99 @@
+"""One agent on one stage of a run: its seat (a sandboxed worker, or a local seat for trusted
+agents), analysed once with its budget, and started again (analysed again) if its worker dies
+between games; a second death on the stage leaves it without a strategy there."""
+from __future__ import annotations
+
+import threading
+
+from .entrants import AgentSpec
+from .local import LocalSeat
+from .plans import Options
+from .referee import stage_hash
+from .sandbox import AgentProcess, Settings
+
+
+class Stopped(Exception):
+    """The run was told to stop; the game in hand is not recorded."""
+
+
+class Entrant:
+    """One agent on one stage: its seat (sandboxed or local), analysed, restarted if its worker dies.
+    `analysis_time` is its budget on this stage (StagePlan.budget)."""
+
+    def __init__(self, spec: AgentSpec, game, text: str, options: Options, store, stage, analysis_time: float,
+                 stopping: threading.Event | None = None):
+        self.spec, self.game, self.text, self.options = spec, game, text, options
+        self.store, self.stage, self.stopping = store, stage, stopping
+        self.analysis_time = analysis_time
+        self.seat = None
+        self.why_not = ""
+        self.analysis: dict = {}
+
+    def launch(self) -> None:
+        """Start the sandboxed worker now, without waiting (the analysis comes with the first game)."""
+        if self.options.sandbox and self.seat is None and not self.why_not:
+            self.seat = self._process()
+            self.seat.launch()
+
+    def ready(self):
+        """The seat, analysed (started again if its worker died); None if it has no strategy."""
+        if self.analysis and self.seat is None:
+            return None  # its analysis failed: no strategy on this stage
+        if self.analysis and self.options.sandbox and not self.seat.alive:  # the worker died after its analysis
+            self.seat.close()
+            self.seat = None
+            if self.analysis["attempts"] >= 2:  # a second death on this stage: no third analysis
+                self.why_not = "its worker died twice after its analysis"
+                return None
+        if not self.analysis or self.seat is None:
+            self._start()
+        return self.seat
+
+    def _process(self) -> AgentProcess:
+        o = self.options
+        seat = AgentProcess(str(self.spec.path), self.text,
+                            Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
+                                     data=str(self.spec.data) if self.spec.data else None))
+        seat.name = self.spec.name
+        return seat
+
+    def _start(self) -> None:
+        o = self.options
+        attempts = self.analysis.get("attempts", 0) + 1
+        lockdown: dict = {}
+        output = ("", 0)
+        if o.sandbox:
+            # every worker is in self.seat as soon as it exists: a stop (Ctrl-C) kills what it finds there
+            seat = self.seat = self.seat if self.seat is not None else self._process()
+            answer = seat.wait_ready() if seat.proc is not None else seat.start()
+            if answer.failure and seat.proc is not None and not seat.lockdown:
+                # The worker did not get ready (the agent's code was not loaded yet, so this is not
+                # the agent's doing: a busy machine, a cold cache): once more, alone.
+                seat.close()
+                seat = self.seat = self._process()
+                answer = seat.start()
+            lockdown = seat.lockdown
+            if not answer.failure:
+                answer = seat.analyze(self.analysis_time)
+            output = seat.drain.mark()
+        else:
+            seat = LocalSeat(self.spec.name, str(self.spec.path), self.game, self.text if o.reveal else None)
+            answer = seat.analyze(self.analysis_time)
+        if self.stopping is not None and self.stopping.is_set():
+            raise Stopped  # the analysis may have been cut short by the stop: not a result
+        self.store.add_analysis(self.stage.name, stage_hash(self.stage), self.spec.name, answer, lockdown, output)
+        self.analysis = {"attempts": attempts, "ok": answer.failure is None, "seconds": round(answer.seconds, 3),
+                         "wall": round(answer.wall, 3), "failure": answer.failure, "detail": answer.detail[-2000:],
+                         "lockdown": lockdown, "output": output[0][:4000], "outputBytes": output[1]}
+        if answer.failure:
+            if o.sandbox:
+                seat.close()
+            kind = {"timeout": "analysis over its budget"}.get(answer.failure, f"analysis failed ({answer.failure})")
+            detail = answer.detail.strip().splitlines()[-1] if answer.detail.strip() else ""
+            self.seat, self.why_not = None, kind + (f": {detail}" if detail else "")
+        else:
+            self.seat, self.why_not = seat, ""
+
+    def close(self) -> None:
+        if self.seat is not None and self.options.sandbox:
+            self.seat.close()
