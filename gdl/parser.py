@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,8 +22,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, InternalError, StageError, diagnostic
 
 
-# Keywords that open a statement, in the order the canonical printer writes them.
-STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end")
+STATEMENT_KEYWORDS = A.STATEMENT_KEYWORDS  # keywords that open a statement, in canonical order
 
 # Words of the terminals that stand for a closed set of keywords (for "expected" and did-you-mean).
 _WORD_TERMINALS: dict[str, tuple[str, ...]] = {
@@ -70,8 +69,27 @@ def _whole_words(t: TerminalDef) -> None:
         t.pattern = PatternRE(f"(?:{pattern.value}){_WORD_END}", pattern.flags)
 
 
+def concept_grammar() -> str:
+    """The grammar rules of the concepts, generated from the AST: each category's alternatives
+    and each concept's rule (its keyword's words, then each field's form, in field order).
+
+    Generated rather than written beside the classes and checked, because a check would only say
+    where to write what the class already declares; here a concept without parameters needs no
+    grammar at all, and one with parameters of known forms needs none either."""
+    lines = []
+    for category, kinds in A.CATEGORIES:
+        lines.append(f"?{category.alternatives}: " + " | ".join(kind.rule for kind in kinds))
+        for kind in kinds:
+            words = [f'"{word}"' for word in kind.keyword.split()]
+            lines.append(f"{kind.rule}: " + " ".join(words + [form.grammar for _, form in A.forms(kind)]))
+    return "\n".join(lines) + "\n"
+
+
+# The whole grammar: the statements of grammar.lark and the concepts' generated rules.
+GRAMMAR = (Path(__file__).with_name("grammar.lark")).read_text() + "\n// generated from gdl/ast.py\n" + concept_grammar()
+
 _LARK = Lark(
-    (Path(__file__).with_name("grammar.lark")).read_text(),
+    GRAMMAR,
     start="block",
     parser="lalr",
     propagate_positions=True,
@@ -334,27 +352,31 @@ def _child(kind: type) -> Reader:
     return lambda c: next((t for t in c if isinstance(t, kind)), None)
 
 
-_FIELD_READERS: dict[str, Reader] = {
-    "size": _number(0), "n_rows": _number(0), "n_cols": _number(1),
-    "distance": _number(0), "length": _number(0), "plies": _number(0),
-    "directions": _child(A.Directions),
-    "target": _word("TARGET"),
-    "sides": _words("SIDES"),
-    "exact": _flag("EXACT"),
-    "over_blocked": _flag("OVER_BLOCKED"),
-    "wrap": lambda c: None,  # written after the board kind: the `board` statement reads it
+# A field's reader by its form; `numbers` counts the numbers of the rule before the field.
+_FORM_READERS: dict[type, Callable[[Any, int], Reader]] = {
+    A.Side: lambda form, numbers: _number(numbers),
+    A.Count: lambda form, numbers: _number(numbers),
+    A.Flag: lambda form, numbers: _flag(form.terminal),
+    A.Word: lambda form, numbers: _word(form.terminal),
+    A.Words: lambda form, numbers: _words(form.terminal),
+    A.DirectionList: lambda form, numbers: _child(A.Directions),
 }
+_NUMBER_FORMS = (A.Side, A.Count)
 
 
 def _concept(kind: type) -> Builder:
-    """The builder of a concept node: its fields read from the rule's children."""
-    names = [f.name for f in fields(kind) if f.name != "span"]
-    unread = [name for name in names if name not in _FIELD_READERS]
-    if unread:
-        raise InternalError(f"no reader for the field {unread[0]!r} of {kind.__name__}: add one to _FIELD_READERS")
+    """The builder of a concept node: its fields read from the rule's children by their forms."""
+    readers: dict[str, Reader] = {}
+    numbers = 0
+    for name, form in A.forms(kind):
+        if type(form) not in _FORM_READERS:
+            raise InternalError(f"no reader for the form {type(form).__name__} of {kind.__name__}.{name}: "
+                                "add one to _FORM_READERS")
+        readers[name] = _FORM_READERS[type(form)](form, numbers)
+        numbers += isinstance(form, _NUMBER_FORMS)
 
     def build(c: list, span: A.Span | None) -> Any:
-        values = {name: _FIELD_READERS[name](c) for name in names}
+        values = {name: read(c) for name, read in readers.items()}
         return kind(**{name: v for name, v in values.items() if v is not None}, span=span)
 
     return build
@@ -377,7 +399,7 @@ def _game(c, span):
 
 @builds("board")
 def _board(c, span):
-    return replace(c[0], wrap=_has(c, "WRAP"), span=span)
+    return replace(c[0], span=span)
 
 
 @builds("blocked")
@@ -436,8 +458,9 @@ def _directions(c, span):
 
 
 @builds("turn")
-def _turn(c, span):
-    return replace(c[0], span=span)
+@builds("pass_rule")
+def _concept_statement(c, span):
+    return replace(c[0], span=span)  # the statement's span: `turn fewer-pieces`, not `fewer-pieces`
 
 
 @builds("end")
@@ -468,16 +491,14 @@ def _to_file_lines(tree: Tree, block: _Block) -> None:
 # --- assembly -----------------------------------------------------------------------------------
 
 _SINGLE = {"game", "board", "players", "turn", "pass"}
-_KEYWORD_OF = {A.Players: "players", A.MoveRule: "move", A.Setup: "setup", A.End: "end", A.PassForced: "pass"}
+_KEYWORD_OF = {A.Players: "players", A.MoveRule: "move", A.Setup: "setup", A.End: "end"}
 
 
 def _keyword(statement: Any) -> str:
     if isinstance(statement, _Statement):
         return statement.keyword
-    if isinstance(statement, A.BOARD_KINDS):
-        return "board"
-    if isinstance(statement, A.TURN_ORDERS):
-        return "turn"
+    if isinstance(statement, A.Concept):
+        return statement.statement  # a board kind, a turn order, the pass rule
     return _KEYWORD_OF[type(statement)]
 
 

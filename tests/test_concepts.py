@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
 
 import numpy as np
@@ -96,7 +95,7 @@ def _spells(text: str, keyword: str) -> bool:
 
 # --- the grammar, as Lark reads it ---------------------------------------------------------------
 
-GRAMMAR_TEXT = Path(parser.__file__).with_name("grammar.lark").read_text()
+GRAMMAR_TEXT = parser.GRAMMAR  # grammar.lark and the concepts' rules generated from gdl/ast.py
 _LARK = Lark(GRAMMAR_TEXT, start="block", parser="lalr")  # plain: keywords stay string terminals
 _KEYWORD_OF = {t.name: t.pattern.value for t in _LARK.terminals if t.pattern.type == "str"}
 GRAMMAR_RULES: dict[str, list[list[Any]]] = {}
@@ -143,9 +142,9 @@ def _grammar_rule(kind: type, cat: Category) -> str | None:
     if rule is None or keyword is None:
         return f"{kind.__name__} does not declare its own `keyword` and `rule` in gdl/ast.py"
     if rule not in GRAMMAR_RULES:
-        return f"gdl/grammar.lark has no rule `{rule}`"
+        return f"the grammar has no rule `{rule}` (gdl/parser.py generates it for the concepts of gdl/ast.py CATEGORIES)"
     if rule not in REACHABLE:
-        return f"the rule `{rule}` of gdl/grammar.lark is not an alternative of any statement"
+        return f"the rule `{rule}` of the grammar is not an alternative of any statement"
     for expansion in GRAMMAR_RULES[rule]:
         words = _leading_keywords(expansion)
         if words[len(words) - len(keyword.split()):] != keyword.split():
