@@ -3,11 +3,18 @@
 One rule concept ("ludeme") = one grammar rule = one node class. Every node carries the source
 span it was parsed from (`span`, excluded from equality and hashing, so a stage built in code
 equals the same stage parsed from text). A concept node (a kind of board, move, effect, turn
-order, end condition or result, and the pass rule: `CONCEPTS`) declares its keyword and the
-grammar rule it is written with as the class variables `keyword` and `rule`; the parser builds it
-from that rule, and the printer, the description length and the interpreters dispatch on the
-node's class through tables, never through one giant visitor (tests/test_concepts.py checks that
-every concept is in every table).
+order, end condition or result, and the pass rule: `CONCEPTS`) is declared here once:
+
+- its class derives from its category's class (`BoardKind`, `MoveKind`, `Effect`, `TurnOrder`,
+  `PassRule`, `Condition`, `Result`) and is listed in the category's tuple (`CONDITIONS`...),
+  whose order numbers the alternatives of the description length;
+- it declares its `keyword` and the grammar `rule` it is written with, and the traits its category
+  asks of it (what the static checks read: `needs_piece`, `takes`, `at_start`...);
+- each of its fields declares its `Form` (a board side, a count, a flag, a word, a direction list).
+
+From that, the grammar rule is generated and the parser builds the node, the printer writes it and
+the description length codes it, through tables by form, never through one giant visitor
+(tests/test_concepts.py checks every concept in every layer, traits included).
 
 Coordinates: a cell is (row, col), 0-based, row 0 at the top. Its name is the column letter and
 the 1-based row number: Cell(row=2, col=3) is `d3` (the Othello AI Arena's notation).

@@ -96,7 +96,8 @@ not lengthen a stage; every list item (a cell, a setup, a move, an effect, an en
 a heading) does. `board square 8` and `board rect 8 8` are different code words for the same board.
 
 One definition, three readers. The code is written once, as one function per node class (the
-table `_CODES`) that asks a `Coder` for each field in turn and builds the node from the answers:
+table `_CODES`; a concept's is built from the forms its fields declare in gdl/ast.py, one code per
+form in `_FORM_CODES`) that asks a `Coder` for each field in turn and builds the node from the answers:
 `Measure` sums the bits of a stage's fields (description_length, bits_breakdown) and records its
 code word (`encode`), `Replay` reads a code word back (`decode`), and the sampler's `Draw`
 (sampler/prior.py) draws each field at random. So what is measured, decoded and drawn cannot drift

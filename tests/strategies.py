@@ -17,6 +17,7 @@ and validating a strategy costs far more than drawing from it.
 """
 from __future__ import annotations
 
+import itertools
 import string
 from functools import lru_cache
 
@@ -121,6 +122,35 @@ def concepts(kinds: tuple[type, ...], sizes: st.SearchStrategy[int] | None = Non
     weight = dict(weights)
     return st.one_of(*[st.builds(kind, **{name: _values(form, sizes, integers) for name, form in A.forms(kind)})
                        for kind in kinds for _ in range(weight.get(kind, 1))])
+
+
+def every_concept(kinds: tuple[type, ...], *, sides=(1,), integers=(1,), directions=None) -> list:
+    """Every node of the concept classes whose fields take the given values: board sides from
+    `sides`, counts from `integers`, direction lists from `directions` (every one-word list by
+    default), every flag and every word of a closed vocabulary; for enumerating a small space."""
+    one_word = [A.Directions((w,)) for w in A.DIRECTION_WORDS] if directions is None else directions
+
+    def values(form: A.Form) -> list:
+        if isinstance(form, A.Side):
+            return list(sides)
+        if isinstance(form, A.Count):
+            return list(integers)
+        if isinstance(form, A.Flag):
+            return [False, True]
+        if isinstance(form, A.Word):
+            return list(form.words)
+        if isinstance(form, A.Words):
+            return list(itertools.product(form.words, repeat=form.count))
+        if isinstance(form, A.DirectionList):
+            return list(one_word)
+        raise TypeError(f"tests/strategies.py enumerates no value of the form {type(form).__name__}")
+
+    out = []
+    for kind in kinds:
+        names = [name for name, _ in A.forms(kind)]
+        for combo in itertools.product(*[values(form) for _, form in A.forms(kind)]):
+            out.append(kind(**dict(zip(names, combo))))
+    return out
 
 
 # --- boards --------------------------------------------------------------------------------------
