@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Union
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -56,16 +57,18 @@ class Node:
 
 @dataclass(frozen=True)
 class Form:
-    """How a field is written: `grammar` is its Lark fragment inside the concept's rule."""
+    """How a field is written; `grammar()` is its Lark fragment inside the concept's rule."""
 
-    grammar: ClassVar[str] = ""
+    def grammar(self) -> str:
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
 class Side(Form):
     """A board side, 1..26: a number, coded by the renormalised side code."""
 
-    grammar: ClassVar[str] = "INT"
+    def grammar(self) -> str:
+        return "INT"
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,7 @@ class Count(Form):
     name: str
     then: str = ""
 
-    @property
-    def grammar(self) -> str:  # type: ignore[override]
+    def grammar(self) -> str:
         return "INT" + (f' "{self.then}"' if self.then else "")
 
 
@@ -88,8 +90,7 @@ class Flag(Form):
     terminal: str
     word: str
 
-    @property
-    def grammar(self) -> str:  # type: ignore[override]
+    def grammar(self) -> str:
         return f"{self.terminal}?"
 
 
@@ -103,8 +104,7 @@ class Word(Form):
     lead: str
     rule: str  # the grammar rule of `lead TERMINAL`
 
-    @property
-    def grammar(self) -> str:  # type: ignore[override]
+    def grammar(self) -> str:
         return f"{self.rule}?"
 
 
@@ -116,8 +116,7 @@ class Words(Form):
     terminal: str
     count: int
 
-    @property
-    def grammar(self) -> str:  # type: ignore[override]
+    def grammar(self) -> str:
         return " ".join([self.terminal] * self.count)
 
 
@@ -125,7 +124,8 @@ class Words(Form):
 class DirectionList(Form):
     """A `Directions` node (optional when read: the field's default then, always printed)."""
 
-    grammar: ClassVar[str] = "directions?"
+    def grammar(self) -> str:
+        return "directions?"
 
 
 def form_words(form: Form) -> tuple[str, ...]:
@@ -137,6 +137,7 @@ def _param(form: Form, default: Any = dataclasses.MISSING) -> Any:
     return field(default=default, metadata={"form": form})
 
 
+@lru_cache(maxsize=None)
 def forms(kind: type) -> tuple[tuple[str, Form], ...]:
     """A concept's fields and their forms, in the order they are written and coded."""
     out = []

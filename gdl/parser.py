@@ -81,7 +81,7 @@ def concept_grammar() -> str:
         lines.append(f"?{category.alternatives}: " + " | ".join(kind.rule for kind in kinds))
         for kind in kinds:
             words = [f'"{word}"' for word in kind.keyword.split()]
-            lines.append(f"{kind.rule}: " + " ".join(words + [form.grammar for _, form in A.forms(kind)]))
+            lines.append(f"{kind.rule}: " + " ".join(words + [form.grammar() for _, form in A.forms(kind)]))
     return "\n".join(lines) + "\n"
 
 

@@ -450,7 +450,7 @@ def test_kraft_directions():
     words = A.DIRECTION_WORDS
     # the rest: MINIMAL, whose move now also chooses a target (lg 3)
     family = (with_(moves=(A.MoveRule(A.Step(A.Directions(w))),)) for w in lists_upto(words, 2, 1))
-    assert kraft(family, MINIMAL_BITS + lg(3)) == pytest.approx(5 / 8, abs=1e-12)
+    assert kraft(family, MINIMAL_BITS + TARGET) == pytest.approx(5 / 8, abs=1e-12)
 
 
 def test_kraft_move_rules():
@@ -550,7 +550,7 @@ def test_sampled_frequencies_match_two_to_the_minus_bits():
     n = 40_000
     rng = random.Random(20240613)
     counts = Counter(_sample_ends(rng) for _ in range(n))
-    rest = MINIMAL_BITS - (1 + lg(7) + lg(5))  # everything but the `end` list, by hand
+    rest = MINIMAL_BITS - (1 + CONDITION + RESULT)  # everything but the `end` list, by hand
 
     def p(drawn) -> float:
         return 2 ** -(dl(with_(ends=_as_ends(drawn))) - rest)
