@@ -25,6 +25,14 @@ def _takes(effect: object) -> bool:
     return bool(getattr(effect, "takes", False))
 
 
+def _either(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+
+
+# The effects that take pieces, as a hint names them: "`flip custodial`, ... or `convert adjacent`".
+_TAKING_EFFECTS = _either([f"`{kind.keyword}`" for kind in A.EFFECT_KINDS if kind.takes])
+
+
 @check
 def _missing_moves(ctx: Context) -> Iterator[Diagnostic]:
     if not ctx.stage.moves and "move" not in ctx.partial:
@@ -106,7 +114,7 @@ def _require_capture(ctx: Context) -> Iterator[Diagnostic]:
             if not taken:
                 hint = (f"it only counts the effects written before it: move it below `{show(later[0])}`" if later
                         else "a move takes pieces by landing on an enemy (`to enemy` or `to any`), or with "
-                             "`flip custodial`, `remove custodial` or `convert adjacent` written before it")
+                             f"{_TAKING_EFFECTS} written before it")
                 yield diagnostic("check.require-capture-never", span, hint)
             elif later:
                 yield diagnostic("check.require-capture-early", span,
@@ -131,13 +139,15 @@ def _directions_cover(ctx: Context, a: A.Directions, b: A.Directions) -> bool:
     return True
 
 
-# Whether a field of an earlier rule gives every value the same field of a later rule gives,
-# by the field's form (gdl/ast.py): a target `any` gives `empty` and `enemy`, directions give the
-# directions they name for every player; other fields must agree.
-_FIELD_COVERS = {
-    A.Word: lambda ctx, a, b: _target_covers(a, b),
-    A.DirectionList: _directions_cover,
-}
+def _field_covers(ctx: Context, form: A.Form, a: object, b: object) -> bool:
+    """Whether a field of an earlier rule gives every value the same field of a later rule gives,
+    by the field's form (gdl/ast.py): a target `any` gives `empty` and `enemy`, directions give
+    the directions they name for every player; other fields must agree."""
+    if form == A.TARGET:
+        return _target_covers(a, b)  # type: ignore[arg-type]
+    if isinstance(form, A.DirectionList):
+        return _directions_cover(ctx, a, b)  # type: ignore[arg-type]
+    return a == b
 
 
 def _covers(ctx: Context, a: object, b: object) -> bool:
@@ -147,13 +157,8 @@ def _covers(ctx: Context, a: object, b: object) -> bool:
     step; `place empty` places wherever another placement does), and their fields cover."""
     if not isinstance(b, A.MoveKind) or not (type(a) is type(b) or getattr(a, "keyword", None) in b.covered_by):
         return False
-    for name, form in A.forms(type(b)):
-        if not hasattr(a, name):
-            return False
-        mine, theirs = getattr(a, name), getattr(b, name)
-        if not _FIELD_COVERS.get(type(form), lambda ctx, x, y: x == y)(ctx, mine, theirs):
-            return False
-    return True
+    return all(hasattr(a, name) and _field_covers(ctx, form, getattr(a, name), getattr(b, name))
+               for name, form in A.forms(type(b)))
 
 
 @check
