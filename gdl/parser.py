@@ -397,11 +397,6 @@ def _game(c, span):
     return _Statement("game", str(c[0])[1:-1], span)
 
 
-@builds("board")
-def _board(c, span):
-    return replace(c[0], span=span)
-
-
 @builds("blocked")
 def _blocked(c, span):
     return _Statement("blocked", c[0], span)
@@ -457,6 +452,7 @@ def _directions(c, span):
     return A.Directions(tuple(str(t) for t in c), span=span)
 
 
+@builds("board")
 @builds("turn")
 @builds("pass_rule")
 def _concept_statement(c, span):
