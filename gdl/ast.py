@@ -3,19 +3,28 @@
 One rule concept ("ludeme") = one grammar rule = one node class. Every node carries the source
 span it was parsed from (`span`, excluded from equality and hashing, so a stage built in code
 equals the same stage parsed from text). A concept node (a kind of board, move, effect, turn
-order, end condition or result, and the pass rule: `CONCEPTS`) declares its keyword and the
-grammar rule it is written with as the class variables `keyword` and `rule`; the parser builds it
-from that rule, and the printer, the description length and the interpreters dispatch on the
-node's class through tables, never through one giant visitor (tests/test_concepts.py checks that
-every concept is in every table).
+order, end condition or result, and the pass rule: `CONCEPTS`) is declared here once:
+
+- its class derives from its category's class (`BoardKind`, `MoveKind`, `Effect`, `TurnOrder`,
+  `PassRule`, `Condition`, `Result`) and is listed in the category's tuple (`CONDITIONS`...),
+  whose order numbers the alternatives of the description length;
+- it declares its `keyword` and the grammar `rule` it is written with, and the traits its category
+  asks of it (what the static checks read: `needs_piece`, `takes`, `at_start`...);
+- each of its fields declares its `Form` (a board side, a count, a flag, a word, a direction list).
+
+From that, the grammar rule is generated and the parser builds the node, the printer writes it and
+the description length codes it, through tables by form, never through one giant visitor
+(tests/test_concepts.py checks every concept in every layer, traits included).
 
 Coordinates: a cell is (row, col), 0-based, row 0 at the top. Its name is the column letter and
 the 1-based row number: Cell(row=2, col=3) is `d3` (the Othello AI Arena's notation).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import ClassVar, Union
+from functools import lru_cache
+from typing import Any, ClassVar, Union
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 MAX_BOARD_SIDE = len(COLUMN_LETTERS)  # a column is one letter, so at most 26 columns (and rows)
@@ -37,6 +46,125 @@ class Span:
 @dataclass(frozen=True)
 class Node:
     span: Span | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+
+# --- how a concept's fields are written, read and coded ------------------------------------------
+# A concept's parameters are declared once, as the `form` in each field's metadata; the parser, the
+# printer and the description length read a field by its form (each keeps one table by form type),
+# and the grammar rule of a concept is generated from its keyword and its fields' forms
+# (gdl/parser.py). The fields' order is the order they are written in and coded in.
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a field is written; `grammar()` is its Lark fragment inside the concept's rule."""
+
+    def grammar(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Side(Form):
+    """A board side, 1..26: a number, coded by the renormalised side code."""
+
+    def grammar(self) -> str:
+        return "INT"
+
+
+@dataclass(frozen=True)
+class Count(Form):
+    """An integer ≥ 1 coded by Elias gamma under `name` (a sampler limits it by that name),
+    optionally followed by a fixed word (`after 50 plies`)."""
+
+    name: str
+    then: str = ""
+
+    def grammar(self) -> str:
+        return "INT" + (f' "{self.then}"' if self.then else "")
+
+
+@dataclass(frozen=True)
+class Flag(Form):
+    """A word that is written or not (`wrap`, `exact`): a bit."""
+
+    terminal: str
+    word: str
+
+    def grammar(self) -> str:
+        return f"{self.terminal}?"
+
+
+@dataclass(frozen=True)
+class Word(Form):
+    """One word of a closed vocabulary, after a leading word (`to empty`); optional when read,
+    the field's default then, always printed."""
+
+    words: tuple[str, ...]
+    terminal: str
+    lead: str
+    rule: str  # the grammar rule of `lead TERMINAL`
+
+    def grammar(self) -> str:
+        return f"{self.rule}?"
+
+
+@dataclass(frozen=True)
+class Words(Form):
+    """A fixed number of words of a closed vocabulary (`connect top-bottom left-right`)."""
+
+    words: tuple[str, ...]
+    terminal: str
+    count: int
+
+    def grammar(self) -> str:
+        return " ".join([self.terminal] * self.count)
+
+
+@dataclass(frozen=True)
+class DirectionList(Form):
+    """A `Directions` node (optional when read: the field's default then, always printed)."""
+
+    def grammar(self) -> str:
+        return "directions?"
+
+
+def form_words(form: Form) -> tuple[str, ...]:
+    """The fixed words a form writes (`to` of a target, `plies` after a count, a flag's word)."""
+    return tuple(w for w in (getattr(form, "lead", ""), getattr(form, "then", ""), getattr(form, "word", "")) if w)
+
+
+def _param(form: Form, default: Any = dataclasses.MISSING) -> Any:
+    return field(default=default, metadata={"form": form})
+
+
+@lru_cache(maxsize=None)
+def forms(kind: type) -> tuple[tuple[str, Form], ...]:
+    """A concept's fields and their forms, in the order they are written and coded."""
+    out = []
+    for f in dataclasses.fields(kind):
+        if f.name == "span":
+            continue
+        if "form" not in f.metadata:
+            raise TypeError(f"the field {f.name!r} of {kind.__name__} has no form: declare it with a Form")
+        out.append((f.name, f.metadata["form"]))
+    return tuple(out)
+
+
+# --- the categories of concepts --------------------------------------------------------------------
+# A concept class derives from its category's class, which names the grammar rule its alternatives
+# are gathered under and the traits every concept of the category declares in its own class body
+# (the static checks read them; tests/test_concepts.py's "checks" layer fails a concept that does
+# not declare one, so none falls back silently on another concept's answer).
+
+
+class Concept:
+    """What every concept class declares (a mixin: the category classes are no AST nodes)."""
+
+    keyword: ClassVar[str]
+    rule: ClassVar[str]
+    alternatives: ClassVar[str]  # the grammar rule listing the category's concept rules
+    traits: ClassVar[tuple[str, ...]] = ()
+    statement: ClassVar[str] = ""  # the keyword of the statement the concept is, if it is one
 
 
 # --- cells -------------------------------------------------------------------------------------
@@ -86,14 +214,28 @@ def expand(items: tuple[CellItem, ...]) -> tuple[Cell, ...]:
 # --- boards ------------------------------------------------------------------------------------
 
 
+class BoardKind(Concept):
+    """`board KIND ...`. Trait: `hexagonal`, whether the cells are hexagons (6 directions) or
+    squares (8 directions, gdl/geometry.py)."""
+
+    alternatives: ClassVar[str] = "board_kind"
+    statement: ClassVar[str] = "board"
+    traits: ClassVar[tuple[str, ...]] = ("hexagonal",)
+    hexagonal: ClassVar[bool]
+
+
+WRAP = Flag("WRAP", "wrap")
+
+
 @dataclass(frozen=True)
-class SquareBoard(Node):
+class SquareBoard(BoardKind, Node):
     """`board square N`: N×N cells, 8 directions (n ne e se s sw w nw)."""
 
     keyword: ClassVar[str] = "square"
     rule: ClassVar[str] = "board_square"
-    size: int
-    wrap: bool = False
+    hexagonal: ClassVar[bool] = False
+    size: int = _param(Side())
+    wrap: bool = _param(WRAP, False)
 
     @property
     def rows(self) -> int:
@@ -105,14 +247,15 @@ class SquareBoard(Node):
 
 
 @dataclass(frozen=True)
-class RectBoard(Node):
+class RectBoard(BoardKind, Node):
     """`board rect ROWS COLS`: a rectangle, 8 directions like the square board."""
 
     keyword: ClassVar[str] = "rect"
     rule: ClassVar[str] = "board_rect"
-    n_rows: int
-    n_cols: int
-    wrap: bool = False
+    hexagonal: ClassVar[bool] = False
+    n_rows: int = _param(Side())
+    n_cols: int = _param(Side())
+    wrap: bool = _param(WRAP, False)
 
     @property
     def rows(self) -> int:
@@ -124,7 +267,7 @@ class RectBoard(Node):
 
 
 @dataclass(frozen=True)
-class HexBoard(Node):
+class HexBoard(BoardKind, Node):
     """`board hex N`: the N×N rhombus of hexagons used by Hex, 6 directions (n ne e s sw w).
 
     Row r is shifted half a cell right of row r-1, so (r, c) touches (r-1, c), (r-1, c+1),
@@ -133,8 +276,9 @@ class HexBoard(Node):
 
     keyword: ClassVar[str] = "hex"
     rule: ClassVar[str] = "board_hex"
-    size: int
-    wrap: bool = False
+    hexagonal: ClassVar[bool] = True
+    size: int = _param(Side())
+    wrap: bool = _param(WRAP, False)
 
     @property
     def rows(self) -> int:
@@ -145,7 +289,7 @@ class HexBoard(Node):
         return self.size
 
 
-Board = Union[SquareBoard, RectBoard, HexBoard]
+Board = BoardKind
 BOARD_KINDS: tuple[type, ...] = (SquareBoard, RectBoard, HexBoard)
 
 
@@ -172,119 +316,170 @@ ALL_DIRECTIONS = Directions(("all",))
 # --- moves -------------------------------------------------------------------------------------
 
 TARGETS: tuple[str, ...] = ("empty", "enemy", "any")  # where a moving piece may land
+TARGET = Word(TARGETS, "TARGET", "to", "target")
+
+
+class MoveKind(Concept):
+    """`move KIND`. Traits the static checks read (gdl/checks/moves.py):
+
+    - `needs_piece`: the move starts from, or next to, a piece of the mover already on the board;
+    - `takes_on_arrival`: landing on an enemy piece (`to enemy`, `to any`) takes it;
+    - `covered_by`: the keywords of the other move kinds that give every move this one gives when
+      their common fields agree (a slide that stops on the first cell is a step).
+    """
+
+    alternatives: ClassVar[str] = "move_kind"
+    traits: ClassVar[tuple[str, ...]] = ("needs_piece", "takes_on_arrival", "covered_by")
+    needs_piece: ClassVar[bool]
+    takes_on_arrival: ClassVar[bool]
+    covered_by: ClassVar[tuple[str, ...]]
 
 
 @dataclass(frozen=True)
-class PlaceEmpty(Node):
+class PlaceEmpty(MoveKind, Node):
     """`place empty`: put a new piece on any empty cell."""
 
     keyword: ClassVar[str] = "place empty"
     rule: ClassVar[str] = "place_empty"
+    needs_piece: ClassVar[bool] = False
+    takes_on_arrival: ClassVar[bool] = False
+    covered_by: ClassVar[tuple[str, ...]] = ()
 
 
 @dataclass(frozen=True)
-class PlaceGravity(Node):
+class PlaceGravity(MoveKind, Node):
     """`place gravity`: put a new piece on the lowest empty cell of a column (Connect Four)."""
 
     keyword: ClassVar[str] = "place gravity"
     rule: ClassVar[str] = "place_gravity"
+    needs_piece: ClassVar[bool] = False
+    takes_on_arrival: ClassVar[bool] = False
+    covered_by: ClassVar[tuple[str, ...]] = ("place empty",)
 
 
 @dataclass(frozen=True)
-class PlaceAdjacent(Node):
+class PlaceAdjacent(MoveKind, Node):
     """`place adjacent`: put a new piece on an empty cell next to one of the mover's pieces."""
 
     keyword: ClassVar[str] = "place adjacent"
     rule: ClassVar[str] = "place_adjacent"
+    needs_piece: ClassVar[bool] = True
+    takes_on_arrival: ClassVar[bool] = False
+    covered_by: ClassVar[tuple[str, ...]] = ("place empty",)
 
 
 @dataclass(frozen=True)
-class Step(Node):
+class Step(MoveKind, Node):
     """`step DIRS to TARGET`: move a piece one cell in one of the directions."""
 
     keyword: ClassVar[str] = "step"
     rule: ClassVar[str] = "piece_step"
-    directions: Directions = ALL_DIRECTIONS
-    target: str = "empty"
+    needs_piece: ClassVar[bool] = True
+    takes_on_arrival: ClassVar[bool] = True
+    covered_by: ClassVar[tuple[str, ...]] = ("slide",)
+    directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
+    target: str = _param(TARGET, "empty")
 
 
 @dataclass(frozen=True)
-class Slide(Node):
+class Slide(MoveKind, Node):
     """`slide DIRS to TARGET`: move a piece over empty cells, any distance, in one direction."""
 
     keyword: ClassVar[str] = "slide"
     rule: ClassVar[str] = "piece_slide"
-    directions: Directions = ALL_DIRECTIONS
-    target: str = "empty"
+    needs_piece: ClassVar[bool] = True
+    takes_on_arrival: ClassVar[bool] = True
+    covered_by: ClassVar[tuple[str, ...]] = ()
+    directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
+    target: str = _param(TARGET, "empty")
 
 
 @dataclass(frozen=True)
-class Jump(Node):
+class Jump(MoveKind, Node):
     """`jump N to TARGET`: move a piece to a cell at distance exactly N, over anything."""
 
     keyword: ClassVar[str] = "jump"
     rule: ClassVar[str] = "piece_jump"
-    distance: int = 2
-    target: str = "empty"
+    needs_piece: ClassVar[bool] = True
+    takes_on_arrival: ClassVar[bool] = True
+    covered_by: ClassVar[tuple[str, ...]] = ()
+    distance: int = _param(Count("distance"), 2)
+    target: str = _param(TARGET, "empty")
 
 
 @dataclass(frozen=True)
-class Clone(Node):
+class Clone(MoveKind, Node):
     """`clone N to TARGET`: like jump, but the origin keeps its piece (a new piece appears)."""
 
     keyword: ClassVar[str] = "clone"
     rule: ClassVar[str] = "piece_clone"
-    distance: int = 1
-    target: str = "empty"
+    needs_piece: ClassVar[bool] = True
+    takes_on_arrival: ClassVar[bool] = True
+    covered_by: ClassVar[tuple[str, ...]] = ()
+    distance: int = _param(Count("distance"), 1)
+    target: str = _param(TARGET, "empty")
 
 
-MoveKind = Union[PlaceEmpty, PlaceGravity, PlaceAdjacent, Step, Slide, Jump, Clone]
 MOVE_KINDS: tuple[type, ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent, Step, Slide, Jump, Clone)
 PLACEMENTS: tuple[type, ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent)
 
 
 # --- effects (indented under their move) ---------------------------------------------------------
 
+OVER_BLOCKED = Flag("OVER_BLOCKED", "over-blocked")
+
+
+class Effect(Concept):
+    """An effect of a move. Trait: `takes`, whether it can take pieces (what `require capture`
+    counts, gdl/checks/moves.py)."""
+
+    alternatives: ClassVar[str] = "effect"
+    traits: ClassVar[tuple[str, ...]] = ("takes",)
+    takes: ClassVar[bool]
+
 
 @dataclass(frozen=True)
-class FlipCustodial(Node):
+class FlipCustodial(Effect, Node):
     """`flip custodial DIRS [over-blocked]`: enemy runs closed by the mover's piece change side."""
 
     keyword: ClassVar[str] = "flip custodial"
     rule: ClassVar[str] = "effect_flip"
-    directions: Directions = ALL_DIRECTIONS
-    over_blocked: bool = False
+    takes: ClassVar[bool] = True
+    directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
+    over_blocked: bool = _param(OVER_BLOCKED, False)
 
 
 @dataclass(frozen=True)
-class RemoveCustodial(Node):
+class RemoveCustodial(Effect, Node):
     """`remove custodial DIRS [over-blocked]`: enemy runs closed by the mover's piece are removed."""
 
     keyword: ClassVar[str] = "remove custodial"
     rule: ClassVar[str] = "effect_remove"
-    directions: Directions = ALL_DIRECTIONS
-    over_blocked: bool = False
+    takes: ClassVar[bool] = True
+    directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
+    over_blocked: bool = _param(OVER_BLOCKED, False)
 
 
 @dataclass(frozen=True)
-class ConvertAdjacent(Node):
+class ConvertAdjacent(Effect, Node):
     """`convert adjacent DIRS`: enemy pieces next to the arrival cell change side (Ataxx)."""
 
     keyword: ClassVar[str] = "convert adjacent"
     rule: ClassVar[str] = "effect_convert"
-    directions: Directions = ALL_DIRECTIONS
+    takes: ClassVar[bool] = True
+    directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
 
 
 @dataclass(frozen=True)
-class RequireCapture(Node):
+class RequireCapture(Effect, Node):
     """`require capture`: the move is legal only if the effects written before this line, with the
     capture on arrival, took at least one piece (captured, flipped, removed or converted)."""
 
     keyword: ClassVar[str] = "require capture"
     rule: ClassVar[str] = "effect_require"
+    takes: ClassVar[bool] = False
 
 
-Effect = Union[FlipCustodial, RemoveCustodial, ConvertAdjacent, RequireCapture]
 EFFECT_KINDS: tuple[type, ...] = (FlipCustodial, RemoveCustodial, ConvertAdjacent, RequireCapture)
 
 
@@ -299,8 +494,15 @@ class MoveRule(Node):
 # --- turn order, passing -------------------------------------------------------------------------
 
 
+class TurnOrder(Concept):
+    """`turn ORDER`."""
+
+    alternatives: ClassVar[str] = "turn_order"
+    statement: ClassVar[str] = "turn"
+
+
 @dataclass(frozen=True)
-class Alternate(Node):
+class Alternate(TurnOrder, Node):
     """`turn alternate` (the default): the players take turns."""
 
     keyword: ClassVar[str] = "alternate"
@@ -308,7 +510,7 @@ class Alternate(Node):
 
 
 @dataclass(frozen=True)
-class FewerPieces(Node):
+class FewerPieces(TurnOrder, Node):
     """`turn fewer-pieces`: after a move, the side with strictly fewer pieces moves next;
     equal counts alternate (the Arena's fewerPiecesContinue)."""
 
@@ -317,126 +519,176 @@ class FewerPieces(Node):
 
 
 @dataclass(frozen=True)
-class AgainAfterCapture(Node):
+class AgainAfterCapture(TurnOrder, Node):
     """`turn again-after-capture`: a move that took at least one piece is followed by another."""
 
     keyword: ClassVar[str] = "again-after-capture"
     rule: ClassVar[str] = "turn_again_after_capture"
 
 
-TurnOrder = Union[Alternate, FewerPieces, AgainAfterCapture]
 TURN_ORDERS: tuple[type, ...] = (Alternate, FewerPieces, AgainAfterCapture)
 
 
+class PassRule(Concept):
+    """`pass RULE`."""
+
+    alternatives: ClassVar[str] = "pass_kind"
+    statement: ClassVar[str] = "pass"
+
+
 @dataclass(frozen=True)
-class PassForced(Node):
+class PassForced(PassRule, Node):
     """`pass forced`: a side with no move passes while the opponent has one."""
 
     keyword: ClassVar[str] = "forced"
-    rule: ClassVar[str] = "pass_rule"
+    rule: ClassVar[str] = "pass_forced"
 
+
+PASS_RULES: tuple[type, ...] = (PassForced,)
 
 # --- ends ----------------------------------------------------------------------------------------
 
 
+class Condition(Concept):
+    """The condition of an `end`. Traits the static checks read (gdl/checks/ends.py):
+
+    - `needs_heading`: the condition reads the players' forward headings;
+    - `minimum`: the field (a number) the condition asks at least of, or None: a condition with a
+      larger value implies it (`line 5` holds only where `line 4` does), unless it is `exact`;
+    - `at_start`: the name of the check of gdl/checks/ends.py `AT_START` that tells whether the
+      condition already holds on the initial position, or None if no check is needed.
+    """
+
+    alternatives: ClassVar[str] = "condition"
+    traits: ClassVar[tuple[str, ...]] = ("needs_heading", "minimum", "at_start")
+    needs_heading: ClassVar[bool]
+    minimum: ClassVar[str | None]
+    at_start: ClassVar[str | None]
+
+
 @dataclass(frozen=True)
-class NoMoves(Node):
+class NoMoves(Condition, Node):
     """`no-moves`: the side to move has no legal move (a forced pass counts as a move)."""
 
     keyword: ClassVar[str] = "no-moves"
     rule: ClassVar[str] = "cond_no_moves"
+    needs_heading: ClassVar[bool] = False
+    minimum: ClassVar[str | None] = None
+    at_start: ClassVar[str | None] = None
 
 
 @dataclass(frozen=True)
-class BoardFull(Node):
+class BoardFull(Condition, Node):
     """`board-full`: no empty cell is left."""
 
     keyword: ClassVar[str] = "board-full"
     rule: ClassVar[str] = "cond_board_full"
+    needs_heading: ClassVar[bool] = False
+    minimum: ClassVar[str | None] = None
+    at_start: ClassVar[str | None] = "board-full"
 
 
 @dataclass(frozen=True)
-class Line(Node):
+class Line(Condition, Node):
     """`line K [exact]`: the mover has K pieces in a row (exactly K, not more, with `exact`)."""
 
     keyword: ClassVar[str] = "line"
     rule: ClassVar[str] = "cond_line"
-    length: int = 3
-    exact: bool = False
+    needs_heading: ClassVar[bool] = False
+    minimum: ClassVar[str | None] = "length"
+    at_start: ClassVar[str | None] = None
+    length: int = _param(Count("line length"), 3)
+    exact: bool = _param(Flag("EXACT", "exact"), False)
 
 
 @dataclass(frozen=True)
-class ReachFarRow(Node):
+class ReachFarRow(Condition, Node):
     """`reach far-row`: a piece of the mover stands on the last row in its forward direction."""
 
     keyword: ClassVar[str] = "reach far-row"
     rule: ClassVar[str] = "cond_reach_far_row"
+    needs_heading: ClassVar[bool] = True
+    minimum: ClassVar[str | None] = None
+    at_start: ClassVar[str | None] = None
 
 
 SIDE_PAIRS: tuple[str, ...] = ("top-bottom", "left-right")
 
 
 @dataclass(frozen=True)
-class Connect(Node):
+class Connect(Condition, Node):
     """`connect SIDES SIDES`: the mover's pieces join its two sides (first pair: first player)."""
 
     keyword: ClassVar[str] = "connect"
     rule: ClassVar[str] = "cond_connect"
-    sides: tuple[str, ...] = ("top-bottom", "left-right")
+    needs_heading: ClassVar[bool] = False
+    minimum: ClassVar[str | None] = None
+    at_start: ClassVar[str | None] = None
+    sides: tuple[str, ...] = _param(Words(SIDE_PAIRS, "SIDES", 2), ("top-bottom", "left-right"))
 
 
 @dataclass(frozen=True)
-class NoPieces(Node):
+class NoPieces(Condition, Node):
     """`no-pieces`: the side to move has no piece on the board."""
 
     keyword: ClassVar[str] = "no-pieces"
     rule: ClassVar[str] = "cond_no_pieces"
+    needs_heading: ClassVar[bool] = False
+    minimum: ClassVar[str | None] = None
+    at_start: ClassVar[str | None] = "no-pieces"
 
 
 @dataclass(frozen=True)
-class AfterPlies(Node):
+class AfterPlies(Condition, Node):
     """`after N plies`: N plies (moves and passes) have been played."""
 
     keyword: ClassVar[str] = "after"
     rule: ClassVar[str] = "cond_after_plies"
-    plies: int = 100
+    needs_heading: ClassVar[bool] = False
+    minimum: ClassVar[str | None] = "plies"
+    at_start: ClassVar[str | None] = None
+    plies: int = _param(Count("plies", then="plies"), 100)
 
 
-Condition = Union[NoMoves, BoardFull, Line, ReachFarRow, Connect, NoPieces, AfterPlies]
 CONDITIONS: tuple[type, ...] = (NoMoves, BoardFull, Line, ReachFarRow, Connect, NoPieces, AfterPlies)
 
 
+class Result(Concept):
+    """The result of an `end`."""
+
+    alternatives: ClassVar[str] = "result"
+
+
 @dataclass(frozen=True)
-class MoverWins(Node):
+class MoverWins(Result, Node):
     keyword: ClassVar[str] = "mover wins"
     rule: ClassVar[str] = "result_mover_wins"
 
 
 @dataclass(frozen=True)
-class MoverLoses(Node):
+class MoverLoses(Result, Node):
     keyword: ClassVar[str] = "mover loses"
     rule: ClassVar[str] = "result_mover_loses"
 
 
 @dataclass(frozen=True)
-class MostPieces(Node):
+class MostPieces(Result, Node):
     keyword: ClassVar[str] = "most-pieces"
     rule: ClassVar[str] = "result_most_pieces"
 
 
 @dataclass(frozen=True)
-class FewestPieces(Node):
+class FewestPieces(Result, Node):
     keyword: ClassVar[str] = "fewest-pieces"
     rule: ClassVar[str] = "result_fewest_pieces"
 
 
 @dataclass(frozen=True)
-class Draw(Node):
+class Draw(Result, Node):
     keyword: ClassVar[str] = "draw"
     rule: ClassVar[str] = "result_draw"
 
 
-Result = Union[MoverWins, MoverLoses, MostPieces, FewestPieces, Draw]
 RESULTS: tuple[type, ...] = (MoverWins, MoverLoses, MostPieces, FewestPieces, Draw)
 
 
@@ -449,10 +701,18 @@ class End(Node):
     result: Result
 
 
-# Every concept node, category by category in the order of the statements that hold them.
-CONCEPTS: tuple[type, ...] = (
-    *BOARD_KINDS, *MOVE_KINDS, *EFFECT_KINDS, *TURN_ORDERS, PassForced, *CONDITIONS, *RESULTS,
+# Each category of concepts with its alternatives, in the order the description length numbers
+# them, and the statement keyword that writes it when the concept is a statement of its own.
+CATEGORIES: tuple[tuple[type, tuple[type, ...]], ...] = (
+    (BoardKind, BOARD_KINDS), (MoveKind, MOVE_KINDS), (Effect, EFFECT_KINDS), (TurnOrder, TURN_ORDERS),
+    (PassRule, PASS_RULES), (Condition, CONDITIONS), (Result, RESULTS),
 )
+
+# Every concept node, category by category in the order of the statements that hold them.
+CONCEPTS: tuple[type, ...] = tuple(kind for _, kinds in CATEGORIES for kind in kinds)
+
+# Keywords that open a statement, in the order the canonical printer writes them.
+STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end")
 
 
 # --- statements that name things -----------------------------------------------------------------

@@ -96,7 +96,8 @@ not lengthen a stage; every list item (a cell, a setup, a move, an effect, an en
 a heading) does. `board square 8` and `board rect 8 8` are different code words for the same board.
 
 One definition, three readers. The code is written once, as one function per node class (the
-table `_CODES`) that asks a `Coder` for each field in turn and builds the node from the answers:
+table `_CODES`; a concept's is built from the forms its fields declare in gdl/ast.py, one code per
+form in `_FORM_CODES`) that asks a `Coder` for each field in turn and builds the node from the answers:
 `Measure` sums the bits of a stage's fields (description_length, bits_breakdown) and records its
 code word (`encode`), `Replay` reads a code word back (`decode`), and the sampler's `Draw`
 (sampler/prior.py) draws each field at random. So what is measured, decoded and drawn cannot drift
@@ -344,22 +345,6 @@ def _cell_range(c: Coder, r: A.CellRange | None, ctx: _Context) -> A.CellRange:
     return A.CellRange(first, c.cell(_field(r, "last"), ctx.rows, ctx.cols))
 
 
-@codes(A.SquareBoard)
-def _square(c: Coder, b: A.SquareBoard | None, ctx: _Context) -> A.SquareBoard:
-    return A.SquareBoard(c.side(_field(b, "size")), c.choice(_field(b, "wrap"), FLAGS))
-
-
-@codes(A.HexBoard)
-def _hex(c: Coder, b: A.HexBoard | None, ctx: _Context) -> A.HexBoard:
-    return A.HexBoard(c.side(_field(b, "size")), c.choice(_field(b, "wrap"), FLAGS))
-
-
-@codes(A.RectBoard)
-def _rect(c: Coder, b: A.RectBoard | None, ctx: _Context) -> A.RectBoard:
-    rows = c.side(_field(b, "n_rows"))
-    return A.RectBoard(rows, c.side(_field(b, "n_cols")), c.choice(_field(b, "wrap"), FLAGS))
-
-
 @codes(A.Players)
 def _players(c: Coder, p: A.Players | None, ctx: _Context) -> A.Players:
     return A.Players(ctx.players)  # labels: no bits (the context checked two distinct names)
@@ -404,59 +389,34 @@ def _directions(c: Coder, d: A.Directions | None, ctx: _Context) -> A.Directions
     return A.Directions(tuple(c.choice(None if words is None else words[i], A.DIRECTION_WORDS) for i in range(n)))
 
 
-def _plain(kind: type) -> Code:
-    """A concept without fields: its class, chosen by the caller, is all there is to it."""
+def _words(c: Coder, form: A.Words, words: tuple | None) -> tuple:
+    if words is not None and len(words) != form.count:
+        raise NotCodable(f"`{form.terminal.lower()}` takes {form.count} words, not {len(words)}")
+    return tuple(c.choice(None if words is None else words[i], form.words) for i in range(form.count))
+
+
+# A field's code by its form: (coder, form, value or None, context) -> the value read.
+_FORM_CODES: dict[type, Callable[[Coder, Any, Any, _Context], Any]] = {
+    A.Side: lambda c, form, v, ctx: c.side(v),
+    A.Count: lambda c, form, v, ctx: c.integer(v, form.name),
+    A.Flag: lambda c, form, v, ctx: c.choice(v, FLAGS),
+    A.Word: lambda c, form, v, ctx: c.choice(v, form.words),
+    A.Words: lambda c, form, v, ctx: _words(c, form, v),
+    A.DirectionList: lambda c, form, v, ctx: _node(c, A.Directions, v, ctx),
+}
+
+
+def _concept(kind: type) -> Code:
+    """A concept: its class is chosen by the caller; then each field in order, by its form."""
+    fields = A.forms(kind)
+
     def code(c: Coder, node, ctx: _Context):
-        return kind()
+        return kind(**{name: _FORM_CODES[type(form)](c, form, _field(node, name), ctx) for name, form in fields})
 
     return code
 
 
-for _kind in (A.PlaceEmpty, A.PlaceGravity, A.PlaceAdjacent, A.RequireCapture, A.Alternate, A.FewerPieces,
-              A.AgainAfterCapture, A.PassForced, A.NoMoves, A.BoardFull, A.ReachFarRow, A.NoPieces,
-              A.MoverWins, A.MoverLoses, A.MostPieces, A.FewestPieces, A.Draw):
-    _CODES[_kind] = _plain(_kind)
-
-
-@codes(A.Step)
-def _step(c: Coder, m: A.Step | None, ctx: _Context) -> A.Step:
-    directions = _node(c, A.Directions, _field(m, "directions"), ctx)
-    return A.Step(directions, c.choice(_field(m, "target"), A.TARGETS))
-
-
-@codes(A.Slide)
-def _slide(c: Coder, m: A.Slide | None, ctx: _Context) -> A.Slide:
-    directions = _node(c, A.Directions, _field(m, "directions"), ctx)
-    return A.Slide(directions, c.choice(_field(m, "target"), A.TARGETS))
-
-
-@codes(A.Jump)
-def _jump(c: Coder, m: A.Jump | None, ctx: _Context) -> A.Jump:
-    distance = c.integer(_field(m, "distance"), "distance")
-    return A.Jump(distance, c.choice(_field(m, "target"), A.TARGETS))
-
-
-@codes(A.Clone)
-def _clone(c: Coder, m: A.Clone | None, ctx: _Context) -> A.Clone:
-    distance = c.integer(_field(m, "distance"), "distance")
-    return A.Clone(distance, c.choice(_field(m, "target"), A.TARGETS))
-
-
-@codes(A.FlipCustodial)
-def _flip(c: Coder, e: A.FlipCustodial | None, ctx: _Context) -> A.FlipCustodial:
-    directions = _node(c, A.Directions, _field(e, "directions"), ctx)
-    return A.FlipCustodial(directions, c.choice(_field(e, "over_blocked"), FLAGS))
-
-
-@codes(A.RemoveCustodial)
-def _remove(c: Coder, e: A.RemoveCustodial | None, ctx: _Context) -> A.RemoveCustodial:
-    directions = _node(c, A.Directions, _field(e, "directions"), ctx)
-    return A.RemoveCustodial(directions, c.choice(_field(e, "over_blocked"), FLAGS))
-
-
-@codes(A.ConvertAdjacent)
-def _convert(c: Coder, e: A.ConvertAdjacent | None, ctx: _Context) -> A.ConvertAdjacent:
-    return A.ConvertAdjacent(_node(c, A.Directions, _field(e, "directions"), ctx))
+_CODES.update((kind, _concept(kind)) for kind in A.CONCEPTS)
 
 
 @codes(A.MoveRule)
@@ -466,25 +426,6 @@ def _move(c: Coder, m: A.MoveRule | None, ctx: _Context) -> A.MoveRule:
     effects = _statements(c, _field(m, "effects"), "effects", lambda e: _one_of(c, A.EFFECT_KINDS, e, ctx),
                           may_be_empty=True, heading=lambda n: f"move {text(kind)}", item=lambda e: f"  {text(e)}")
     return A.MoveRule(kind, effects)
-
-
-@codes(A.Line)
-def _line(c: Coder, e: A.Line | None, ctx: _Context) -> A.Line:
-    length = c.integer(_field(e, "length"), "line length")
-    return A.Line(length, c.choice(_field(e, "exact"), FLAGS))
-
-
-@codes(A.Connect)
-def _connect(c: Coder, e: A.Connect | None, ctx: _Context) -> A.Connect:
-    sides = _field(e, "sides")
-    if sides is not None and len(sides) != 2:
-        raise NotCodable(f"`connect` names two side pairs, not {len(sides)}")
-    return A.Connect(tuple(c.choice(None if sides is None else sides[i], A.SIDE_PAIRS) for i in range(2)))
-
-
-@codes(A.AfterPlies)
-def _after(c: Coder, e: A.AfterPlies | None, ctx: _Context) -> A.AfterPlies:
-    return A.AfterPlies(c.integer(_field(e, "plies"), "plies"))
 
 
 @codes(A.End)

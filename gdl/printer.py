@@ -45,16 +45,6 @@ def _cell_range(c: A.CellRange) -> str:
     return f"{c.first.name}..{c.last.name}"
 
 
-@formats(A.SquareBoard, A.HexBoard)
-def _board_sized(b) -> str:
-    return f"board {b.keyword} {b.size}" + (" wrap" if b.wrap else "")
-
-
-@formats(A.RectBoard)
-def _board_rect(b: A.RectBoard) -> str:
-    return f"board rect {b.n_rows} {b.n_cols}" + (" wrap" if b.wrap else "")
-
-
 @formats(A.Players)
 def _players(p: A.Players) -> str:
     return "players " + " ".join(p.names)
@@ -75,60 +65,31 @@ def _directions(d: A.Directions) -> str:
     return " ".join(d.words)
 
 
-@formats(A.PlaceEmpty, A.PlaceGravity, A.PlaceAdjacent, A.RequireCapture, A.NoMoves, A.BoardFull,
-         A.ReachFarRow, A.NoPieces, A.MoverWins, A.MoverLoses, A.MostPieces, A.FewestPieces, A.Draw)
-def _keyword_only(node) -> str:
-    return node.keyword
-
-
-@formats(A.Step, A.Slide)
-def _directed_piece_move(m) -> str:
-    return f"{m.keyword} {text(m.directions)} to {m.target}"
-
-
-@formats(A.Jump, A.Clone)
-def _distance_piece_move(m) -> str:
-    return f"{m.keyword} {m.distance} to {m.target}"
-
-
-@formats(A.FlipCustodial, A.RemoveCustodial)
-def _custodial(e) -> str:
-    return f"{e.keyword} {text(e.directions)}" + (" over-blocked" if e.over_blocked else "")
-
-
-@formats(A.ConvertAdjacent)
-def _convert(e: A.ConvertAdjacent) -> str:
-    return f"{e.keyword} {text(e.directions)}"
-
-
 @formats(A.MoveRule)
 def _move(m: A.MoveRule) -> str:
     return "\n".join([f"move {text(m.kind)}"] + [f"  {text(e)}" for e in m.effects])
 
 
-@formats(A.Alternate, A.FewerPieces, A.AgainAfterCapture)
-def _turn(t) -> str:
-    return f"turn {t.keyword}"
+# A field's words by its form (None: nothing written, a flag that is off).
+_FORM_TEXT: dict[type, Callable[[Any, Any], str | None]] = {
+    A.Side: lambda form, v: str(v),
+    A.Count: lambda form, v: f"{v} {form.then}" if form.then else str(v),
+    A.Flag: lambda form, v: form.word if v else None,
+    A.Word: lambda form, v: f"{form.lead} {v}",
+    A.Words: lambda form, v: " ".join(v),
+    A.DirectionList: lambda form, v: text(v),
+}
 
 
-@formats(A.PassForced)
-def _pass(p: A.PassForced) -> str:
-    return "pass forced"
+def _concept(node: Any) -> str:
+    """A concept: its statement keyword if it is a statement (`board`, `turn`, `pass`), its
+    keyword, then each field in its form."""
+    words = [node.statement, node.keyword] + [_FORM_TEXT[type(form)](form, getattr(node, name))
+                                              for name, form in A.forms(type(node))]
+    return " ".join(w for w in words if w)
 
 
-@formats(A.Line)
-def _line(c: A.Line) -> str:
-    return f"line {c.length}" + (" exact" if c.exact else "")
-
-
-@formats(A.Connect)
-def _connect(c: A.Connect) -> str:
-    return "connect " + " ".join(c.sides)
-
-
-@formats(A.AfterPlies)
-def _after(c: A.AfterPlies) -> str:
-    return f"after {c.plies} plies"
+_FORMATTERS.update((kind, _concept) for kind in A.CONCEPTS)
 
 
 @formats(A.End)

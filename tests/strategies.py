@@ -17,6 +17,7 @@ and validating a strategy costs far more than drawing from it.
 """
 from __future__ import annotations
 
+import itertools
 import string
 from functools import lru_cache
 
@@ -90,18 +91,74 @@ def cell_lists(rows: int = MAX_SIDE, cols: int = MAX_SIDE, *, min_size: int = 1,
     return st.lists(cell_items(rows, cols), min_size=min_size, max_size=max_size).map(tuple)
 
 
+# --- concepts, from their fields' forms (gdl/ast.py) ------------------------------------------------
+
+
+def _values(form: A.Form, sizes, integers) -> st.SearchStrategy:
+    """Every value a field of the form prints and parses back as."""
+    if isinstance(form, A.Side):
+        return sizes if sizes is not None else sides()
+    if isinstance(form, A.Count):
+        chosen = dict(integers).get(form.name) if isinstance(integers, tuple) else integers
+        return chosen if chosen is not None else naturals()
+    if isinstance(form, A.Flag):
+        return st.booleans()
+    if isinstance(form, A.Word):
+        return st.sampled_from(form.words)
+    if isinstance(form, A.Words):
+        return st.tuples(*[st.sampled_from(form.words)] * form.count)
+    if isinstance(form, A.DirectionList):
+        return directions()
+    raise TypeError(f"tests/strategies.py draws no value of the form {type(form).__name__}")
+
+
+@lru_cache(maxsize=None)
+def concepts(kinds: tuple[type, ...], sizes: st.SearchStrategy[int] | None = None,
+             integers: st.SearchStrategy[int] | tuple | None = None,
+             weights: tuple[tuple[type, int], ...] = ()) -> st.SearchStrategy:
+    """A node of any of the concept classes, every field drawn by its form: `sizes` for board
+    sides, `integers` for counts (one strategy, or (count name, strategy) pairs: "line length",
+    "plies", "distance"; naturals() otherwise); `weights` repeats some kinds to draw them more."""
+    weight = dict(weights)
+    return st.one_of(*[st.builds(kind, **{name: _values(form, sizes, integers) for name, form in A.forms(kind)})
+                       for kind in kinds for _ in range(weight.get(kind, 1))])
+
+
+def every_concept(kinds: tuple[type, ...], *, sides=(1,), integers=(1,), directions=None) -> list:
+    """Every node of the concept classes whose fields take the given values: board sides from
+    `sides`, counts from `integers`, direction lists from `directions` (every one-word list by
+    default), every flag and every word of a closed vocabulary; for enumerating a small space."""
+    one_word = [A.Directions((w,)) for w in A.DIRECTION_WORDS] if directions is None else directions
+
+    def values(form: A.Form) -> list:
+        if isinstance(form, A.Side):
+            return list(sides)
+        if isinstance(form, A.Count):
+            return list(integers)
+        if isinstance(form, A.Flag):
+            return [False, True]
+        if isinstance(form, A.Word):
+            return list(form.words)
+        if isinstance(form, A.Words):
+            return list(itertools.product(form.words, repeat=form.count))
+        if isinstance(form, A.DirectionList):
+            return list(one_word)
+        raise TypeError(f"tests/strategies.py enumerates no value of the form {type(form).__name__}")
+
+    out = []
+    for kind in kinds:
+        names = [name for name, _ in A.forms(kind)]
+        for combo in itertools.product(*[values(form) for _, form in A.forms(kind)]):
+            out.append(kind(**dict(zip(names, combo))))
+    return out
+
+
 # --- boards --------------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=None)
 def boards(sizes: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Board]:
-    sizes = sizes if sizes is not None else sides()
-    wraps = st.booleans()
-    return st.one_of(
-        st.builds(A.SquareBoard, sizes, wraps),
-        st.builds(A.RectBoard, sizes, sizes, wraps),
-        st.builds(A.HexBoard, sizes, wraps),
-    )
+    return concepts(A.BOARD_KINDS, sizes=sizes if sizes is not None else sides())
 
 
 # --- directions, moves, effects ------------------------------------------------------------------
@@ -125,24 +182,12 @@ def targets() -> st.SearchStrategy[str]:
 
 @lru_cache(maxsize=None)
 def move_kinds(distances: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.MoveKind]:
-    distances = distances if distances is not None else naturals()
-    return st.one_of(
-        st.just(A.PlaceEmpty()), st.just(A.PlaceGravity()), st.just(A.PlaceAdjacent()),
-        st.builds(A.Step, directions(), targets()),
-        st.builds(A.Slide, directions(), targets()),
-        st.builds(A.Jump, distances, targets()),
-        st.builds(A.Clone, distances, targets()),
-    )
+    return concepts(A.MOVE_KINDS, integers=distances)
 
 
 @lru_cache(maxsize=None)
 def effects() -> st.SearchStrategy[A.Effect]:
-    return st.one_of(
-        st.builds(A.FlipCustodial, directions(), st.booleans()),
-        st.builds(A.RemoveCustodial, directions(), st.booleans()),
-        st.builds(A.ConvertAdjacent, directions()),
-        st.just(A.RequireCapture()),
-    )
+    return concepts(A.EFFECT_KINDS)
 
 
 @lru_cache(maxsize=None)
@@ -156,28 +201,22 @@ def move_rules(distances: st.SearchStrategy[int] | None = None, max_effects: int
 
 @lru_cache(maxsize=None)
 def turn_orders() -> st.SearchStrategy[A.TurnOrder]:
-    return st.sampled_from(A.TURN_ORDERS).map(lambda kind: kind())
+    return concepts(A.TURN_ORDERS)
 
 
 @lru_cache(maxsize=None)
 def pass_rules() -> st.SearchStrategy[A.PassForced | None]:
-    return st.one_of(st.none(), st.just(A.PassForced()))
+    return st.one_of(st.none(), concepts(A.PASS_RULES))
 
 
 @lru_cache(maxsize=None)
 def conditions(integers: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Condition]:
-    integers = integers if integers is not None else naturals()
-    return st.one_of(
-        st.just(A.NoMoves()), st.just(A.BoardFull()), st.just(A.ReachFarRow()), st.just(A.NoPieces()),
-        st.builds(A.Line, integers, st.booleans()),
-        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
-        st.builds(A.AfterPlies, integers),
-    )
+    return concepts(A.CONDITIONS, integers=integers)
 
 
 @lru_cache(maxsize=None)
 def results() -> st.SearchStrategy[A.Result]:
-    return st.sampled_from(A.RESULTS).map(lambda kind: kind())
+    return concepts(A.RESULTS)
 
 
 @lru_cache(maxsize=None)
@@ -265,13 +304,9 @@ def _conditions_on(rows: int, cols: int, max_plies: int, lines: int = 1, reaches
     """Every end condition, with line lengths within a rows x cols board and ply counts up to
     max_plies; lines, far rows and no-pieces weighed `lines`, `reaches`, `counts` times as much."""
     longest = max(rows, cols)
-    line = st.builds(A.Line, st.integers(min(2, longest), longest), st.booleans())
-    return st.one_of(
-        st.just(A.NoMoves()), st.just(A.BoardFull()), *[st.just(A.ReachFarRow())] * reaches,
-        *[st.just(A.NoPieces())] * counts, *[line] * lines,
-        st.builds(A.Connect, st.tuples(st.sampled_from(A.SIDE_PAIRS), st.sampled_from(A.SIDE_PAIRS))),
-        st.builds(A.AfterPlies, st.integers(2, max_plies)),
-    )
+    integers = (("line length", st.integers(min(2, longest), longest)), ("plies", st.integers(2, max_plies)))
+    return concepts(A.CONDITIONS, integers=integers, weights=((A.Line, lines), (A.ReachFarRow, reaches),
+                                                              (A.NoPieces, counts)))
 
 
 @st.composite
@@ -294,7 +329,7 @@ def playable_stages(draw, max_side: int = 8, max_moves: int = 3, max_ends: int =
     blocked = draw(st.lists(cells(rows, cols), max_size=min(3, rows * cols - 1), unique=True))
     free = [A.Cell(r, c) for r in range(rows) for c in range(cols) if A.Cell(r, c) not in blocked]
     moves = draw(_lists(move_rules(st.integers(1, 4)), 1, max_moves))
-    places = any(isinstance(m.kind, (A.PlaceEmpty, A.PlaceGravity)) for m in moves)
+    places = any(not m.kind.needs_piece for m in moves)  # moves that bring pieces onto the board
     # Few pieces where placements fill the board, more where pieces only move.
     most = min(len(free) // 2, 3 if places else 8)
     placed = draw(st.lists(st.sampled_from(free), unique=True, max_size=most)) if free and most else []

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
 
 import numpy as np
@@ -25,6 +24,7 @@ from ludica.compiler import codes, families, program
 from ludica.gdl import ast as A
 from ludica.gdl import bits as B
 from ludica.gdl import parser, printer
+from ludica.gdl.checks import ends as check_ends
 from ludica.gdl.diagnostics import InternalError, StageError
 from ludica.gdl import geometry
 from ludica.gdl.interpreter import effects, ends, moves, reference, turns
@@ -96,7 +96,7 @@ def _spells(text: str, keyword: str) -> bool:
 
 # --- the grammar, as Lark reads it ---------------------------------------------------------------
 
-GRAMMAR_TEXT = Path(parser.__file__).with_name("grammar.lark").read_text()
+GRAMMAR_TEXT = parser.GRAMMAR  # grammar.lark and the concepts' rules generated from gdl/ast.py
 _LARK = Lark(GRAMMAR_TEXT, start="block", parser="lalr")  # plain: keywords stay string terminals
 _KEYWORD_OF = {t.name: t.pattern.value for t in _LARK.terminals if t.pattern.type == "str"}
 GRAMMAR_RULES: dict[str, list[list[Any]]] = {}
@@ -143,9 +143,9 @@ def _grammar_rule(kind: type, cat: Category) -> str | None:
     if rule is None or keyword is None:
         return f"{kind.__name__} does not declare its own `keyword` and `rule` in gdl/ast.py"
     if rule not in GRAMMAR_RULES:
-        return f"gdl/grammar.lark has no rule `{rule}`"
+        return f"the grammar has no rule `{rule}` (gdl/parser.py generates it for the concepts of gdl/ast.py CATEGORIES)"
     if rule not in REACHABLE:
-        return f"the rule `{rule}` of gdl/grammar.lark is not an alternative of any statement"
+        return f"the rule `{rule}` of the grammar is not an alternative of any statement"
     for expansion in GRAMMAR_RULES[rule]:
         words = _leading_keywords(expansion)
         if words[len(words) - len(keyword.split()):] != keyword.split():
@@ -407,6 +407,54 @@ def _family_decision(kind: type, cat: Category) -> str | None:
     return None
 
 
+# --- the static checks: the traits they read, declared on each concept's class --------------------
+
+
+def _category_class(kind: type) -> type | None:
+    return next((base for base, _ in A.CATEGORIES if issubclass(kind, base)), None)
+
+
+def _piece_needed(kind: type) -> bool:
+    """Whether the reference interpreter finds no move of the kind on a board without pieces."""
+    game = reference(replace(BASE, moves=(A.MoveRule(sample(kind)),)))
+    return not game.legal_moves(game.initial_state())
+
+
+# What each trait must be, beyond being declared: (check of the value, what it should be).
+_TRAIT_VALUES: dict[str, tuple[Callable[[type, Any], bool], str]] = {
+    "hexagonal": (lambda kind, v: isinstance(v, bool), "a bool"),
+    "needs_piece": (lambda kind, v: v is _piece_needed(kind),
+                    "whether the reference interpreter finds no move of it on a board without pieces"),
+    "takes_on_arrival": (lambda kind, v: isinstance(v, bool) and (not v or "target" in vars(kind)["__dataclass_fields__"]),
+                         "a bool, true only for a move with a target"),
+    "covered_by": (lambda kind, v: isinstance(v, tuple) and set(v) <= {k.keyword for k in A.MOVE_KINDS} - {kind.keyword},
+                   "a tuple of the keywords of other move kinds"),
+    "takes": (lambda kind, v: isinstance(v, bool), "a bool"),
+    "needs_heading": (lambda kind, v: isinstance(v, bool), "a bool"),
+    "minimum": (lambda kind, v: v is None or dict(A.forms(kind)).get(v).__class__ is A.Count,
+                "None or the name of a count field of the condition"),
+    "at_start": (lambda kind, v: v is None or v in check_ends.AT_START,
+                 f"None or a check of gdl/checks/ends.py AT_START ({', '.join(check_ends.AT_START)})"),
+}
+
+
+def _check_traits(kind: type, cat: Category) -> str | None:
+    """Every trait the static checks read of a concept of the category is declared in the
+    concept's own class (gdl/ast.py), so that none is inherited or forgotten, and makes sense."""
+    category = _category_class(kind)
+    if category is None:
+        return (f"{kind.__name__} derives from no category class of gdl/ast.py "
+                f"({', '.join(base.__name__ for base, _ in A.CATEGORIES)}): the checks cannot read its traits")
+    for trait in category.traits:
+        if trait not in vars(kind):
+            return (f"{kind.__name__} does not declare its trait `{trait}` (see {category.__name__} in gdl/ast.py) "
+                    "in its own class: the static checks read it")
+        valid, should = _TRAIT_VALUES[trait]
+        if not valid(kind, vars(kind)[trait]):
+            return f"{kind.__name__}.{trait} is {vars(kind)[trait]!r}; it should be {should}"
+    return None
+
+
 # --- the table of layers ---------------------------------------------------------------------------
 
 
@@ -428,6 +476,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer("printer", _printer_entry, None),  # words are printed as they are written
     Layer("bits", _bits_cost, _bits_word),
     Layer("interpreter", _interpreter_function, _interpreter_word),
+    Layer("checks", _check_traits, None),
     Layer("program", _program_code, None),
     Layer("kernels", _kernel_branch, None),
     Layer("families", _family_decision, None),
@@ -486,6 +535,45 @@ def test_each_layer_reports_a_concept_it_lacks(kind, layer):
 def test_each_layer_reports_a_word_it_lacks(voc, layer):
     problem = layer.word("fancy", voc)
     assert problem is not None, f"the {layer} check does not notice that the {layer} lacks the {voc} `fancy`"
+
+
+@dataclass(frozen=True)
+class Lonely(A.MoveKind, A.Node):
+    """A placement that says it needs a piece of the mover, which the interpreter does not agree with."""
+
+    keyword: ClassVar[str] = "place lonely"
+    rule: ClassVar[str] = "place_lonely"
+    needs_piece: ClassVar[bool] = True
+    takes_on_arrival: ClassVar[bool] = False
+    covered_by: ClassVar[tuple[str, ...]] = ("place nowhere",)
+
+
+def test_the_checks_layer_reports_a_wrong_trait(monkeypatch):
+    monkeypatch.setattr(moves, "_GENERATORS", {**moves._GENERATORS, Lonely: moves._GENERATORS[A.PlaceEmpty]})
+    monkeypatch.setattr(moves, "_VACATES_ORIGIN", {**moves._VACATES_ORIGIN, Lonely: False})
+    problem = _check_traits(Lonely, CATEGORIES[1])
+    assert problem is not None and "Lonely.needs_piece is True" in problem
+    monkeypatch.setattr(Lonely, "needs_piece", False)
+    assert "Lonely.covered_by" in _check_traits(Lonely, CATEGORIES[1])
+
+
+def test_every_trait_has_a_value_check():
+    traits = {trait for category, _ in A.CATEGORIES for trait in category.traits}
+    assert traits == set(_TRAIT_VALUES), "a trait of gdl/ast.py without its check in _TRAIT_VALUES, or the reverse"
+    used = {kind.at_start for kind in A.CONDITIONS} - {None}
+    assert used == set(check_ends.AT_START), "gdl/checks/ends.py AT_START holds a check no condition names"
+
+
+FORMS = [c for c in vars(A).values() if isinstance(c, type) and issubclass(c, A.Form) and c is not A.Form]
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f.__name__)
+def test_every_form_is_read_printed_and_coded(form):
+    """A field's form is what the parser, the printer and the code read (one table each)."""
+    tables = {"gdl/parser.py _FORM_READERS": parser._FORM_READERS, "gdl/printer.py _FORM_TEXT": printer._FORM_TEXT,
+              "gdl/bits.py _FORM_CODES": B._FORM_CODES}
+    missing = [where for where, table in tables.items() if form not in table]
+    assert not missing, f"the form {form.__name__} has no entry in {', '.join(missing)}"
 
 
 # --- the other way round: the AST declares every concept that the grammar has -----------------------

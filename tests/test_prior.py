@@ -22,7 +22,7 @@ from ludica.gdl.printer import format as fmt
 from ludica.sampler import prior as P
 from ludica.sampler.symmetry import relabelled
 
-from strategies import codable_stages
+from strategies import codable_stages, every_concept
 
 STAGES = sorted((Path(__file__).resolve().parents[1] / "stages").glob("*.gdl"))
 
@@ -102,26 +102,22 @@ def test_gamma_draws_integers_with_probability_two_to_the_minus_gamma():
 # --- frequencies: chi-square over a space small enough to enumerate -------------------------------
 # Limits: sides 1..2 and every integer at its least value (empty lists where a list may be empty,
 # one item where it may not, distances, line lengths and ply counts 1). Draws then vary in the
-# board (16), forward (41), the move (99), the turn (3), the pass rule (2) and the end (55): each
-# statement's drawn values must follow 2^-bits over its enumerated alternatives.
+# board, forward, the move, the turn, the pass rule and the end, each enumerated from the concepts'
+# fields (tests/strategies.py every_concept): each statement's drawn values must follow 2^-bits
+# over its enumerated alternatives.
 
 TIGHT = P.Limits(min_side=1, max_side=2, max_cells=4,
                  maxima={f: 0 if f in B.COUNTS_FROM_ZERO else 1 for f in B.INTEGER_FIELDS})
 BASE = A.Stage("", A.SquareBoard(1), A.Players(("black", "white")), (A.MoveRule(A.PlaceEmpty()),),
                (A.End(A.NoMoves(), A.Draw()),))
 DIRS = [A.Directions((w,)) for w in A.DIRECTION_WORDS]
-BOARDS = [k(n, w) for k in (A.SquareBoard, A.HexBoard) for n in (1, 2) for w in (False, True)] + [
-    A.RectBoard(r, c, w) for r in (1, 2) for c in (1, 2) for w in (False, True)]
+BOARDS = every_concept(A.BOARD_KINDS, sides=(1, 2))
 FORWARDS = [()] + [(A.Heading(p, h),) for p in ("black", "white") for h in A.HEADINGS] + [
     tuple(A.Heading(p, h) for p, h in zip(order, hs))
     for order in (("black", "white"), ("white", "black")) for hs in itertools.product(A.HEADINGS, repeat=2)]
-MOVES = [A.MoveRule(k()) for k in A.PLACEMENTS] + [
-    A.MoveRule(k(d, t)) for k in (A.Step, A.Slide) for d in DIRS for t in A.TARGETS] + [
-    A.MoveRule(k(1, t)) for k in (A.Jump, A.Clone) for t in A.TARGETS]
-CONDITIONS = [A.NoMoves(), A.BoardFull(), A.Line(1), A.Line(1, True), A.ReachFarRow(), A.NoPieces(),
-              A.AfterPlies(1)] + [A.Connect(s) for s in itertools.product(A.SIDE_PAIRS, repeat=2)]
-ENDS = [A.End(c, r()) for c in CONDITIONS for r in A.RESULTS]
-TURNS_AND_PASSES = [(t(), p) for t in A.TURN_ORDERS for p in (None, A.PassForced())]
+MOVES = [A.MoveRule(k) for k in every_concept(A.MOVE_KINDS, directions=DIRS)]
+ENDS = [A.End(c, r) for c in every_concept(A.CONDITIONS) for r in every_concept(A.RESULTS)]
+TURNS_AND_PASSES = [(t, p) for t in every_concept(A.TURN_ORDERS) for p in (None, *every_concept(A.PASS_RULES))]
 STATEMENTS = {
     "board": (BOARDS, lambda v: replace(BASE, board=v), lambda s: s.board),
     "forward": (FORWARDS, lambda v: replace(BASE, forward=v), lambda s: s.forward),

@@ -1,0 +1,44 @@
+"""Static checks of a stage: what the grammar cannot see.
+
+`check_stage(stage)` runs the checks of `CHECKS` in turn. Each is a small function with one
+concern that yields diagnostics (errors and warnings, see gdl/messages.py), each pointing at the
+smallest node it is about. A problem is reported once, where it is made, and checks avoid
+reporting the consequences of a problem another check reports (an unknown player's pieces still
+count as pieces; a board whose size is out of range gets no cell checks).
+
+The checks work on any AST: one parsed from text, or one built in code without spans (then the
+diagnostics have no span, but the same codes). `partial` names the statements that did not parse,
+so that a check does not call a statement missing, or draw conclusions from its absence.
+
+One module per part of a stage, in the order the checks run: players.py (the name and the
+players), board.py, position.py (`setup`, `forward`), words.py (directions and other closed
+words), moves.py, ends.py; context.py holds what they all read. What a concept means to a check
+(a move that needs a piece, an effect that takes, a condition that holds at the start...) is a
+trait declared on the concept's class in gdl/ast.py, never a list of classes here.
+"""
+from __future__ import annotations
+
+from .. import ast as A
+from ..diagnostics import Diagnostic
+from . import board, ends, moves, players, position, words
+from .context import Check, Context
+from .moves import MAX_RULES
+
+__all__ = ["check_stage", "CHECKS", "MAX_RULES"]
+
+CHECKS: list[Check] = [*players.CHECKS, *board.CHECKS, *position.CHECKS, *words.CHECKS, *moves.CHECKS,
+                       *ends.CHECKS]  # run in this order; each one concern
+
+
+def check_stage(stage: A.Stage, partial: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """Every problem the static checks find in a stage (errors and warnings), in check order.
+
+    `partial`: keywords of the statements that failed to parse (their errors are already
+    reported), so that e.g. a stage whose only `move` line is misspelt is not also told it has
+    no `move`.
+    """
+    ctx = Context(stage, frozenset(partial))
+    out: list[Diagnostic] = []
+    for check in CHECKS:
+        out.extend(check(ctx))
+    return out
