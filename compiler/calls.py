@@ -23,7 +23,7 @@ import numpy as np
 
 from . import codes as K
 from .arrays import copy_into
-from .jit import inline, kernel, leaf
+from .jit import inline, leaf
 from .ply import listing, step_kernel
 from .positions import advance, status
 from .program import T_GAME, Program, pack, unpack

@@ -10,7 +10,6 @@ family of families/), written once; a form hands in only what differs (Pgx's `En
 Each is a factory: it closes over the form's kernels and returns a kernel of its own, which numba
 compiles once per form (and caches: jit.py keys a closure's cache on the names it closes over).
 """
-import numpy as np
 
 from . import codes as K
 from .jit import inline, kernel
@@ -61,3 +60,47 @@ def step_kernel(game_table, describe, play):
         return play(state, child, k, code, n, ints, bits)
 
     return step
+
+
+def playout_kernel(begin, status, advance):
+    """Random games inside the kernel for a form: game g (numbered from `first_game`, for
+    reproducibility across threads) starts from starts[number % len(starts)] and draws its moves
+    uniformly with its own generator, seeded from (seed, number) (rng.py), so every form plays the
+    same games for a seed. Writes plies played and the winner (0, 1, K.NONE a draw, K.CUT cut at
+    max_plies, K.BAD_CODE a code without a branch) per game.
+
+    The form hands in, for a position of its own (a tuple of scalars) and its `tables` and scratch
+    `work` (made once per batch by the caller):
+    `begin(starts, number, tables, work) -> position`: game `number`'s first position;
+    `status(position, tables, work) -> (moves, over, winner, listed)`: the moves of the side to move
+    (a forced pass counting as one) and the outcome (ends.end_rule); `listed` is what `advance`
+    needs to find the k-th move;
+    `advance(position, listed, k, tables, work) -> (position, bad)`: the position after the k-th
+    move (bad: a code without a branch).
+    `status` and `advance` are leaves (jit.py): the ply loop hands them its tables every ply, which
+    costs a leaf no reference count."""
+
+    @kernel
+    def playouts(starts, first_game, seed, max_plies, tables, work, lengths, winners):
+        for g in range(lengths.shape[0]):
+            number = first_game + g
+            x = game_generator(seed, number)
+            position = begin(starts, number, tables, work)
+            plies = 0
+            while True:
+                moves, over, won, listed = status(position, tables, work)
+                if over:
+                    winners[g] = won
+                    break
+                if plies >= max_plies:
+                    winners[g] = K.CUT
+                    break
+                x, k = draw(x, moves)
+                position, bad = advance(position, listed, k, tables, work)
+                if bad:
+                    winners[g] = K.BAD_CODE
+                    break
+                plies += 1
+            lengths[g] = plies
+
+    return playouts

@@ -16,14 +16,14 @@ from collections import namedtuple
 
 from .. import codes as K
 from ..arrays import copy_into
-from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, sides_of, start_game, turn_of
+from ..bitboards import (ONE, first_position, full, index_of, lowest, popcount, region_bits, sides_of,
+                         turn_of)
 from ..calls import step_arrays
 from ..effects import custodial_taken, custodial_targets
 from ..ends import end_rule, holds_bits, pieces_bits
 from ..jit import inline, kernel, leaf
-from ..ply import listing, step_kernel
+from ..ply import listing, playout_kernel, step_kernel
 from ..program import Layout, table1, table2
-from ..rng import draw
 from ..turns import next_player_bits
 
 NAME = "othello"
@@ -121,50 +121,40 @@ def _place(sides, player, at, flips, turn):
     return next_player_bits(turn, player, me, op, flips != 0)
 
 
+@inline
+def _begin(starts, number, tables, sides):
+    return first_position(starts, number, tables.game[K.G_CELLS], sides)
+
+
+@leaf
+def _ply_status(position, tables, sides):
+    """ply.playout_kernel's status: the legal cells are what advance needs."""
+    blocked, all_cells, player, mover, ply = position
+    legal, available, over_now, won = _status(sides[0], sides[1], blocked, all_cells, player, mover, ply, tables)
+    return available, over_now, won, legal
+
+
+@leaf
+def _advance(position, legal, k, tables, sides):
+    """The k-th legal cell (the k-th set bit), or the forced pass when there is none."""
+    blocked, all_cells, player, mover, ply = position
+    if legal == 0:  # a forced pass
+        return (blocked, all_cells, 1 - player, player, ply + 1), False
+    for _ in range(k):
+        legal &= legal - ONE
+    at = index_of(lowest(legal))
+    flips = custodial_taken(sides[player], sides[1 - player], blocked, at, tables.dirs[player],
+                            tables.over_blocked[0] != 0, tables.bb_shift, tables.bb_mask)
+    nxt = _place(sides, player, at, flips, tables.game[K.G_TURN])
+    return (blocked, all_cells, np.int64(nxt), player, ply + 1), nxt == K.BAD_CODE
+
+
+_games = playout_kernel(_begin, _ply_status, _advance)
+
+
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
-    _play(starts, first_game, seed, max_plies, unpack(ints, bits), lengths, winners)
-
-
-@kernel
-def _play(starts, first_game, seed, max_plies, tables, lengths, winners):
-    """The games of _playouts. (The tables arrive as an argument: views made in the ply loop's own
-    function cost every ply, jit.py.)"""
-    game, dirs, bb_shift, bb_mask = tables.game, tables.dirs, tables.bb_shift, tables.bb_mask
-    over = tables.over_blocked[0] != 0
-    size = game[K.G_CELLS]
-    all_cells = full(size)
-    turn = game[K.G_TURN]
-    sides = np.zeros(2, np.uint64)
-    for g in range(lengths.shape[0]):
-        x, blocked, player, mover, ply = start_game(starts, first_game + g, seed, size, sides)
-        plies = 0
-        while True:
-            legal, available, over_now, won = _status(sides[0], sides[1], blocked, all_cells, player, mover, ply,
-                                                      tables)
-            if over_now:
-                winners[g] = won
-                break
-            if plies >= max_plies:
-                winners[g] = K.CUT
-                break
-            x, k = draw(x, available)
-            if legal == 0:  # a forced pass
-                mover, player = player, 1 - player
-            else:
-                for _ in range(k):
-                    legal &= legal - ONE
-                at = index_of(lowest(legal))
-                flips = custodial_taken(sides[player], sides[1 - player], blocked, at, dirs[player], over, bb_shift,
-                                        bb_mask)
-                nxt = _place(sides, player, at, flips, turn)
-                if nxt == K.BAD_CODE:
-                    winners[g] = K.BAD_CODE
-                    break
-                mover, player = player, nxt
-            ply += 1
-            plies += 1
-        lengths[g] = plies
+    _games(starts, first_game, seed, max_plies, unpack(ints, bits), np.zeros(2, np.uint64), lengths, winners)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:

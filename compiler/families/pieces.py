@@ -20,13 +20,13 @@ from collections import namedtuple
 
 from .. import codes as K
 from ..arrays import copy_into
-from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game, turn_of
+from ..bitboards import (ONE, first_position, full, index_of, lowest, popcount, region_bits, shift, sides_of,
+                         turn_of)
 from ..calls import decode, encode, step_arrays
 from ..ends import first_end_bits
 from ..jit import inline, kernel, leaf
-from ..ply import listing, step_kernel
+from ..ply import listing, playout_kernel, step_kernel
 from ..program import Layout, table1, table2
-from ..rng import draw
 from ..turns import next_player_bits
 
 NAME = "pieces"
@@ -118,86 +118,76 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
     return False
 
 
+@inline
+def _begin(starts, number, tables, work):
+    return first_position(starts, number, tables.game[K.G_CELLS], work[0])
+
+
 @leaf
-def _first_end(empty, to_move, first, second, mover, n, ply, tables):
-    """(over, winner) of a position by its ends (ends.end_rule; n: the moves of the side to move, a
-    forced pass counting as one). A leaf: the ply loop calls it without a reference count per table."""
-    return first_end_bits(tables.ends, n, mover, (empty, to_move, first, second, ply), tables)
+def _ply_status(position, tables, work):
+    """ply.playout_kernel's status: per step direction, the pieces that can step that way (in
+    work[1]), and whether the one move is a forced pass."""
+    blocked, all_cells, player, mover, ply = position
+    sides, movers = work
+    sdir, stgt, sn, bb_shift, bb_mask, opposite = (tables.sdir, tables.stgt, tables.sn, tables.bb_shift,
+                                                   tables.bb_mask, tables.opposite)
+    me, op = sides[player], sides[1 - player]
+    empty = all_cells & ~(me | op | blocked)
+    n = _movers(me, op, empty, player, sdir, stgt, sn[player], bb_shift, bb_mask, opposite, movers)
+    pass_now = False
+    if n == 0 and tables.game[K.G_PASS] != 0:
+        if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
+            n, pass_now = 1, True
+    over, won = first_end_bits(tables.ends, n, mover, (empty, me, sides[0], sides[1], ply), tables)
+    return n, over, won, pass_now
+
+
+@leaf
+def _advance(position, pass_now, k, tables, work):
+    """The k-th move by origin, then destination: the origins walked in bit order."""
+    blocked, all_cells, player, mover, ply = position
+    if pass_now:
+        return (blocked, all_cells, 1 - player, player, ply + 1), False
+    sides, movers = work
+    nd = tables.sn[player]
+    origins = np.uint64(0)
+    for j in range(nd):
+        origins |= movers[j]
+    while True:
+        bit = lowest(origins)
+        c = 0
+        for j in range(nd):
+            if movers[j] & bit:
+                c += 1
+        if k < c:
+            break
+        k -= c
+        origins ^= bit
+    d = 0
+    for j in range(nd):
+        if movers[j] & bit:
+            if k == 0:
+                d = tables.sdir[player, j]
+                break
+            k -= 1
+    dest = shift(bit, d, tables.bb_shift, tables.bb_mask)
+    me, op = sides[player], sides[1 - player]
+    taken = 1 if op & dest else 0
+    me ^= bit | dest
+    op &= ~dest
+    sides[player], sides[1 - player] = me, op
+    nxt = next_player_bits(tables.game[K.G_TURN], player, me, op, taken)
+    return (blocked, all_cells, np.int64(nxt), player, ply + 1), nxt == K.BAD_CODE
+
+
+_games = playout_kernel(_begin, _ply_status, _advance)
 
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
-    _play(starts, first_game, seed, max_plies, unpack(ints, bits), lengths, winners)
-
-
-@kernel
-def _play(starts, first_game, seed, max_plies, tables, lengths, winners):
-    """The games of _playouts. (The tables arrive as an argument: read in the ply loop as views made
-    in the same function, they made it several times slower, measured.)"""
-    game, sdir, stgt, sn = tables.game, tables.sdir, tables.stgt, tables.sn
-    bb_shift, bb_mask, opposite = tables.bb_shift, tables.bb_mask, tables.opposite
-    size = game[K.G_CELLS]
-    all_cells = full(size)
-    turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
-    sides = np.zeros(2, np.uint64)
-    movers = np.zeros(sdir.shape[1], np.uint64)
-    for g in range(lengths.shape[0]):
-        x, blocked, player, mover, ply = start_game(starts, first_game + g, seed, size, sides)
-        plies = 0
-        while True:
-            me, op = sides[player], sides[1 - player]
-            empty = all_cells & ~(me | op | blocked)
-            nd = sn[player]
-            n = _movers(me, op, empty, player, sdir, stgt, nd, bb_shift, bb_mask, opposite, movers)
-            pass_now = False
-            if n == 0 and passing:
-                if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
-                    n, pass_now = 1, True
-            over, won = _first_end(empty, me, sides[0], sides[1], mover, n, ply, tables)
-            if over:
-                winners[g] = won
-                break
-            if plies >= max_plies:
-                winners[g] = K.CUT
-                break
-            x, k = draw(x, n)
-            if pass_now:
-                mover, player = player, 1 - player
-            else:
-                # the k-th move by origin, then destination: walk the origins in bit order
-                origins = np.uint64(0)
-                for j in range(nd):
-                    origins |= movers[j]
-                while True:
-                    bit = lowest(origins)
-                    c = 0
-                    for j in range(nd):
-                        if movers[j] & bit:
-                            c += 1
-                    if k < c:
-                        break
-                    k -= c
-                    origins ^= bit
-                d = 0
-                for j in range(nd):
-                    if movers[j] & bit:
-                        if k == 0:
-                            d = sdir[player, j]
-                            break
-                        k -= 1
-                dest = shift(bit, d, bb_shift, bb_mask)
-                taken = 1 if op & dest else 0
-                me ^= bit | dest
-                op &= ~dest
-                sides[player], sides[1 - player] = me, op
-                nxt = next_player_bits(turn, player, me, op, taken)
-                if nxt == K.BAD_CODE:
-                    winners[g] = K.BAD_CODE
-                    break
-                mover, player = player, nxt
-            ply += 1
-            plies += 1
-        lengths[g] = plies
+    tables = unpack(ints, bits)
+    work = (np.zeros(2, np.uint64), np.zeros(tables.sdir.shape[1], np.uint64))
+    _games(starts, first_game, seed, max_plies, tables, work, lengths, winners)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
@@ -208,24 +198,18 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 def _list(first, second, blocked, player, mover, ply, ints, bits, out):
     """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
     tables = unpack(ints, bits)
-    game, sdir, stgt, sn = tables.game, tables.sdir, tables.stgt, tables.sn
-    bb_shift, bb_mask, opposite = tables.bb_shift, tables.bb_mask, tables.opposite
+    game, sdir, bb_shift, bb_mask = tables.game, tables.sdir, tables.bb_shift, tables.bb_mask
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
-    me, op = (first, second) if player == 0 else (second, first)
-    empty = full(size) & ~(me | op | blocked)
-    nd = sn[player]
+    sides = np.empty(2, np.uint64)
+    sides[0], sides[1] = first, second
     movers = np.empty(sdir.shape[1], np.uint64)
-    n = _movers(me, op, empty, player, sdir, stgt, nd, bb_shift, bb_mask, opposite, movers)
-    pass_now = False
-    if n == 0 and game[K.G_PASS] != 0:
-        if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
-            n, pass_now = 1, True
-    over, won = _first_end(empty, me, first, second, mover, n, ply, tables)
+    n, over, won, pass_now = _ply_status((blocked, full(size), player, mover, ply), tables, (sides, movers))
     if over:
         return 0, True, won
     if pass_now:
         out[0], out[m] = K.PASS_CODE, -1
         return n, False, K.NONE
+    nd = tables.sn[player]
     # by origin, then destination: for one origin the directions come sorted by shift
     origins = np.uint64(0)
     for j in range(nd):

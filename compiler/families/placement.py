@@ -21,9 +21,8 @@ from ..ends import (count, counted, end_rule, first_end_cells, first_end_placed,
                     start_sets)
 from ..jit import inline, kernel, leaf
 from ..playouts import playouts as generic_playouts
-from ..ply import listing, step_kernel
+from ..ply import listing, playout_kernel, step_kernel
 from ..program import Layout, pack, table1, table2
-from ..rng import draw, game_generator
 from ..turns import next_player, uses_counts
 
 NAME = "placement"
@@ -174,45 +173,61 @@ def _refill(moves, n, k, state, cols):
     return _insert(moves, n, i) if i >= 0 else n
 
 
-@leaf
-def _play(state, x, max_plies, moves, counts, sets, connect, gravity, tables):
-    """One random game from `state` (played on it), drawing from generator x, whose start holds no
-    line nor connection. Returns (plies, winner: 0, 1, K.NONE a draw, K.CUT, K.BAD_CODE). `sets`
-    are the connect ends' union-finds of the start."""
-    game, ends, nbr, regions, orth = tables.game, tables.ends, tables.nbr, tables.regions, tables.orth
-    size, rows, cols, turn = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_TURN]
+@inline
+def _begin(starts, number, tables, work):
+    """A game's first position (player to move, ply, moves, the cell just played, empty cells): the
+    start's cells in work's state, its moves listed, its pieces counted, its union-finds copied."""
+    state, moves, counts, sets, sets_of, connect, gravity = work
+    start = number % starts.shape[0]
+    game = tables.game
+    size = game[K.G_CELLS]
+    copy_into(state, starts[start])
+    if connect:
+        for e in range(sets.shape[0]):
+            copy_into(sets[e], sets_of[start, e])
     counts[0], counts[1] = count(state, size, 1), count(state, size, 2)
-    empties = count(state, size, 0)
-    player, ply = state[size + K.TO_MOVE], state[size + K.PLY]
-    last = np.int64(-1)  # the cell just played (none at the start; not a literal: see _any_connect)
-    plies = 0
-    n = _legal_moves(state, moves, gravity, rows, cols, size)
-    while True:
-        mover = state[size + K.MOVER]
-        on_far_row = last >= 0 and regions[mover, last] != 0
-        over, won = first_end_placed(ends, n, mover, (state, counts, empties, player, ply, last, on_far_row, sets),
-                                     tables)
-        if over:
-            return plies, won
-        if plies >= max_plies:
-            return plies, K.CUT
-        x, k = draw(x, n)
-        last = moves[k]
-        state[last] = player + 1
-        if connect:
-            join_placed(sets, state, last, nbr, orth, ends, regions, size)
-        counts[player] += 1
-        empties -= 1
-        state[size + K.MOVER] = player
-        nxt = next_player(turn, player, counts[player], counts[1 - player], 0)  # a placement takes nothing
-        if nxt == K.BAD_CODE:
-            return plies, K.BAD_CODE
-        player = np.int32(nxt)
-        state[size + K.TO_MOVE] = player
-        ply += 1
-        state[size + K.PLY] = ply
-        plies += 1
-        n = _refill(moves, n, k, state, cols) if gravity else _drop(moves, n, k)
+    n = _legal_moves(state, moves, gravity, game[K.G_ROWS], game[K.G_COLS], size)
+    # the cell just played: none at the start (not a literal: see _any_connect)
+    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), np.int64(n), np.int64(-1),
+            np.int64(count(state, size, 0)))
+
+
+@leaf
+def _ply_status(position, tables, work):
+    """ply.playout_kernel's status, in the placed form: a start holds no line nor connection
+    (playouts), so what holds now holds through the cell just played."""
+    player, ply, n, last, empties = position
+    state, counts, sets = work[0], work[2], work[3]
+    mover = state[tables.nbr.shape[1] + K.MOVER]
+    on_far_row = last >= 0 and tables.regions[mover, last] != 0
+    over, won = first_end_placed(tables.ends, n, mover, (state, counts, empties, player, ply, last, on_far_row, sets),
+                                 tables)
+    return n, over, won, 0
+
+
+@leaf
+def _advance(position, listed, k, tables, work):
+    """The k-th listed cell, filled; the list kept up to date (_drop, _refill) and the union-finds."""
+    player, ply, n, last, empties = position
+    state, moves, counts, sets, _, connect, gravity = work
+    game = tables.game
+    size = game[K.G_CELLS]
+    last = np.int64(moves[k])
+    state[last] = player + 1
+    if connect:
+        join_placed(sets, state, last, tables.nbr, tables.orth, tables.ends, tables.regions, size)
+    counts[player] += 1
+    state[size + K.MOVER] = player
+    nxt = next_player(game[K.G_TURN], player, counts[player], counts[1 - player], 0)  # a placement takes nothing
+    if nxt == K.BAD_CODE:
+        return position, True
+    state[size + K.TO_MOVE] = nxt
+    state[size + K.PLY] = ply + 1
+    n = _refill(moves, n, k, state, game[K.G_COLS]) if gravity else _drop(moves, n, k)
+    return (np.int64(nxt), ply + 1, np.int64(n), last, empties - 1), False
+
+
+_games = playout_kernel(_begin, _ply_status, _advance)
 
 
 @kernel
@@ -226,53 +241,35 @@ def _any_connect(ends):
 
 
 @kernel
-def _playouts(starts, whole, first_game, seed, max_plies, ints, bits, lengths, winners):
-    """The games of the batch whose start is not `whole` (the others are left to the caller)."""
-    _play_batch(starts, whole, first_game, seed, max_plies, unpack(ints, bits), lengths, winners)
-
-
-@kernel
-def _play_batch(starts, whole, first_game, seed, max_plies, tables, lengths, winners):
-    game, ends, nbr, regions, orth = tables.game, tables.ends, tables.nbr, tables.regions, tables.orth
-    size = game[K.G_CELLS]
-    gravity = tables.rules[0, K.R_KIND] == K.PLACE_GRAVITY
+def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    tables = unpack(ints, bits)
+    ends, size = tables.ends, tables.game[K.G_CELLS]
     connect = _any_connect(ends)
     sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
     state = np.empty(starts.shape[1], np.int32)
-    for s in range(starts.shape[0]):
-        if connect and not whole[s]:
+    if connect:
+        for s in range(starts.shape[0]):
             copy_into(state, starts[s])  # a writeable copy, as in play: the union-find code compiles once
-            start = start_sets(state, nbr, orth, ends, regions, size)
+            start = start_sets(state, tables.nbr, tables.orth, ends, tables.regions, size)
             for e in range(ends.shape[0]):
                 copy_into(sets_of[s, e], start[e])
-    moves = np.empty(size, np.int32)
-    counts = np.zeros(2, np.int64)
-    sets = np.empty(sets_of.shape[1:], np.int32)
-    for g in range(lengths.shape[0]):
-        number = first_game + g
-        start = number % starts.shape[0]
-        if whole[start]:
-            continue
-        copy_into(state, starts[start])
-        if connect:
-            for e in range(ends.shape[0]):
-                copy_into(sets[e], sets_of[start, e])
-        lengths[g], winners[g] = _play(state, game_generator(seed, number), max_plies, moves, counts, sets, connect,
-                                       gravity, tables)
+    work = (state, np.empty(size, np.int32), np.zeros(2, np.int64), np.empty(sets_of.shape[1:], np.int32), sets_of,
+            connect, tables.rules[0, K.R_KIND] == K.PLACE_GRAVITY)
+    _games(starts, first_game, seed, max_plies, tables, work, lengths, winners)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
     ints, bb_mask, flat = tables
     whole = _decided(starts, ints, bb_mask)
-    if whole.any():  # a line or a connection at a start: its games test everything, as generic play does
-        # (only a start built so, never a reachable one: the generic kernels compile only then)
-        if whole.all():
-            generic_playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners)
-            return
+    if whole.all():  # a line or a connection at every start: the generic kernels play (only a start
+        # built so, never a reachable one: they compile only then)
+        generic_playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners)
+        return
+    _playouts(starts, first_game, seed, max_plies, ints, bb_mask, lengths, winners)
+    if whole.any():  # the placed form cannot read a line or a connection there: those games again, generic
         for g in np.flatnonzero(whole[(first_game + np.arange(lengths.shape[0])) % starts.shape[0]]):
             generic_playouts(starts, first_game + g, seed, max_plies, flat, bb_mask, lengths[g:g + 1],
                              winners[g:g + 1])
-    _playouts(starts, whole, first_game, seed, max_plies, ints, bb_mask, lengths, winners)
 
 
 @leaf
