@@ -60,14 +60,14 @@ def sides_of(state, size):
 
 
 @inline
-def first_position(starts, number, size, sides):
-    """Game `number` of a playout batch starts from starts[number % len(starts)]: fills `sides` with
-    the players' bitboards and returns the rest of the position, as the bitboard families keep it
-    (ply.playout_kernel): (blocked cells, every cell, player to move, mover, ply)."""
+def first_position(starts, number, size):
+    """Game `number` of a playout batch starts from starts[number % len(starts)]: its position as
+    the bitboard families keep it (ply.playout_kernel): (first player's pieces, second's, blocked
+    cells, every cell, player to move, mover, ply)."""
     start = starts[number % starts.shape[0]]
-    sides[0], sides[1], blocked = sides_of(start, size)
+    first, second, blocked = sides_of(start, size)
     player, mover, ply = turn_of(start, size)
-    return blocked, full(size), player, mover, ply
+    return first, second, blocked, full(size), player, mover, ply
 
 
 @inline

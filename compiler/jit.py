@@ -129,9 +129,12 @@ def _install() -> None:
 
 def _closed_over(value):
     """What a closure's cache entry is keyed on for one value it closes over: a kernel by its name
-    (its code is in the digest), anything else as itself."""
+    (its code is in the digest) and, if it is a closure itself, what it closes over; anything else
+    as itself."""
     if isinstance(value, Dispatcher):
-        return "kernel", value.py_func.__module__, value.py_func.__qualname__
+        func = value.py_func
+        inner = tuple(_closed_over(cell.cell_contents) for cell in func.__closure__ or ())
+        return "kernel", func.__module__, func.__qualname__, inner
     return "value", repr(value)
 
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from . import codes as K
 from .arrays import copy_into
-from .jit import inline, kernel, leaf
+from .jit import inline, kernel
 from .ply import playout_kernel
 from .positions import advance, new_work, status
 from .program import unpack
@@ -16,13 +16,13 @@ def _begin(starts, number, P, work):
     return 0  # the position is the state in work, played in place
 
 
-@leaf
+@inline
 def _status(position, P, work):
     moves, over, won = status(work[1], P, work[0])
     return moves, over, won, 0
 
 
-@leaf
+@inline
 def _advance(position, listed, k, P, work):
     buffers, state = work
     msrc, mdst, mrule = buffers[2], buffers[3], buffers[4]

@@ -81,3 +81,15 @@ def test_the_kernels_a_factory_makes_load_from_the_cache():
     runs = [subprocess.run([sys.executable, "-c", _WARM], capture_output=True, text=True, check=True).stdout
             for _ in range(2)]
     assert runs[1].strip().endswith(", 0 compiled"), runs
+
+
+def test_closures_over_other_kernels_have_other_cache_keys():
+    """Two kernels of one factory share a source line: their cache entries differ by what they close
+    over, nested closures included (jit._closed_over), else one form would load another's code."""
+    from ludica.compiler import jit
+    from ludica.compiler.ply import describe_bits
+
+    assert jit._closed_over(describe_bits(1, othello._list)) != jit._closed_over(describe_bits(1, pieces._list))
+    assert jit._closed_over(describe_bits(1, othello._list)) != jit._closed_over(describe_bits(2, othello._list))
+    assert jit._closed_over(othello.step) != jit._closed_over(pieces.step)
+    assert jit._closed_over(othello.step) == jit._closed_over(othello.step)

@@ -22,7 +22,7 @@ from ..calls import step_arrays
 from ..effects import custodial_taken, custodial_targets
 from ..ends import end_rule, holds_bits, pieces_bits
 from ..jit import inline, kernel, leaf
-from ..ply import listing, playout_kernel, step_kernel
+from ..ply import describe_bits, listing, playout_kernel, step_kernel
 from ..program import Layout, table1, table2
 from ..turns import next_player_bits
 
@@ -94,7 +94,7 @@ def _holds(cond, param, exact, e, moves, mover, at, tables):
 _first_end = end_rule(_holds, pieces_bits)
 
 
-@leaf
+@inline
 def _status(first, second, blocked, all_cells, player, mover, ply, tables):
     """(legal cells, moves available, over, winner) of a position (`first`, `second`: the players'
     pieces); a forced pass counts as the one move available when `legal` is empty."""
@@ -112,41 +112,45 @@ def _status(first, second, blocked, all_cells, player, mover, ply, tables):
 
 
 @inline
-def _place(sides, player, at, flips, turn):
+def _place(first, second, player, at, flips, turn):
     """Put the player's piece on `at` and turn `flips` over (custodial_taken: computed by the caller,
-    so that this inlined helper takes no table and calls no kernel); returns who moves next."""
-    me = sides[player] | flips | (ONE << np.uint64(at))
-    op = sides[1 - player] & ~flips
-    sides[player], sides[1 - player] = me, op
-    return next_player_bits(turn, player, me, op, flips != 0)
+    so that this inlined helper takes no table and calls no kernel); returns the two sides and who
+    moves next."""
+    me, op = (first, second) if player == 0 else (second, first)
+    me |= flips | (ONE << np.uint64(at))
+    op &= ~flips
+    nxt = next_player_bits(turn, player, me, op, flips != 0)
+    return (me, op, nxt) if player == 0 else (op, me, nxt)
 
 
 @inline
-def _begin(starts, number, tables, sides):
-    return first_position(starts, number, tables.game[K.G_CELLS], sides)
+def _begin(starts, number, tables, work):
+    return first_position(starts, number, tables.game[K.G_CELLS])
 
 
-@leaf
-def _ply_status(position, tables, sides):
+@inline
+def _ply_status(position, tables, work):
     """ply.playout_kernel's status: the legal cells are what advance needs."""
-    blocked, all_cells, player, mover, ply = position
-    legal, available, over_now, won = _status(sides[0], sides[1], blocked, all_cells, player, mover, ply, tables)
+    first, second, blocked, all_cells, player, mover, ply = position
+    legal, available, over_now, won = _status(first, second, blocked, all_cells, player, mover, ply, tables)
     return available, over_now, won, legal
 
 
-@leaf
-def _advance(position, legal, k, tables, sides):
-    """The k-th legal cell (the k-th set bit), or the forced pass when there is none."""
-    blocked, all_cells, player, mover, ply = position
+@inline
+def _advance(position, legal, k, tables, work):
+    """The k-th legal cell (the k-th set bit), or the forced pass when there is none. (The sides are
+    scalars of the position, not an array: the loop keeps them in registers.)"""
+    first, second, blocked, all_cells, player, mover, ply = position
     if legal == 0:  # a forced pass
-        return (blocked, all_cells, 1 - player, player, ply + 1), False
+        return (first, second, blocked, all_cells, 1 - player, player, ply + 1), False
     for _ in range(k):
         legal &= legal - ONE
     at = index_of(lowest(legal))
-    flips = custodial_taken(sides[player], sides[1 - player], blocked, at, tables.dirs[player],
-                            tables.over_blocked[0] != 0, tables.bb_shift, tables.bb_mask)
-    nxt = _place(sides, player, at, flips, tables.game[K.G_TURN])
-    return (blocked, all_cells, np.int64(nxt), player, ply + 1), nxt == K.BAD_CODE
+    me, op = (first, second) if player == 0 else (second, first)
+    flips = custodial_taken(me, op, blocked, at, tables.dirs[player], tables.over_blocked[0] != 0, tables.bb_shift,
+                            tables.bb_mask)
+    first, second, nxt = _place(first, second, player, at, flips, tables.game[K.G_TURN])
+    return (first, second, blocked, all_cells, np.int64(nxt), player, ply + 1), nxt == K.BAD_CODE
 
 
 _games = playout_kernel(_begin, _ply_status, _advance)
@@ -154,7 +158,7 @@ _games = playout_kernel(_begin, _ply_status, _advance)
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
-    _games(starts, first_game, seed, max_plies, unpack(ints, bits), np.zeros(2, np.uint64), lengths, winners)
+    _games(starts, first_game, seed, max_plies, unpack(ints, bits), 0, lengths, winners)  # (no scratch)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
@@ -183,30 +187,20 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 
 
 @inline
-def _describe(state, child, ints, bits):
-    game = table1(ints, _GAME)
-    size = game[K.G_CELLS]
-    first, second, blocked = sides_of(state, size)
-    player, mover, ply = turn_of(state, size)
-    return _list(first, second, blocked, player, mover, ply, ints, bits, listing(ints, game[K.G_MAX_MOVES]))
-
-
-@inline
 def _play_move(state, child, k, code, n, ints, bits):
     """A placement by its cell, its flips by bitboards."""
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
-    sides = np.zeros(2, np.uint64)
-    sides[0], sides[1], blocked = sides_of(state, size)
+    first, second, blocked = sides_of(state, size)
     player, mover, ply = turn_of(state, size)
     copy_into(child, state)
     taken = 0
     nxt = 1 - player  # a pass
     if code != K.PASS_CODE:
         dirs, over, bb_shift = table2(ints, _DIRS), table1(ints, _OVER_BLOCKED)[0] != 0, table1(ints, _SHIFT)
-        flips = custodial_taken(sides[player], sides[1 - player], blocked, code, dirs[player], over, bb_shift,
-                                bits[:bb_shift.shape[0]])
-        nxt = _place(sides, player, code, flips, game[K.G_TURN])
+        me, op = (first, second) if player == 0 else (second, first)
+        flips = custodial_taken(me, op, blocked, code, dirs[player], over, bb_shift, bits[:bb_shift.shape[0]])
+        first, second, nxt = _place(first, second, player, code, flips, game[K.G_TURN])
         if nxt == K.BAD_CODE:
             return K.BAD_CODE, 0, True, K.BAD_CODE
         taken = popcount(flips)
@@ -215,9 +209,9 @@ def _play_move(state, child, k, code, n, ints, bits):
             child[index_of(lowest(flips))] = player + 1
             flips &= flips - ONE
     child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, ply + 1
-    n, over_now, won = _list(sides[0], sides[1], blocked, nxt, player, ply + 1, ints, bits,
+    n, over_now, won = _list(first, second, blocked, nxt, player, ply + 1, ints, bits,
                              listing(ints, game[K.G_MAX_MOVES]))
     return taken, n, over_now, won
 
 
-step = step_kernel(_GAME, _describe, _play_move)  # calls.step for the family
+step = step_kernel(_GAME, describe_bits(_GAME, _list), _play_move)  # calls.step for the family

@@ -25,7 +25,7 @@ from ..bitboards import (ONE, first_position, full, index_of, lowest, popcount, 
 from ..calls import decode, encode, step_arrays
 from ..ends import first_end_bits
 from ..jit import inline, kernel, leaf
-from ..ply import listing, playout_kernel, step_kernel
+from ..ply import describe_bits, listing, playout_kernel, step_kernel
 from ..program import Layout, table1, table2
 from ..turns import next_player_bits
 
@@ -120,10 +120,12 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
 
 @inline
 def _begin(starts, number, tables, work):
-    return first_position(starts, number, tables.game[K.G_CELLS], work[0])
+    first, second, blocked, all_cells, player, mover, ply = first_position(starts, number, tables.game[K.G_CELLS])
+    work[0][0], work[0][1] = first, second  # the sides stay an array here: _advance writes them
+    return blocked, all_cells, player, mover, ply
 
 
-@leaf
+@inline
 def _ply_status(position, tables, work):
     """ply.playout_kernel's status: per step direction, the pieces that can step that way (in
     work[1]), and whether the one move is a forced pass."""
@@ -142,7 +144,7 @@ def _ply_status(position, tables, work):
     return n, over, won, pass_now
 
 
-@leaf
+@inline
 def _advance(position, pass_now, k, tables, work):
     """The k-th move by origin, then destination: the origins walked in bit order."""
     blocked, all_cells, player, mover, ply = position
@@ -183,6 +185,12 @@ def _advance(position, pass_now, k, tables, work):
 _games = playout_kernel(_begin, _ply_status, _advance)
 
 
+@leaf
+def _position_status(position, tables, work):
+    """_ply_status for _list, a kernel: as a leaf, without a reference count per table."""
+    return _ply_status(position, tables, work)
+
+
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
     tables = unpack(ints, bits)
@@ -203,7 +211,7 @@ def _list(first, second, blocked, player, mover, ply, ints, bits, out):
     sides = np.empty(2, np.uint64)
     sides[0], sides[1] = first, second
     movers = np.empty(sdir.shape[1], np.uint64)
-    n, over, won, pass_now = _ply_status((blocked, full(size), player, mover, ply), tables, (sides, movers))
+    n, over, won, pass_now = _position_status((blocked, full(size), player, mover, ply), tables, (sides, movers))
     if over:
         return 0, True, won
     if pass_now:
@@ -227,15 +235,6 @@ def _list(first, second, blocked, player, mover, ply, ints, bits, out):
 
 
 step_tables = step_arrays  # the two arrays of `step`: the family's tables and the listing
-
-
-@inline
-def _describe(state, child, ints, bits):
-    game = table1(ints, _GAME)
-    size = game[K.G_CELLS]
-    first, second, blocked = sides_of(state, size)
-    player, mover, ply = turn_of(state, size)
-    return _list(first, second, blocked, player, mover, ply, ints, bits, listing(ints, game[K.G_MAX_MOVES]))
 
 
 @inline
@@ -265,4 +264,4 @@ def _play_move(state, child, k, code, n, ints, bits):
     return taken, n, over, won
 
 
-step = step_kernel(_GAME, _describe, _play_move)  # calls.step for the family
+step = step_kernel(_GAME, describe_bits(_GAME, _list), _play_move)  # calls.step for the family

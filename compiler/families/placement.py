@@ -192,7 +192,7 @@ def _begin(starts, number, tables, work):
             np.int64(count(state, size, 0)))
 
 
-@leaf
+@inline
 def _ply_status(position, tables, work):
     """ply.playout_kernel's status, in the placed form: a start holds no line nor connection
     (playouts), so what holds now holds through the cell just played."""
@@ -205,7 +205,7 @@ def _ply_status(position, tables, work):
     return n, over, won, 0
 
 
-@leaf
+@inline
 def _advance(position, listed, k, tables, work):
     """The k-th listed cell, filled; the list kept up to date (_drop, _refill) and the union-finds."""
     player, ply, n, last, empties = position
