@@ -57,7 +57,7 @@ def step_kernel(game_table, describe, play):
     `game_table`.
 
     `describe(state, child, ints, bits) -> (moves, over, winner)`: the status of `state` (read-only),
-    its moves written into the listing (calls.listing); `child` is a free row to use as scratch.
+    its moves written into the listing (`listing`); `child` is a free row to use as scratch.
     `play(state, child, k, code, moves, ints, bits) -> (taken, moves, over, winner)`: write the
     position after the listed move k (its code `code`, one of `moves` listed) into `child`, list its
     moves and return the pieces taken and the child's status (K.BAD_CODE as taken for a code
