@@ -364,7 +364,6 @@ def end_rule(holds, pieces):
     return decide
 
 
-
 # The forms' readings of one end for end_rule: `at` is the form's position, `tables` a record
 # (namedtuple) of the board's tables, read by name.
 
