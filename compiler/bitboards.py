@@ -6,7 +6,6 @@ import numpy as np
 
 from . import codes as K
 from .jit import inline, kernel, leaf
-from .rng import game_generator
 
 ONE = np.uint64(1)
 
@@ -61,14 +60,14 @@ def sides_of(state, size):
 
 
 @inline
-def start_game(starts, number, seed, size, sides):
-    """Game `number` of a playout batch: its generator and start (starts[number % len(starts)]).
-    Fills sides with the players' bitboards; returns (generator, blocked cells, player to move,
-    mover, ply)."""
+def first_position(starts, number, size):
+    """Game `number` of a playout batch starts from starts[number % len(starts)]: its position as
+    the bitboard families keep it (ply.playout_kernel): (first player's pieces, second's, blocked
+    cells, every cell, player to move, mover, ply)."""
     start = starts[number % starts.shape[0]]
-    sides[0], sides[1], blocked = sides_of(start, size)
+    first, second, blocked = sides_of(start, size)
     player, mover, ply = turn_of(start, size)
-    return game_generator(seed, number), blocked, player, mover, ply
+    return first, second, blocked, full(size), player, mover, ply
 
 
 @inline

@@ -23,9 +23,10 @@ import numpy as np
 
 from . import codes as K
 from .arrays import copy_into
-from .jit import inline, kernel, leaf
-from .positions import advance, misfit, status
-from .program import Program, pack, unpack
+from .jit import inline, leaf
+from .ply import listing, step_kernel
+from .positions import advance, status
+from .program import T_GAME, Program, pack, unpack
 
 
 def with_listing(ints: np.ndarray, scratch: int, max_moves: int) -> tuple[np.ndarray, np.ndarray]:
@@ -42,12 +43,6 @@ def step_arrays(program: Program, tables: tuple, scratch: int = 0) -> tuple[np.n
 
 
 @inline
-def listing(ints, m):
-    """The listing `out` at the end of a step's `ints` (m: max_moves)."""
-    return ints[ints.shape[0] - 2 * m:]
-
-
-@inline
 def scratch(ints, m, k):
     """The k int32 of scratch space before the listing."""
     end = ints.shape[0] - 2 * m
@@ -56,15 +51,6 @@ def scratch(ints, m, k):
 
 encode = inline(K.move_code)  # the move src→dst as its code
 decode = inline(K.move_cells)  # a code as (origin, destination)
-
-
-@inline
-def find(out, n, code):
-    """Where `code` is among the n moves `out` lists, or -1."""
-    for k in range(n):
-        if out[k] == code:
-            return k
-    return -1
 
 
 @inline
@@ -106,27 +92,26 @@ def _list(cells, ints, bits, wbuf, out):
     return n, over, won
 
 
-@kernel
-def step(state, slab, row, code, known, ints, bits):
-    """The generic form of the contract above."""
-    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
-        return 0, 0, True, K.BAD_STATE
+@inline
+def _describe(state, child, ints, bits):
+    P = unpack(ints, bits)
+    size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
+    wbuf = scratch(ints, m, work_size(size, m, P.rays.shape[0], P.rays.shape[2]))
+    return _list(_copy(state, wbuf), ints, bits, wbuf, listing(ints, m))
+
+
+@inline
+def _play(state, child, k, code, n, ints, bits):
     P = unpack(ints, bits)
     size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
     out, wbuf = listing(ints, m), scratch(ints, m, work_size(size, m, P.rays.shape[0], P.rays.shape[2]))
-    cells = _copy(state, wbuf)
-    n = known
-    if n < 0 or code == K.STATUS_ONLY:
-        n, over, won = _list(cells, ints, bits, wbuf, out)
-        if code == K.STATUS_ONLY or won == K.BAD_CODE:
-            return 0, n, over, won
-    k = find(out, n, code)
-    if k < 0:
-        return 0, n, False, K.ILLEGAL
     src, dst = decode(code, size)
-    child = slab[row]
-    taken = advance(cells, child, True, out[m + k], np.int32(src), np.int32(dst), P, wbuf[4 * state.shape[0]:])
+    taken = advance(_copy(state, wbuf), child, True, out[m + k], np.int32(src), np.int32(dst), P,
+                    wbuf[4 * state.shape[0]:])
     if taken == K.BAD_CODE:
         return taken, 0, True, K.BAD_CODE
     n, over, won = _list(child, ints, bits, wbuf, out)
     return taken, n, over, won
+
+
+step = step_kernel(T_GAME, _describe, _play)  # the generic form of the contract above

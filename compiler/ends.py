@@ -19,7 +19,7 @@ answers K.UNKNOWN for a code it has no branch for; `winner` does the same with K
 import numpy as np
 
 from . import codes as K
-from .bitboards import shift
+from .bitboards import popcount, shift
 from .jit import inline, kernel, leaf
 
 # --- conditions read from counts ------------------------------------------------------------------
@@ -330,6 +330,103 @@ def holds_placed(cond, param, available, empties, to_move_pieces, ply, last, las
         return K.NEEDS_BOARD if last >= 0 else K.HOLDS_NOT
     return K.UNKNOWN
 
+
+# --- the rule: the first end that holds decides ------------------------------------------------
+
+
+def end_rule(holds, pieces):
+    """The language's rule for a position, written once for every form: the ends are read in the
+    stage's order and the first that holds decides; when none holds and the side to move has no
+    move, the game is a draw (docs/language.md, "Ends").
+
+    `holds(cond, param, exact, e, moves, mover, at, tables)`: whether end e (its condition, parameter
+    and exact flag) holds in the position `at` (the form's own tuple) with `moves` moves for the side
+    to move (a forced pass counting as one) and `mover` the player who moved last: K.HOLDS,
+    K.HOLDS_NOT or K.UNKNOWN for a code the form has no branch for. `pieces(at, tables)`: the two
+    players' piece counts (read only once an end holds: a result may need them).
+
+    The returned helper, `(ends, moves, mover, at, tables) -> (over, winner)`, is inlined into the
+    form's status: winner is 0, 1, K.NONE (a draw, or a game still going) or K.BAD_CODE (over: a
+    code without a branch)."""
+
+    @inline
+    def decide(ends, moves, mover, at, tables):
+        for e in range(ends.shape[0]):
+            holds_now = holds(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], e, moves, mover, at,
+                              tables)
+            if holds_now == K.UNKNOWN:
+                return True, K.BAD_CODE
+            if holds_now:
+                first, second = pieces(at, tables)
+                return True, winner(ends[e, K.E_RESULT], mover, first, second)
+        return moves == 0, K.NONE  # nobody decided, and the side to move cannot move: a draw
+
+    return decide
+
+
+# The forms' readings of one end for end_rule: `at` is the form's position, `tables` a record
+# (namedtuple) of the board's tables, read by name.
+
+
+@inline
+def _holds_cells(cond, param, exact, e, moves, mover, at, tables):
+    """at = (state, stack, seen); tables: lines, line_len, line_cyclic, regions, nbr, orth."""
+    state, stack, seen = at
+    return holds_cells(state, cond, param, exact, moves, tables.lines, tables.line_len, tables.line_cyclic,
+                       tables.regions, tables.nbr, tables.orth, stack, seen)
+
+
+@inline
+def pieces_cells(at, tables):
+    """The players' piece counts of a cells form's `at` (_holds_cells's)."""
+    size = tables.nbr.shape[1]
+    return count(at[0], size, 1), count(at[0], size, 2)
+
+
+first_end_cells = end_rule(_holds_cells, pieces_cells)
+
+
+@inline
+def _holds_bits(cond, param, exact, e, moves, mover, at, tables):
+    """at = (empty cells, the side to move's pieces, first player's, second's, ply), bitboards then
+    the ply; tables: regions (as bitboards), orth, axes, bb_shift, bb_mask, opposite."""
+    empty, to_move, first, second, ply = at
+    mine = first if mover == 0 else second
+    holds = holds_bits(cond, param, moves, empty, to_move, mine, tables.regions[mover], ply)
+    if holds == K.NEEDS_BOARD:  # a line, a connection: the kernel call stays out of holds_bits
+        holds = board_bits(cond, param, exact, mine, mover, tables.regions, tables.orth, tables.axes,
+                           tables.bb_shift, tables.bb_mask, tables.opposite)
+    return holds
+
+
+@inline
+def pieces_bits(at, tables):
+    """The players' piece counts of a bitboard form's `at` (_holds_bits's)."""
+    return popcount(at[2]), popcount(at[3])
+
+
+first_end_bits = end_rule(_holds_bits, pieces_bits)
+
+
+@inline
+def _holds_placed(cond, param, exact, e, moves, mover, at, tables):
+    """at = (state, counts, empties, player, ply, last, last on the mover's far row, union-finds):
+    see holds_placed; tables: nbr, axes, opposite, ring (the longest line per axis)."""
+    state, counts, empties, player, ply, last, on_far_row, sets = at
+    holds = holds_placed(cond, param, moves, empties, counts[player], ply, last, on_far_row, sets, e, mover,
+                         tables.nbr.shape[1])
+    if holds == K.NEEDS_BOARD:  # a line: the kernel call stays out of the inlined helper
+        holds = line_through(state, last, mover + 1, param, exact != 0, tables.nbr, tables.axes, tables.opposite,
+                             tables.ring)
+    return holds
+
+
+@inline
+def _pieces_placed(at, tables):
+    return at[1][0], at[1][1]
+
+
+first_end_placed = end_rule(_holds_placed, _pieces_placed)
 
 # --- results ----------------------------------------------------------------------------------------
 

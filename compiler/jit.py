@@ -29,6 +29,12 @@ code holds the code of every kernel it calls, inlined or not: change ends.py and
 playouts of playouts.py would go on playing the old ends. So for the compiler's files the cache is
 keyed on a digest of every source file of the compiler instead: any change to any of them
 recompiles every kernel (once), and an unchanged compiler loads everything from the cache.
+
+A kernel may also be made by a factory (ply.py: the rules every form shares, written once, each
+form handing in only what differs), a closure over the form's kernels. numba keys a closure's cache
+entry on a pickle of what it closes over, and a kernel pickles differently in every process: such a
+kernel would never load from the cache (tried). For the compiler's closures the entry is keyed on the
+names of the kernels they close over instead, which the digest above already covers.
 """
 from __future__ import annotations
 
@@ -38,6 +44,7 @@ from pathlib import Path
 
 from numba import njit, types
 from numba.core import caching
+from numba.core.dispatcher import Dispatcher
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import FunctionPass, register_pass
 from numba.core.typed_passes import NopythonTypeInference
@@ -120,7 +127,36 @@ def _install() -> None:
         locators.insert(locators.index(base), ours)
 
 
+def _closed_over(value):
+    """What a closure's cache entry is keyed on for one value it closes over: a kernel by its name
+    (its code is in the digest) and, if it is a closure itself, what it closes over; anything else
+    as itself."""
+    if isinstance(value, Dispatcher):
+        func = value.py_func
+        inner = tuple(_closed_over(cell.cell_contents) for cell in func.__closure__ or ())
+        return "kernel", func.__module__, func.__qualname__, inner
+    return "value", repr(value)
+
+
+def _install_closure_key() -> None:
+    numbas_own = caching.Cache._index_key
+    if getattr(numbas_own, "ludica", False):
+        return  # installed already (a module reloaded)
+
+    def index_key(self, sig, codegen):
+        func = self._py_func
+        if func.__closure__ is None or not Path(func.__code__.co_filename).resolve().is_relative_to(_ROOT):
+            return numbas_own(self, sig, codegen)
+        closed = repr(tuple(_closed_over(cell.cell_contents) for cell in func.__closure__)).encode()
+        digest = hashlib.sha256
+        return sig, codegen.magic_tuple(), (digest(func.__code__.co_code).hexdigest(), digest(closed).hexdigest())
+
+    index_key.ludica = True
+    caching.Cache._index_key = index_key
+
+
 _install()
+_install_closure_key()
 
 
 def cache_use() -> str:

@@ -4,41 +4,40 @@ import numpy as np
 
 from . import codes as K
 from .arrays import copy_into
-from .jit import kernel
+from .jit import inline, kernel
+from .ply import playout_kernel
 from .positions import advance, new_work, status
 from .program import unpack
-from .rng import draw, game_generator
+
+
+@inline
+def _begin(starts, number, P, work):
+    copy_into(work[1], starts[number % starts.shape[0]])
+    return 0  # the position is the state in work, played in place
+
+
+@inline
+def _status(position, P, work):
+    moves, over, won = status(work[1], P, work[0])
+    return moves, over, won, 0
+
+
+@inline
+def _advance(position, listed, k, P, work):
+    buffers, state = work
+    msrc, mdst, mrule = buffers[2], buffers[3], buffers[4]
+    return 0, advance(state, state, False, mrule[k], msrc[k], mdst[k], P, buffers[1]) == K.BAD_CODE
+
+
+_games = playout_kernel(_begin, _status, _advance)
 
 
 @kernel
 def playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners):
-    """Random games: game g (numbered from `first_game`, for reproducibility across threads)
-    starts from starts[g % len(starts)] and draws its moves uniformly with its own generator,
-    seeded from (seed, g). Writes plies played and the winner (0, 1, K.NONE a draw, K.CUT cut at
-    max_plies, K.BAD_CODE a code without a branch) per game."""
+    """ply.playout_kernel's games on cells, the generic form."""
     P = unpack(flat, bb_mask)
-    work = new_work(P)
-    msrc, mdst, mrule, buf = work[2], work[3], work[4], work[1]
-    state = np.empty(starts.shape[1], np.int32)
-    for g in range(lengths.shape[0]):
-        number = first_game + g
-        x = game_generator(seed, number)
-        copy_into(state, starts[number % starts.shape[0]])
-        plies = 0
-        while True:
-            n, over, won = status(state, P, work)
-            if over:
-                winners[g] = won
-                break
-            if plies >= max_plies:
-                winners[g] = K.CUT
-                break
-            x, k = draw(x, n)
-            if advance(state, state, False, mrule[k], msrc[k], mdst[k], P, buf) == K.BAD_CODE:
-                winners[g] = K.BAD_CODE
-                break
-            plies += 1
-        lengths[g] = plies
+    _games(starts, first_game, seed, max_plies, P, (new_work(P), np.empty(starts.shape[1], np.int32)), lengths,
+           winners)
 
 
 @kernel

@@ -4,7 +4,7 @@ import numpy as np
 
 from . import codes as K
 from .effects import play
-from .ends import count, holds_cells, winner
+from .ends import count, first_end_cells
 from .jit import inline, kernel, leaf
 from .moves import legal_moves
 from .turns import next_player, uses_counts
@@ -63,16 +63,9 @@ def status(state, P, work):
             n = K.BAD_CODE
     if n == K.BAD_CODE:
         return 0, True, K.BAD_CODE
-    for e in range(ends.shape[0]):
-        holds = holds_cells(state, ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], n, P.lines,
-                            P.line_len, P.line_cyclic, P.regions, P.nbr, P.orth, stack, seen)
-        if holds == K.UNKNOWN:
-            return 0, True, K.BAD_CODE
-        if holds:
-            return 0, True, winner(ends[e, K.E_RESULT], state[size + K.MOVER], count(state, size, 1),
-                                   count(state, size, 2))
-    if n == 0:  # nobody decided, and the side to move cannot move: a draw
-        return 0, True, K.NONE
+    over, won = first_end_cells(ends, n, state[size + K.MOVER], (state, stack, seen), P)
+    if over:
+        return 0, True, won
     return n, False, K.NONE
 
 

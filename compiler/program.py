@@ -289,6 +289,24 @@ def pack_tables(tables: list[np.ndarray]) -> np.ndarray:
     return np.concatenate([header] + [np.asarray(t, dtype=np.int32).ravel() for t in tables]).astype(np.int32)
 
 
+class Layout:
+    """The order of a family's int32 tables in its packed array, declared once by name: `pack` takes
+    the tables by name and lays them out in this order, `number(name)` is where a kernel reads one
+    back (table1..table4), so the order cannot differ between the two
+    (tests/test_families.py unpacks every family's tables and compares them by name)."""
+
+    def __init__(self, *names: str):
+        self.names = names
+
+    def number(self, name: str) -> int:
+        return self.names.index(name)
+
+    def pack(self, **tables: np.ndarray) -> np.ndarray:
+        if set(tables) != set(self.names):
+            raise ValueError(f"tables {sorted(tables)} do not fit the layout {self.names}")
+        return pack_tables([tables[name] for name in self.names])
+
+
 @inline
 def _table(flat, k):
     """Table k of a packed array, flat, and its four sides."""

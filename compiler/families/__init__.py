@@ -8,11 +8,21 @@ A family is one module of this package with:
   leaves to the generic kernels; between them they name every code of the category
   (tests/test_concepts.py), so a new concept is decided for every family, never taken by accident;
 - `applies(program) -> tables | None`: the arrays its kernels take, or None when the stage's shape
-  is not the family's (a stage using a code outside HANDLES never gets this far);
-- `playouts(tables, starts, first_game, seed, max_plies, lengths, winners)`: kernels.playouts' job;
+  is not the family's (a stage using a code outside HANDLES never gets this far): its int32 tables
+  packed in the order of a `program.Layout`, by name, then its uint64 ones;
+- `named_tables(program)` and the inlined kernel `unpack(ints, bits)`: those tables by name, as
+  the family derives them and as its kernels read them back (a namedtuple, `Tables`):
+  tests/test_families.py holds the two to each other;
+- `playouts(tables, starts, first_game, seed, max_plies, lengths, winners)`: playouts.playouts'
+  job, the games of ply.playout_kernel, for which the family hands in only how a position begins,
+  what its status is and how a move advances it;
 - optionally a kernel `step(state, slab, row, code, known, ints, bits) -> (taken, moves, over,
-  winner)`, a move played for a call from Python (calls.step's contract), and
-  `step_tables(program, tables) -> (ints, bits)`, its two arrays (calls.with_listing).
+  winner)`, a move played for a call from Python (calls.step's contract, made by ply.step_kernel
+  from how the family describes a position and plays a move), and `step_tables(program, tables) ->
+  (ints, bits)`, its two arrays (calls.with_listing).
+
+A position's outcome is read by ends.end_rule (the first end that holds decides) in every family,
+with the family's own reading of one end.
 
 Adding a family is one module here and one entry in FAMILIES; the first family that takes a stage
 plays it.

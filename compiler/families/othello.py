@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from collections import namedtuple
+
 from .. import codes as K
 from ..arrays import copy_into
-from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, sides_of, start_game, turn_of
+from ..bitboards import (ONE, first_position, full, index_of, lowest, popcount, region_bits, sides_of,
+                         turn_of)
+from ..calls import step_arrays
 from ..effects import custodial_taken, custodial_targets
-from ..ends import holds_bits, winner
-from ..calls import find, listing, step_arrays
+from ..ends import end_rule, holds_bits, pieces_bits
 from ..jit import inline, kernel, leaf
-from ..positions import misfit
-from ..program import pack_tables, table1, table2
-from ..rng import draw
+from ..ply import describe_bits, listing, playout_kernel, step_kernel
+from ..program import Layout, table1, table2
 from ..turns import next_player_bits
 
 NAME = "othello"
@@ -38,112 +40,125 @@ EXCLUDES = K.coverage(moves={K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.STEP, K.SLIDE,
                       conditions={K.LINE, K.CONNECT})
 
 
-# The numbers of the family's tables in `ints` (pack_tables, in applies' order), as _unpack and
-# step read them.
-_ENDS, _GAME, _DIRS, _OVER_BLOCKED, _SHIFT, _OPPOSITE = range(6)
+# The family's int32 tables, packed in `ints` in this order (applies), and the uint64 ones in `bits`.
+_LAYOUT = Layout("ends", "game", "dirs", "over_blocked", "bb_shift", "opposite")
+_ENDS, _GAME, _DIRS, _OVER_BLOCKED, _SHIFT, _OPPOSITE = map(_LAYOUT.number, _LAYOUT.names)
+# What the kernels read, by name: each table a view of the two arrays that cross a call from Python.
+# (No orthogonal directions nor line axes: line and connect ends are not the family's.)
+Tables = namedtuple("Tables", [*_LAYOUT.names, "bb_mask", "regions"])
+
+
+def named_tables(program) -> dict[str, np.ndarray]:
+    """The family's tables of a program by name (Tables' fields): the ends, the game row, the
+    flip's directions per player, over-blocked, bit shifts, opposite directions, bit masks, regions
+    as bitboards."""
+    return dict(ends=program.ends, game=program.game, dirs=program.effect_dirs[0, 0],
+                over_blocked=np.array([program.effects[0, 0, K.FX_OVER_BLOCKED]], np.int32),
+                bb_shift=program.bb_shift, opposite=program.opposite, bb_mask=program.bb_mask,
+                regions=region_bits(program.regions))
 
 
 def applies(program) -> tuple | None:
-    """The tables of `playouts` and `step`, packed in two arrays (see _unpack), or None for a
+    """The tables of `playouts` and `step`, packed in two arrays (see unpack), or None for a
     stage of another shape."""
     rules, effects = program.rules, program.effects
     if not program.game[K.G_BITBOARD] or rules.shape[0] != 1 or rules[0, K.R_N_EFFECTS] != 2:
         return None
     if (rules[0, K.R_KIND], effects[0, 0, K.FX_KIND], effects[0, 1, K.FX_KIND]) != (K.PLACE_EMPTY, K.FLIP, K.REQUIRE):
         return None
-    ints = pack_tables([program.ends, program.game, program.effect_dirs[0, 0],
-                        np.array([effects[0, 0, K.FX_OVER_BLOCKED]]), program.bb_shift, program.opposite])
-    return ints, np.concatenate([program.bb_mask, region_bits(program.regions)])
+    named = named_tables(program)
+    ints = _LAYOUT.pack(**{name: named[name] for name in _LAYOUT.names})
+    return ints, np.concatenate([named["bb_mask"], named["regions"]])
 
 
 @inline
-def _unpack(ints, bits):
-    """(ends, game row, the flip's directions per player, over-blocked, bit shifts, opposite
-    directions, bit masks, regions as bitboards): few arrays cross the call from Python, each table
-    is a view of them. (No orthogonal directions nor line axes: line and connect ends are not the
-    family's.)"""
+def unpack(ints, bits):
+    """The Tables of applies' two arrays (views, no copies)."""
     bb_shift = table1(ints, _SHIFT)
     n_dirs = bb_shift.shape[0]
-    return (table2(ints, _ENDS), table1(ints, _GAME), table2(ints, _DIRS), table1(ints, _OVER_BLOCKED)[0] != 0,
-            bb_shift, table1(ints, _OPPOSITE), bits[:n_dirs], bits[n_dirs:])
+    return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), dirs=table2(ints, _DIRS),
+                  over_blocked=table1(ints, _OVER_BLOCKED), bb_shift=bb_shift, opposite=table1(ints, _OPPOSITE),
+                  bb_mask=bits[:n_dirs], regions=bits[n_dirs:])
 
 
-@leaf
-def _status(first, second, blocked, all_cells, player, mover, ply, ends, passing, dirs, over, bb_shift, bb_mask,
-            opposite, far_rows):
+@inline
+def _holds(cond, param, exact, e, moves, mover, at, tables):
+    """ends.end_rule's reading of an end on bitboards, without the board's tables: line and connect
+    are not the family's (HANDLES), so their tables stay out of the ply loop."""
+    empty, to_move, first, second, ply = at
+    holds = holds_bits(cond, param, moves, empty, to_move, first if mover == 0 else second, tables.regions[mover],
+                       ply)
+    return K.UNKNOWN if holds == K.NEEDS_BOARD else holds
+
+
+_first_end = end_rule(_holds, pieces_bits)
+
+
+@inline
+def _status(first, second, blocked, all_cells, player, mover, ply, tables):
     """(legal cells, moves available, over, winner) of a position (`first`, `second`: the players'
     pieces); a forced pass counts as the one move available when `legal` is empty."""
     me, op = (first, second) if player == 0 else (second, first)
     empty = all_cells & ~(me | op | blocked)
+    dirs, over, bb_shift, bb_mask, opposite = (tables.dirs, tables.over_blocked[0] != 0, tables.bb_shift,
+                                               tables.bb_mask, tables.opposite)
     legal = custodial_targets(me, op, empty, blocked, dirs[player], over, bb_shift, bb_mask, opposite)
     available = popcount(legal)
-    if available == 0 and passing:
+    if available == 0 and tables.game[K.G_PASS] != 0:
         if custodial_targets(op, me, empty, blocked, dirs[1 - player], over, bb_shift, bb_mask, opposite) != 0:
             available = 1
-    mine = first if mover == 0 else second
-    for e in range(ends.shape[0]):
-        # line and connect are not the family's (HANDLES): their tables stay out of the ply loop
-        holds = holds_bits(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], available, empty, me, mine, far_rows[mover], ply)
-        if holds == K.UNKNOWN or holds == K.NEEDS_BOARD:
-            return legal, available, True, K.BAD_CODE
-        if holds:
-            return legal, available, True, winner(ends[e, K.E_RESULT], mover, popcount(first), popcount(second))
-    return legal, available, available == 0, K.NONE
+    over_now, won = _first_end(tables.ends, available, mover, (empty, me, first, second, ply), tables)
+    return legal, available, over_now, won
 
 
 @inline
-def _place(sides, player, at, flips, turn):
+def _place(first, second, player, at, flips, turn):
     """Put the player's piece on `at` and turn `flips` over (custodial_taken: computed by the caller,
-    so that this inlined helper takes no table and calls no kernel); returns who moves next."""
-    me = sides[player] | flips | (ONE << np.uint64(at))
-    op = sides[1 - player] & ~flips
-    sides[player], sides[1 - player] = me, op
-    return next_player_bits(turn, player, me, op, flips != 0)
+    so that this inlined helper takes no table and calls no kernel); returns the two sides and who
+    moves next."""
+    me, op = (first, second) if player == 0 else (second, first)
+    me |= flips | (ONE << np.uint64(at))
+    op &= ~flips
+    nxt = next_player_bits(turn, player, me, op, flips != 0)
+    return (me, op, nxt) if player == 0 else (op, me, nxt)
+
+
+@inline
+def _begin(starts, number, tables, work):
+    return first_position(starts, number, tables.game[K.G_CELLS])
+
+
+@inline
+def _ply_status(position, tables, work):
+    """ply.playout_kernel's status: the legal cells are what advance needs."""
+    first, second, blocked, all_cells, player, mover, ply = position
+    legal, available, over_now, won = _status(first, second, blocked, all_cells, player, mover, ply, tables)
+    return available, over_now, won, legal
+
+
+@inline
+def _advance(position, legal, k, tables, work):
+    """The k-th legal cell (the k-th set bit), or the forced pass when there is none. (The sides are
+    scalars of the position, not an array: the loop keeps them in registers.)"""
+    first, second, blocked, all_cells, player, mover, ply = position
+    if legal == 0:  # a forced pass
+        return (first, second, blocked, all_cells, 1 - player, player, ply + 1), False
+    for _ in range(k):
+        legal &= legal - ONE
+    at = index_of(lowest(legal))
+    me, op = (first, second) if player == 0 else (second, first)
+    flips = custodial_taken(me, op, blocked, at, tables.dirs[player], tables.over_blocked[0] != 0, tables.bb_shift,
+                            tables.bb_mask)
+    first, second, nxt = _place(first, second, player, at, flips, tables.game[K.G_TURN])
+    return (first, second, blocked, all_cells, np.int64(nxt), player, ply + 1), nxt == K.BAD_CODE
+
+
+_games = playout_kernel(_begin, _ply_status, _advance)
 
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
-    ends, game, dirs, over, bb_shift, opposite, bb_mask, regions = _unpack(ints, bits)
-    _play(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, opposite, bb_mask, regions, lengths,
-          winners)
-
-
-@kernel
-def _play(starts, first_game, seed, max_plies, ends, game, dirs, over, bb_shift, opposite, bb_mask, regions, lengths,
-          winners):
-    size = game[K.G_CELLS]
-    all_cells = full(size)
-    turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
-    sides = np.zeros(2, np.uint64)
-    for g in range(lengths.shape[0]):
-        x, blocked, player, mover, ply = start_game(starts, first_game + g, seed, size, sides)
-        plies = 0
-        while True:
-            legal, available, over_now, won = _status(sides[0], sides[1], blocked, all_cells, player, mover, ply, ends,
-                                                      passing, dirs, over, bb_shift, bb_mask, opposite, regions)
-            if over_now:
-                winners[g] = won
-                break
-            if plies >= max_plies:
-                winners[g] = K.CUT
-                break
-            x, k = draw(x, available)
-            if legal == 0:  # a forced pass
-                mover, player = player, 1 - player
-            else:
-                for _ in range(k):
-                    legal &= legal - ONE
-                at = index_of(lowest(legal))
-                flips = custodial_taken(sides[player], sides[1 - player], blocked, at, dirs[player], over, bb_shift,
-                                        bb_mask)
-                nxt = _place(sides, player, at, flips, turn)
-                if nxt == K.BAD_CODE:
-                    winners[g] = K.BAD_CODE
-                    break
-                mover, player = player, nxt
-            ply += 1
-            plies += 1
-        lengths[g] = plies
+    _games(starts, first_game, seed, max_plies, unpack(ints, bits), 0, lengths, winners)  # (no scratch)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
@@ -153,10 +168,9 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 @leaf
 def _list(first, second, blocked, player, mover, ply, ints, bits, out):
     """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
-    ends, game, dirs, over, bb_shift, opposite, bb_mask, regions = _unpack(ints, bits)
-    size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
-    legal, available, over_now, won = _status(first, second, blocked, full(size), player, mover, ply, ends,
-                                              game[K.G_PASS] != 0, dirs, over, bb_shift, bb_mask, opposite, regions)
+    tables = unpack(ints, bits)
+    size, m = tables.game[K.G_CELLS], tables.game[K.G_MAX_MOVES]
+    legal, available, over_now, won = _status(first, second, blocked, full(size), player, mover, ply, tables)
     if over_now:
         return 0, True, won
     if legal == 0:  # a forced pass
@@ -172,33 +186,21 @@ def _list(first, second, blocked, player, mover, ply, ints, bits, out):
 step_tables = step_arrays  # the two arrays of `step`: the family's tables and the listing
 
 
-@kernel
-def step(state, slab, row, code, known, ints, bits):
-    """calls.step for the family: a placement by its cell, its flips by bitboards."""
-    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
-        return 0, 0, True, K.BAD_STATE
+@inline
+def _play_move(state, child, k, code, n, ints, bits):
+    """A placement by its cell, its flips by bitboards."""
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
-    out = listing(ints, game[K.G_MAX_MOVES])
-    sides = np.zeros(2, np.uint64)
-    sides[0], sides[1], blocked = sides_of(state, size)
+    first, second, blocked = sides_of(state, size)
     player, mover, ply = turn_of(state, size)
-    n = known
-    if n < 0 or code == K.STATUS_ONLY:
-        n, over_now, won = _list(sides[0], sides[1], blocked, player, mover, ply, ints, bits, out)
-        if code == K.STATUS_ONLY:
-            return 0, n, over_now, won
-    if find(out, n, code) < 0:
-        return 0, n, False, K.ILLEGAL
-    child = slab[row]
     copy_into(child, state)
     taken = 0
     nxt = 1 - player  # a pass
     if code != K.PASS_CODE:
         dirs, over, bb_shift = table2(ints, _DIRS), table1(ints, _OVER_BLOCKED)[0] != 0, table1(ints, _SHIFT)
-        flips = custodial_taken(sides[player], sides[1 - player], blocked, code, dirs[player], over, bb_shift,
-                                bits[:bb_shift.shape[0]])
-        nxt = _place(sides, player, code, flips, game[K.G_TURN])
+        me, op = (first, second) if player == 0 else (second, first)
+        flips = custodial_taken(me, op, blocked, code, dirs[player], over, bb_shift, bits[:bb_shift.shape[0]])
+        first, second, nxt = _place(first, second, player, code, flips, game[K.G_TURN])
         if nxt == K.BAD_CODE:
             return K.BAD_CODE, 0, True, K.BAD_CODE
         taken = popcount(flips)
@@ -207,5 +209,9 @@ def step(state, slab, row, code, known, ints, bits):
             child[index_of(lowest(flips))] = player + 1
             flips &= flips - ONE
     child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, ply + 1
-    n, over_now, won = _list(sides[0], sides[1], blocked, nxt, player, ply + 1, ints, bits, out)
+    n, over_now, won = _list(first, second, blocked, nxt, player, ply + 1, ints, bits,
+                             listing(ints, game[K.G_MAX_MOVES]))
     return taken, n, over_now, won
+
+
+step = step_kernel(_GAME, describe_bits(_GAME, _list), _play_move)  # calls.step for the family

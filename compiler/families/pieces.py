@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from collections import namedtuple
+
 from .. import codes as K
 from ..arrays import copy_into
-from ..bitboards import ONE, full, index_of, lowest, popcount, region_bits, shift, sides_of, start_game, turn_of
-from ..ends import board_bits, holds_bits, winner
-from ..calls import decode, encode, find, listing, step_arrays
+from ..bitboards import (ONE, first_position, full, index_of, lowest, popcount, region_bits, shift, sides_of,
+                         turn_of)
+from ..calls import decode, encode, step_arrays
+from ..ends import first_end_bits
 from ..jit import inline, kernel, leaf
-from ..positions import misfit
-from ..program import pack_tables, table1, table2
-from ..rng import draw
+from ..ply import describe_bits, listing, playout_kernel, step_kernel
+from ..program import Layout, table1, table2
 from ..turns import next_player_bits
 
 NAME = "pieces"
@@ -38,14 +40,18 @@ EXCLUDES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K
 _EMPTY, _ENEMY = 1, 2  # target bits of a direction: where a piece may step that way
 
 
-# The numbers of the family's tables in `ints` (pack_tables, in applies' order), as _unpack and
-# step read them.
-_ENDS, _GAME, _SDIR, _STGT, _SN, _SHIFT, _OPPOSITE, _ORTH, _AXES = range(9)
+# The family's int32 tables, packed in `ints` in this order (applies), and the uint64 ones in `bits`.
+_LAYOUT = Layout("ends", "game", "sdir", "stgt", "sn", "bb_shift", "opposite", "orth", "axes")
+_ENDS, _GAME, _SDIR, _STGT, _SN, _SHIFT, _OPPOSITE, _ORTH, _AXES = map(_LAYOUT.number, _LAYOUT.names)
+# What the kernels read, by name: each table a view of the two arrays that cross a call from Python.
+Tables = namedtuple("Tables", [*_LAYOUT.names, "bb_mask", "regions"])
 
 
-def applies(program) -> tuple | None:
-    """The tables of `playouts` and `step`, packed in two arrays (see _unpack), or None for a stage
-    of another shape."""
+def named_tables(program) -> dict[str, np.ndarray] | None:
+    """The family's tables of a program by name (Tables' fields), None for a stage of another
+    shape: the ends, the game row, the step directions per player sorted by shift (sdir), their
+    target bits (stgt), how many (sn), bit shifts, opposite directions, orthogonal directions, line
+    axes, bit masks, regions as bitboards."""
     rules, rule_dirs, bb_shift = program.rules, program.rule_dirs, program.bb_shift
     if not program.game[K.G_BITBOARD] or (rules[:, K.R_N_EFFECTS] != 0).any():
         return None
@@ -62,20 +68,29 @@ def applies(program) -> tuple | None:
         sn[p] = len(chosen)
         sdir[p, : len(chosen)] = chosen
         stgt[p, : len(chosen)] = target[chosen]
-    ints = pack_tables([program.ends, program.game, sdir, stgt, sn, bb_shift, program.opposite, program.orth,
-                        program.axes])
-    return ints, np.concatenate([program.bb_mask, region_bits(program.regions)])
+    return dict(ends=program.ends, game=program.game, sdir=sdir, stgt=stgt, sn=sn, bb_shift=bb_shift,
+                opposite=program.opposite, orth=program.orth, axes=program.axes, bb_mask=program.bb_mask,
+                regions=region_bits(program.regions))
+
+
+def applies(program) -> tuple | None:
+    """The tables of `playouts` and `step`, packed in two arrays (see unpack), or None for a stage
+    of another shape."""
+    named = named_tables(program)
+    if named is None:
+        return None
+    ints = _LAYOUT.pack(**{name: named[name] for name in _LAYOUT.names})
+    return ints, np.concatenate([named["bb_mask"], named["regions"]])
 
 
 @inline
-def _unpack(ints, bits):
-    """(ends, game row, step directions per player sorted by shift, their target bits, how many,
-    bit shifts, opposite directions, orthogonal directions, line axes, bit masks, regions as
-    bitboards): two arrays cross a call from Python, each table is a view of them."""
+def unpack(ints, bits):
+    """The Tables of applies' two arrays (views, no copies)."""
     bb_shift = table1(ints, _SHIFT)
     n_dirs = bb_shift.shape[0]
-    return (table2(ints, _ENDS), table1(ints, _GAME), table2(ints, _SDIR), table2(ints, _STGT), table1(ints, _SN),
-            bb_shift, table1(ints, _OPPOSITE), table1(ints, _ORTH), table1(ints, _AXES), bits[:n_dirs], bits[n_dirs:])
+    return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), sdir=table2(ints, _SDIR),
+                  stgt=table2(ints, _STGT), sn=table1(ints, _SN), bb_shift=bb_shift, opposite=table1(ints, _OPPOSITE),
+                  orth=table1(ints, _ORTH), axes=table1(ints, _AXES), bb_mask=bits[:n_dirs], regions=bits[n_dirs:])
 
 
 @inline
@@ -103,111 +118,84 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
     return False
 
 
+@inline
+def _begin(starts, number, tables, work):
+    first, second, blocked, all_cells, player, mover, ply = first_position(starts, number, tables.game[K.G_CELLS])
+    work[0][0], work[0][1] = first, second  # the sides stay an array here: _advance writes them
+    return blocked, all_cells, player, mover, ply
+
+
+@inline
+def _ply_status(position, tables, work):
+    """ply.playout_kernel's status: per step direction, the pieces that can step that way (in
+    work[1]), and whether the one move is a forced pass."""
+    blocked, all_cells, player, mover, ply = position
+    sides, movers = work
+    sdir, stgt, sn, bb_shift, bb_mask, opposite = (tables.sdir, tables.stgt, tables.sn, tables.bb_shift,
+                                                   tables.bb_mask, tables.opposite)
+    me, op = sides[player], sides[1 - player]
+    empty = all_cells & ~(me | op | blocked)
+    n = _movers(me, op, empty, player, sdir, stgt, sn[player], bb_shift, bb_mask, opposite, movers)
+    pass_now = False
+    if n == 0 and tables.game[K.G_PASS] != 0:
+        if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
+            n, pass_now = 1, True
+    over, won = first_end_bits(tables.ends, n, mover, (empty, me, sides[0], sides[1], ply), tables)
+    return n, over, won, pass_now
+
+
+@inline
+def _advance(position, pass_now, k, tables, work):
+    """The k-th move by origin, then destination: the origins walked in bit order."""
+    blocked, all_cells, player, mover, ply = position
+    if pass_now:
+        return (blocked, all_cells, 1 - player, player, ply + 1), False
+    sides, movers = work
+    nd = tables.sn[player]
+    origins = np.uint64(0)
+    for j in range(nd):
+        origins |= movers[j]
+    while True:
+        bit = lowest(origins)
+        c = 0
+        for j in range(nd):
+            if movers[j] & bit:
+                c += 1
+        if k < c:
+            break
+        k -= c
+        origins ^= bit
+    d = 0
+    for j in range(nd):
+        if movers[j] & bit:
+            if k == 0:
+                d = tables.sdir[player, j]
+                break
+            k -= 1
+    dest = shift(bit, d, tables.bb_shift, tables.bb_mask)
+    me, op = sides[player], sides[1 - player]
+    taken = 1 if op & dest else 0
+    me ^= bit | dest
+    op &= ~dest
+    sides[player], sides[1 - player] = me, op
+    nxt = next_player_bits(tables.game[K.G_TURN], player, me, op, taken)
+    return (blocked, all_cells, np.int64(nxt), player, ply + 1), nxt == K.BAD_CODE
+
+
+_games = playout_kernel(_begin, _ply_status, _advance)
+
+
 @leaf
-def _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask, opposite):
-    """(over, winner) by the first end that holds, in the stage's order (n: the moves of the side to
-    move, a forced pass counting as one)."""
-    for e in range(ends.shape[0]):
-        cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
-        holds = holds_bits(cond, param, n, empty, sides[player], sides[mover], regions[mover], ply)
-        if holds == K.NEEDS_BOARD:
-            holds = board_bits(cond, param, ends[e, K.E_EXACT], sides[mover], mover, regions, orth, axes, bb_shift,
-                               bb_mask, opposite)
-        if holds == K.UNKNOWN:
-            return True, K.BAD_CODE
-        if holds:
-            return True, winner(ends[e, K.E_RESULT], mover, popcount(sides[0]), popcount(sides[1]))
-    return False, K.NONE
+def _position_status(position, tables, work):
+    """_ply_status for _list, a kernel: as a leaf, without a reference count per table."""
+    return _ply_status(position, tables, work)
 
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
-    ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
-    _play(starts, first_game, seed, max_plies, ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask,
-          regions, lengths, winners)
-
-
-@kernel
-def _play(starts, first_game, seed, max_plies, ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask,
-          regions, lengths, winners):
-    """The games of _playouts. (The tables arrive as arguments: read in the ply loop as views made
-    in the same function, they made it several times slower, measured.)"""
-    size = game[K.G_CELLS]
-    all_cells = full(size)
-    turn, passing = game[K.G_TURN], game[K.G_PASS] != 0
-    sides = np.zeros(2, np.uint64)
-    movers = np.zeros(sdir.shape[1], np.uint64)
-    for g in range(lengths.shape[0]):
-        x, blocked, player, mover, ply = start_game(starts, first_game + g, seed, size, sides)
-        plies = 0
-        while True:
-            me, op = sides[player], sides[1 - player]
-            empty = all_cells & ~(me | op | blocked)
-            nd = sn[player]
-            n = _movers(me, op, empty, player, sdir, stgt, nd, bb_shift, bb_mask, opposite, movers)
-            pass_now = False
-            if n == 0 and passing:
-                if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
-                    n, pass_now = 1, True
-            # the first end that holds, in the stage's order (written out here, as _first_end: an inlined
-            # helper taking the tables would cost every ply a reference count per table)
-            over, won = False, K.NONE
-            for e in range(ends.shape[0]):
-                cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
-                holds = holds_bits(cond, param, n, empty, me, sides[mover], regions[mover], ply)
-                if holds == K.NEEDS_BOARD:
-                    holds = board_bits(cond, param, ends[e, K.E_EXACT], sides[mover], mover, regions, orth, axes,
-                                       bb_shift, bb_mask, opposite)
-                if holds == K.UNKNOWN:
-                    over, won = True, K.BAD_CODE
-                    break
-                if holds:
-                    over, won = True, winner(ends[e, K.E_RESULT], mover, popcount(sides[0]), popcount(sides[1]))
-                    break
-            if over or n == 0:
-                winners[g] = won
-                break
-            if plies >= max_plies:
-                winners[g] = K.CUT
-                break
-            x, k = draw(x, n)
-            if pass_now:
-                mover, player = player, 1 - player
-            else:
-                # the k-th move by origin, then destination: walk the origins in bit order
-                origins = np.uint64(0)
-                for j in range(nd):
-                    origins |= movers[j]
-                while True:
-                    bit = lowest(origins)
-                    c = 0
-                    for j in range(nd):
-                        if movers[j] & bit:
-                            c += 1
-                    if k < c:
-                        break
-                    k -= c
-                    origins ^= bit
-                d = 0
-                for j in range(nd):
-                    if movers[j] & bit:
-                        if k == 0:
-                            d = sdir[player, j]
-                            break
-                        k -= 1
-                dest = shift(bit, d, bb_shift, bb_mask)
-                taken = 1 if op & dest else 0
-                me ^= bit | dest
-                op &= ~dest
-                sides[player], sides[1 - player] = me, op
-                nxt = next_player_bits(turn, player, me, op, taken)
-                if nxt == K.BAD_CODE:
-                    winners[g] = K.BAD_CODE
-                    break
-                mover, player = player, nxt
-            ply += 1
-            plies += 1
-        lengths[g] = plies
+    tables = unpack(ints, bits)
+    work = (np.zeros(2, np.uint64), np.zeros(tables.sdir.shape[1], np.uint64))
+    _games(starts, first_game, seed, max_plies, tables, work, lengths, winners)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
@@ -217,26 +205,19 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 @kernel
 def _list(first, second, blocked, player, mover, ply, ints, bits, out):
     """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
-    ends, game, sdir, stgt, sn, bb_shift, opposite, orth, axes, bb_mask, regions = _unpack(ints, bits)
+    tables = unpack(ints, bits)
+    game, sdir, bb_shift, bb_mask = tables.game, tables.sdir, tables.bb_shift, tables.bb_mask
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
-    sides = np.zeros(2, np.uint64)
+    sides = np.empty(2, np.uint64)
     sides[0], sides[1] = first, second
-    me, op = sides[player], sides[1 - player]
-    empty = full(size) & ~(me | op | blocked)
-    nd = sn[player]
     movers = np.empty(sdir.shape[1], np.uint64)
-    n = _movers(me, op, empty, player, sdir, stgt, nd, bb_shift, bb_mask, opposite, movers)
-    pass_now = False
-    if n == 0 and game[K.G_PASS] != 0:
-        if _can_move(op, me, empty, 1 - player, sdir, stgt, sn[1 - player], bb_shift, bb_mask, opposite):
-            n, pass_now = 1, True
-    over, won = _first_end(ends, sides, empty, mover, player, n, ply, regions, orth, axes, bb_shift, bb_mask,
-                           opposite)
-    if over or n == 0:
+    n, over, won, pass_now = _position_status((blocked, full(size), player, mover, ply), tables, (sides, movers))
+    if over:
         return 0, True, won
     if pass_now:
         out[0], out[m] = K.PASS_CODE, -1
         return n, False, K.NONE
+    nd = tables.sn[player]
     # by origin, then destination: for one origin the directions come sorted by shift
     origins = np.uint64(0)
     for j in range(nd):
@@ -256,25 +237,13 @@ def _list(first, second, blocked, player, mover, ply, ints, bits, out):
 step_tables = step_arrays  # the two arrays of `step`: the family's tables and the listing
 
 
-@kernel
-def step(state, slab, row, code, known, ints, bits):
-    """calls.step for the family. Every step rule plays a move the same way, so the rule itself is
-    not read."""
-    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
-        return 0, 0, True, K.BAD_STATE
+@inline
+def _play_move(state, child, k, code, n, ints, bits):
+    """Every step rule plays a move the same way, so the rule itself is not read."""
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
-    out = listing(ints, game[K.G_MAX_MOVES])
     first, second, blocked = sides_of(state, size)
     player, mover, ply = turn_of(state, size)
-    n = known
-    if n < 0 or code == K.STATUS_ONLY:
-        n, over, won = _list(first, second, blocked, player, mover, ply, ints, bits, out)
-        if code == K.STATUS_ONLY:
-            return 0, n, over, won
-    if find(out, n, code) < 0:
-        return 0, n, False, K.ILLEGAL
-    child = slab[row]
     copy_into(child, state)
     taken = 0
     nxt = 1 - player  # a pass
@@ -291,5 +260,8 @@ def step(state, slab, row, code, known, ints, bits):
         if nxt == K.BAD_CODE:
             return K.BAD_CODE, 0, True, K.BAD_CODE
     child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, ply + 1
-    n, over, won = _list(first, second, blocked, nxt, player, ply + 1, ints, bits, out)
+    n, over, won = _list(first, second, blocked, nxt, player, ply + 1, ints, bits, listing(ints, game[K.G_MAX_MOVES]))
     return taken, n, over, won
+
+
+step = step_kernel(_GAME, describe_bits(_GAME, _list), _play_move)  # calls.step for the family

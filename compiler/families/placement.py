@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from collections import namedtuple
+
 from .. import codes as K
 from ..arrays import copy_into
-from ..calls import find, listing, scratch, step_arrays
-from ..ends import count, counted, holds_cells, holds_placed, join_placed, line_through, start_sets, winner
+from ..calls import scratch, step_arrays
+from ..ends import (count, counted, end_rule, first_end_cells, first_end_placed, holds_cells, join_placed, pieces_cells,
+                    start_sets)
 from ..jit import inline, kernel, leaf
-from ..positions import misfit
 from ..playouts import playouts as generic_playouts
-from ..program import (T_AXES, T_ENDS, T_GAME, T_LINE_CYCLIC, T_LINE_LEN, T_LINES, T_NBR, T_OPPOSITE, T_ORTH,
-                       T_REGIONS, T_RULES, pack, table1, table2)
-from ..rng import draw, game_generator
+from ..ply import listing, playout_kernel, step_kernel
+from ..program import Layout, pack, table1, table2
 from ..turns import next_player, uses_counts
 
 NAME = "placement"
@@ -34,14 +35,40 @@ EXCLUDES = K.coverage(moves={K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE}
                       targets={K.TARGET_ENEMY, K.TARGET_ANY}, effects={K.FLIP, K.REMOVE, K.CONVERT, K.REQUIRE})
 
 
+# The family's int32 tables, packed in `ints` in this order (applies); `bits` is the bit masks.
+_LAYOUT = Layout("ends", "game", "rules", "nbr", "axes", "opposite", "regions", "orth", "lines", "line_len",
+                 "line_cyclic", "ring")
+(_ENDS, _GAME, _RULES, _NBR, _AXES, _OPPOSITE, _REGIONS, _ORTH, _LINES, _LINE_LEN, _LINE_CYCLIC,
+ _RING) = map(_LAYOUT.number, _LAYOUT.names)
+# What the kernels read, by name: each table a view of `ints`.
+Tables = namedtuple("Tables", _LAYOUT.names)
+
+
+def named_tables(program) -> dict[str, np.ndarray]:
+    """The family's tables of a program by name (Tables' fields): the program's, and the longest
+    line per axis (ring)."""
+    named = {name: getattr(program, name) for name in _LAYOUT.names if name != "ring"}
+    named["ring"] = np.array([_ring(program.nbr, int(d)) for d in program.axes], dtype=np.int32)
+    return named
+
+
 def applies(program) -> tuple | None:
-    """The tables of `playouts` (the packed program, the longest line per axis), or None for a stage
-    of another shape."""
+    """The tables of `playouts` and `step`: the family's packed in one array (see unpack), the bit
+    masks, and the whole program packed (for the starts the generic kernels play); None for a
+    stage of another shape."""
     rules = program.rules
     if rules.shape[0] != 1 or rules[0, K.R_N_EFFECTS] != 0:
         return None
-    rings = np.array([_ring(program.nbr, int(d)) for d in program.axes], dtype=np.int32)
-    return pack(program), program.bb_mask, rings
+    return _LAYOUT.pack(**named_tables(program)), program.bb_mask, pack(program)
+
+
+@inline
+def unpack(ints, bits):
+    """The Tables of applies' `ints` (views, no copies; `bits` is not read)."""
+    return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), rules=table2(ints, _RULES),
+                  nbr=table2(ints, _NBR), axes=table1(ints, _AXES), opposite=table1(ints, _OPPOSITE),
+                  regions=table2(ints, _REGIONS), orth=table1(ints, _ORTH), lines=table2(ints, _LINES),
+                  line_len=table1(ints, _LINE_LEN), line_cyclic=table1(ints, _LINE_CYCLIC), ring=table1(ints, _RING))
 
 
 def _ring(nbr: np.ndarray, d: int) -> int:
@@ -56,44 +83,43 @@ def _ring(nbr: np.ndarray, d: int) -> int:
     return longest
 
 
+@inline
+def _holds_on_board(cond, param, exact, e, moves, mover, at, tables):
+    """An end read on the whole board, the board conditions only: those that counts alone do not
+    decide (holds_placed reads the others from counts, exactly, and these around the last cell only)."""
+    if counted(cond, param, 1, 1, 1, 0) != K.UNKNOWN:
+        return K.HOLDS_NOT
+    state, stack, seen = at
+    return holds_cells(state, cond, param, exact, moves, tables.lines, tables.line_len, tables.line_cyclic,
+                       tables.regions, tables.nbr, tables.orth, stack, seen)
+
+
+_first_board_end = end_rule(_holds_on_board, pieces_cells)
+
+
 @leaf
-def _first_end_whole(cells, n, ints, space, board_only):
-    """The first end that holds on the whole board (the cells form), -1 if none, K.BAD_CODE for a
-    code without a branch. With board_only, only the board conditions are read: those that counts
-    alone do not decide (holds_placed reads the others from counts, exactly, and these around the
-    last cell only). `space`: 2 * (n_cells + 1) int32 of scratch."""
-    ends, regions, nbr = table2(ints, T_ENDS), table2(ints, T_REGIONS), table2(ints, T_NBR)
-    lines, line_len, line_cyclic = table2(ints, T_LINES), table1(ints, T_LINE_LEN), table1(ints, T_LINE_CYCLIC)
-    orth = table1(ints, T_ORTH)
-    size = nbr.shape[1]
-    stack, seen = space[: size + 1], space[size + 1:]
-    for e in range(ends.shape[0]):
-        cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
-        if board_only and counted(cond, param, 1, 1, 1, 0) != K.UNKNOWN:
-            continue
-        holds = holds_cells(cells, cond, param, ends[e, K.E_EXACT], n, lines, line_len, line_cyclic, regions, nbr, orth,
-                            stack, seen)
-        if holds == K.UNKNOWN:
-            return K.BAD_CODE
-        if holds:
-            return e
-    return -1
+def _board_decides(cells, tables, space):
+    """Whether a board condition already holds on `cells` (or a code without a branch is met)."""
+    size = tables.nbr.shape[1]
+    over, _ = _first_board_end(tables.ends, 1, cells[size + K.MOVER], (cells, space[: size + 1], space[size + 1:]),
+                               tables)
+    return over
 
 
 @kernel
-def _decided(starts, flat):
+def _decided(starts, ints, bits):
     """bool[len(starts)]: whether a board condition (line, connect, far row) already holds for
     either player in each start, read whole as the generic kernels read it."""
+    tables = unpack(ints, bits)
     whole = np.zeros(starts.shape[0], np.bool_)
-    size = table1(flat, T_GAME)[K.G_CELLS]
+    size = tables.game[K.G_CELLS]
     space = np.empty(2 * (size + 1), np.int32)
     probe = np.empty(starts.shape[1], np.int32)
     for s in range(starts.shape[0]):
         copy_into(probe, starts[s])
         for mover in range(2):
             probe[size + K.MOVER] = mover
-            # (typed values, not literals: numba would compile a literal's own version)
-            if _first_end_whole(probe, np.int64(1), flat, space, np.bool_(True)) != -1:
+            if _board_decides(probe, tables, space):
                 whole[s] = True
     return whole
 
@@ -147,53 +173,61 @@ def _refill(moves, n, k, state, cols):
     return _insert(moves, n, i) if i >= 0 else n
 
 
-@leaf
-def _play(state, x, max_plies, moves, counts, sets, connect, gravity, game, ends, nbr, axes, opposite, regions, orth,
-          ring):
-    """One random game from `state` (played on it), drawing from generator x, whose start holds no
-    line nor connection. Returns (plies, winner: 0, 1, K.NONE a draw, K.CUT, K.BAD_CODE). `sets`
-    are the connect ends' union-finds of the start. (The tables come one by one rather than as the
-    Program: a call hands over only the arrays it reads.)"""
-    size, rows, cols, turn = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_TURN]
+@inline
+def _begin(starts, number, tables, work):
+    """A game's first position (player to move, ply, moves, the cell just played, empty cells): the
+    start's cells in work's state, its moves listed, its pieces counted, its union-finds copied."""
+    state, moves, counts, sets, sets_of, connect, gravity = work
+    start = number % starts.shape[0]
+    game = tables.game
+    size = game[K.G_CELLS]
+    copy_into(state, starts[start])
+    if connect:
+        for e in range(sets.shape[0]):
+            copy_into(sets[e], sets_of[start, e])
     counts[0], counts[1] = count(state, size, 1), count(state, size, 2)
-    empties = count(state, size, 0)
-    player, ply = state[size + K.TO_MOVE], state[size + K.PLY]
-    last = np.int64(-1)  # the cell just played (none at the start; not a literal: see _any_connect)
-    plies = 0
-    n = _legal_moves(state, moves, gravity, rows, cols, size)
-    while True:
-        mover = state[size + K.MOVER]
-        on_far_row = last >= 0 and regions[mover, last] != 0
-        for e in range(ends.shape[0]):  # the first end that holds, in the stage's order
-            cond, param = ends[e, K.E_CONDITION], ends[e, K.E_PARAM]
-            holds = holds_placed(cond, param, n, empties, counts[player], ply, last, on_far_row, sets, e, mover, size)
-            if holds == K.NEEDS_BOARD:  # a line: the kernel call stays out of the inlined helper
-                holds = line_through(state, last, mover + 1, param, ends[e, K.E_EXACT] != 0, nbr, axes, opposite, ring)
-            if holds == K.UNKNOWN:
-                return plies, K.BAD_CODE
-            if holds:
-                return plies, winner(ends[e, K.E_RESULT], mover, counts[0], counts[1])
-        if n == 0:
-            return plies, K.NONE
-        if plies >= max_plies:
-            return plies, K.CUT
-        x, k = draw(x, n)
-        last = moves[k]
-        state[last] = player + 1
-        if connect:
-            join_placed(sets, state, last, nbr, orth, ends, regions, size)
-        counts[player] += 1
-        empties -= 1
-        state[size + K.MOVER] = player
-        nxt = next_player(turn, player, counts[player], counts[1 - player], 0)  # a placement takes nothing
-        if nxt == K.BAD_CODE:
-            return plies, K.BAD_CODE
-        player = np.int32(nxt)
-        state[size + K.TO_MOVE] = player
-        ply += 1
-        state[size + K.PLY] = ply
-        plies += 1
-        n = _refill(moves, n, k, state, cols) if gravity else _drop(moves, n, k)
+    n = _legal_moves(state, moves, gravity, game[K.G_ROWS], game[K.G_COLS], size)
+    # the cell just played: none at the start (not a literal: see _any_connect)
+    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), np.int64(n), np.int64(-1),
+            np.int64(count(state, size, 0)))
+
+
+@inline
+def _ply_status(position, tables, work):
+    """ply.playout_kernel's status, in the placed form: a start holds no line nor connection
+    (playouts), so what holds now holds through the cell just played."""
+    player, ply, n, last, empties = position
+    state, counts, sets = work[0], work[2], work[3]
+    mover = state[tables.nbr.shape[1] + K.MOVER]
+    on_far_row = last >= 0 and tables.regions[mover, last] != 0
+    over, won = first_end_placed(tables.ends, n, mover, (state, counts, empties, player, ply, last, on_far_row, sets),
+                                 tables)
+    return n, over, won, 0
+
+
+@inline
+def _advance(position, listed, k, tables, work):
+    """The k-th listed cell, filled; the list kept up to date (_drop, _refill) and the union-finds."""
+    player, ply, n, last, empties = position
+    state, moves, counts, sets, _, connect, gravity = work
+    game = tables.game
+    size = game[K.G_CELLS]
+    last = np.int64(moves[k])
+    state[last] = player + 1
+    if connect:
+        join_placed(sets, state, last, tables.nbr, tables.orth, tables.ends, tables.regions, size)
+    counts[player] += 1
+    state[size + K.MOVER] = player
+    nxt = next_player(game[K.G_TURN], player, counts[player], counts[1 - player], 0)  # a placement takes nothing
+    if nxt == K.BAD_CODE:
+        return position, True
+    state[size + K.TO_MOVE] = nxt
+    state[size + K.PLY] = ply + 1
+    n = _refill(moves, n, k, state, game[K.G_COLS]) if gravity else _drop(moves, n, k)
+    return (np.int64(nxt), ply + 1, np.int64(n), last, empties - 1), False
+
+
+_games = playout_kernel(_begin, _ply_status, _advance)
 
 
 @kernel
@@ -207,92 +241,79 @@ def _any_connect(ends):
 
 
 @kernel
-def _playouts(starts, whole, first_game, seed, max_plies, flat, ring, lengths, winners):
-    """The games of the batch whose start is not `whole` (the others are left to the caller)."""
-    game, ends, nbr, regions = table1(flat, T_GAME), table2(flat, T_ENDS), table2(flat, T_NBR), table2(flat, T_REGIONS)
-    axes, opposite, orth = table1(flat, T_AXES), table1(flat, T_OPPOSITE), table1(flat, T_ORTH)
-    size = game[K.G_CELLS]
-    gravity = table2(flat, T_RULES)[0, K.R_KIND] == K.PLACE_GRAVITY
+def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    tables = unpack(ints, bits)
+    ends, size = tables.ends, tables.game[K.G_CELLS]
     connect = _any_connect(ends)
     sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
     state = np.empty(starts.shape[1], np.int32)
-    for s in range(starts.shape[0]):
-        if connect and not whole[s]:
+    if connect:
+        for s in range(starts.shape[0]):
             copy_into(state, starts[s])  # a writeable copy, as in play: the union-find code compiles once
-            start = start_sets(state, nbr, orth, ends, regions, size)
+            start = start_sets(state, tables.nbr, tables.orth, ends, tables.regions, size)
             for e in range(ends.shape[0]):
                 copy_into(sets_of[s, e], start[e])
-    moves = np.empty(size, np.int32)
-    counts = np.zeros(2, np.int64)
-    sets = np.empty(sets_of.shape[1:], np.int32)
-    for g in range(lengths.shape[0]):
-        number = first_game + g
-        start = number % starts.shape[0]
-        if whole[start]:
-            continue
-        copy_into(state, starts[start])
-        if connect:
-            for e in range(ends.shape[0]):
-                copy_into(sets[e], sets_of[start, e])
-        lengths[g], winners[g] = _play(state, game_generator(seed, number), max_plies, moves, counts, sets, connect,
-                                       gravity, game, ends, nbr, axes, opposite, regions, orth, ring)
+    work = (state, np.empty(size, np.int32), np.zeros(2, np.int64), np.empty(sets_of.shape[1:], np.int32), sets_of,
+            connect, tables.rules[0, K.R_KIND] == K.PLACE_GRAVITY)
+    _games(starts, first_game, seed, max_plies, tables, work, lengths, winners)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
-    flat, bb_mask, ring = tables
-    whole = _decided(starts, flat)
-    if whole.any():  # a line or a connection at a start: its games test everything, as generic play does
-        # (only a start built so, never a reachable one: the generic kernels compile only then)
-        if whole.all():
-            generic_playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners)
-            return
+    ints, bb_mask, flat = tables
+    whole = _decided(starts, ints, bb_mask)
+    if whole.all():  # a line or a connection at every start: the generic kernels play (only a start
+        # built so, never a reachable one: they compile only then)
+        generic_playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners)
+        return
+    _playouts(starts, first_game, seed, max_plies, ints, bb_mask, lengths, winners)
+    if whole.any():  # the placed form cannot read a line or a connection there: those games again, generic
         for g in np.flatnonzero(whole[(first_game + np.arange(lengths.shape[0])) % starts.shape[0]]):
             generic_playouts(starts, first_game + g, seed, max_plies, flat, bb_mask, lengths[g:g + 1],
                              winners[g:g + 1])
-    _playouts(starts, whole, first_game, seed, max_plies, flat, ring, lengths, winners)
 
 
 @leaf
-def _status(cells, n, ints, space):
+def _status(cells, n, tables, space):
     """(moves, over, winner) of a position with n legal moves, its ends read on the whole board (the
     cells form: a position from Python has no history)."""
-    e = _first_end_whole(cells, n, ints, space, np.bool_(False))
-    if e == K.BAD_CODE:
-        return 0, True, K.BAD_CODE
-    if e >= 0:
-        size = table1(ints, T_GAME)[K.G_CELLS]
-        return 0, True, winner(table2(ints, T_ENDS)[e, K.E_RESULT], cells[size + K.MOVER], count(cells, size, 1),
-                               count(cells, size, 2))
-    return n, n == 0, K.NONE
+    size = tables.nbr.shape[1]
+    over, won = first_end_cells(tables.ends, n, cells[size + K.MOVER], (cells, space[: size + 1], space[size + 1:]),
+                                tables)
+    if over:
+        return 0, True, won
+    return n, False, K.NONE
 
 
 def step_tables(program, tables) -> tuple[np.ndarray, np.ndarray]:
-    """The two arrays of `step`: the packed program, scratch for a connection's search, the listing."""
+    """The two arrays of `step`: the family's tables, scratch for a connection's search, the listing."""
     return step_arrays(program, tables, 2 * (program.nbr.shape[1] + 1))
 
 
-@kernel
-def step(state, slab, row, code, known, ints, bits):
-    """calls.step for the family. The legal moves are the same for both sides (no forced pass ever
-    applies), and once a cell is played they are the parent's, that cell dropped (or its column's
-    next cell up), as in the playouts. Reads only the tables it needs (unpack would view all)."""
-    if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
-        return 0, 0, True, K.BAD_STATE
-    game = table1(ints, T_GAME)
+@inline
+def _describe(state, child, ints, bits):
+    """The legal moves are the same for both sides (no forced pass ever applies)."""
+    tables = unpack(ints, bits)
+    game = tables.game
     size, rows, cols, m = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_MAX_MOVES]
     out, space = listing(ints, m), scratch(ints, m, 2 * (size + 1))
-    gravity = table2(ints, T_RULES)[0, K.R_KIND] == K.PLACE_GRAVITY
-    child = slab[row]
+    gravity = tables.rules[0, K.R_KIND] == K.PLACE_GRAVITY
+    copy_into(child, state)  # a writable copy: the kernels are compiled for writable arrays
+    n, over, won = _status(child, _legal_moves(child, out, gravity, rows, cols, size), tables, space)
+    for i in range(m, m + n):
+        out[i] = 0
+    return n, over, won
+
+
+@inline
+def _play_move(state, child, k, code, n, ints, bits):
+    """Once a cell is played the legal moves are the parent's, that cell dropped (or its column's
+    next cell up), as in the playouts."""
+    tables = unpack(ints, bits)
+    game = tables.game
+    size, cols, m = game[K.G_CELLS], game[K.G_COLS], game[K.G_MAX_MOVES]
+    out, space = listing(ints, m), scratch(ints, m, 2 * (size + 1))
+    gravity = tables.rules[0, K.R_KIND] == K.PLACE_GRAVITY
     copy_into(child, state)
-    n = known
-    if n < 0 or code == K.STATUS_ONLY:
-        n, over, won = _status(child, _legal_moves(child, out, gravity, rows, cols, size), ints, space)
-        out[m: m + n] = 0
-        if code == K.STATUS_ONLY or won == K.BAD_CODE:
-            return 0, n, over, won
-    k = find(out, n, code)
-    if k < 0:
-        return 0, n, False, K.ILLEGAL
     player = state[size + K.TO_MOVE]
     child[code] = player + 1
     turn = game[K.G_TURN]
@@ -304,6 +325,10 @@ def step(state, slab, row, code, known, ints, bits):
         return K.BAD_CODE, 0, True, K.BAD_CODE
     child[size + K.TO_MOVE], child[size + K.MOVER], child[size + K.PLY] = nxt, player, state[size + K.PLY] + 1
     n = _refill(out, n, k, child, cols) if gravity else _drop(out, n, k)
-    out[m: m + n] = 0
-    n, over, won = _status(child, n, ints, space)
+    for i in range(m, m + n):
+        out[i] = 0
+    n, over, won = _status(child, n, tables, space)
     return 0, n, over, won
+
+
+step = step_kernel(_GAME, _describe, _play_move)  # calls.step for the family

@@ -1,0 +1,127 @@
+"""The ply protocol every form of the compiled game shares (the generic kernels on cells and each
+family of families/), written once; a form hands in only what differs (Pgx's `Env.step`):
+
+- the ends of a position: `ends.end_rule` (the first that holds decides, else no moves is a draw);
+- `step_kernel(game_table, describe, play)`: calls.step's contract, its preamble (a state from
+  outside the game checked once, the status of the position, an illegal move refused) and the move
+  (`describe_bits`: how a bitboard family describes a state);
+- `playout_kernel(begin, status, advance)`: random games inside the kernel, every form drawing the
+  same moves for a seed (rng.py).
+
+Each is a factory: it closes over the form's kernels and returns a kernel of its own, which numba
+compiles once per form (and caches: jit.py keys a closure's cache on the names it closes over).
+"""
+
+from . import codes as K
+from .bitboards import sides_of, turn_of
+from .jit import inline, kernel, leaf
+from .positions import misfit
+from .program import table1
+from .rng import draw, game_generator
+
+
+@inline
+def listing(ints, m):
+    """The listing `out` at the end of a step's `ints` (m: max_moves)."""
+    return ints[ints.shape[0] - 2 * m:]
+
+
+@inline
+def find(out, n, code):
+    """Where `code` is among the n moves `out` lists, or -1."""
+    for k in range(n):
+        if out[k] == code:
+            return k
+    return -1
+
+
+def describe_bits(game_table, list_position):
+    """step_kernel's `describe` for a bitboard family: the state's sides and turn, then the family's
+    `list_position(first, second, blocked, player, mover, ply, ints, bits, out) -> (moves, over,
+    winner)`, which lists the moves into `out`."""
+
+    @inline
+    def describe(state, child, ints, bits):
+        game = table1(ints, game_table)
+        size = game[K.G_CELLS]
+        first, second, blocked = sides_of(state, size)
+        player, mover, ply = turn_of(state, size)
+        return list_position(first, second, blocked, player, mover, ply, ints, bits,
+                             listing(ints, game[K.G_MAX_MOVES]))
+
+    return describe
+
+
+def step_kernel(game_table, describe, play):
+    """calls.step for a form whose tables are packed in `ints` with the game row as table number
+    `game_table`.
+
+    `describe(state, child, ints, bits) -> (moves, over, winner)`: the status of `state` (read-only),
+    its moves written into the listing (`listing`); `child` is a free row to use as scratch.
+    `play(state, child, k, code, moves, ints, bits) -> (taken, moves, over, winner)`: write the
+    position after the listed move k (its code `code`, one of `moves` listed) into `child`, list its
+    moves and return the pieces taken and the child's status (K.BAD_CODE as taken for a code
+    without a branch)."""
+
+    @kernel
+    def step(state, slab, row, code, known, ints, bits):
+        if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
+            return 0, 0, True, K.BAD_STATE
+        child = slab[row]
+        n = known
+        if n < 0 or code == K.STATUS_ONLY:
+            n, over, won = describe(state, child, ints, bits)
+            if code == K.STATUS_ONLY or won == K.BAD_CODE:
+                return 0, n, over, won
+        k = find(listing(ints, table1(ints, game_table)[K.G_MAX_MOVES]), n, code)
+        if k < 0:
+            return 0, n, False, K.ILLEGAL
+        return play(state, child, k, code, n, ints, bits)
+
+    return step
+
+
+def playout_kernel(begin, status, advance):
+    """Random games inside the kernel for a form: game g (numbered from `first_game`, for
+    reproducibility across threads) starts from starts[number % len(starts)] and draws its moves
+    uniformly with its own generator, seeded from (seed, number) (rng.py), so every form plays the
+    same games for a seed. Writes plies played and the winner (0, 1, K.NONE a draw, K.CUT cut at
+    max_plies, K.BAD_CODE a code without a branch) per game.
+
+    The form hands in, for a position of its own (a tuple of scalars) and its `tables` and scratch
+    `work` (made once per batch by the caller):
+    `begin(starts, number, tables, work) -> position`: game `number`'s first position;
+    `status(position, tables, work) -> (moves, over, winner, listed)`: the moves of the side to move
+    (a forced pass counting as one) and the outcome (ends.end_rule); `listed` is what `advance`
+    needs to find the k-th move;
+    `advance(position, listed, k, tables, work) -> (position, bad)`: the position after the k-th
+    move (bad: a code without a branch).
+    The loop is a leaf (jit.py) and the three are inlined into it: one function without reference
+    counts, as a hand-written loop would be. (As leaves called every ply, the families' playouts
+    ran 1.2x to 3x slower, measured; so did Othello's by 5% with its status a leaf inside the
+    inlined status.) `tables` and `work` are made by the caller, a kernel."""
+
+    @leaf
+    def playouts(starts, first_game, seed, max_plies, tables, work, lengths, winners):
+        for g in range(lengths.shape[0]):
+            number = first_game + g
+            x = game_generator(seed, number)
+            position = begin(starts, number, tables, work)
+            plies = 0
+            while True:
+                moves, over, won, listed = status(position, tables, work)
+                if over:
+                    winners[g] = won
+                    break
+                if plies >= max_plies:
+                    winners[g] = K.CUT
+                    break
+                x, k = draw(x, moves)
+                position, bad = advance(position, listed, k, tables, work)
+                if bad:
+                    winners[g] = K.BAD_CODE
+                    break
+                plies += 1
+            lengths[g] = plies
+
+    return playouts
