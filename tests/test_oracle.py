@@ -13,6 +13,7 @@ import socket
 import struct
 import threading
 import time
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -277,6 +278,13 @@ def test_a_message_longer_than_its_limit_or_followed_by_more_is_refused():
     assert received(request, limit=4) is None
     assert received(request + b"more") is None
     assert received(request[:10]) is None
+
+
+def test_a_non_editable_install_carries_the_oracle_package():
+    """pyproject lists packages by name: a package it leaves out is missing from `pip install .`."""
+    pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    assert "ludica.runtime.oracle" in pyproject["tool"]["setuptools"]["packages"]
+    assert Path(oracle.__file__).name == "__init__.py"
 
 def _digger(tmp_path: Path, game) -> Path:
     """rule_digger.py with the signature of a window of `game`'s compiled tables filled in."""
