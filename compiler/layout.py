@@ -19,6 +19,7 @@ from ..gdl.game import PASS, Move
 from . import codes as K
 
 ACTIONS = 1 << 31  # every action of every game is below this (codes.py: moves are int32 codes)
+_INT32 = np.dtype(np.int32).num
 
 
 class MoveTable:
@@ -102,8 +103,6 @@ class _PieceMoves(dict):
         return move
 
 
-
-
 def illegal_text(named: Move | int, legal: tuple[Move, ...]) -> str:
     """What a refused move or action is told: it, and the legal moves of the position."""
     listed = " ".join(map(str, legal)) or "none, the game is over"
@@ -141,7 +140,3 @@ def read_only(array: np.ndarray) -> np.ndarray:
         array = array.view()
         array.flags.writeable = False
     return array
-
-
-_INT32 = np.dtype(np.int32).num
-
