@@ -1,5 +1,5 @@
 """What `--isolate-rules` costs an agent: the rules API in-process against the same API answered by
-a rules oracle (runtime/oracle.py), measured in one run, ratios printed.
+a rules oracle (runtime/oracle/), measured in one run, ratios printed.
 
 Per call, from Python as an agent calls it: `apply` then `legal_moves` of the child along random
 games (the oracle tells the child's moves with the apply: one round trip per ply), the same with

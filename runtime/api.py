@@ -1,5 +1,6 @@
-"""What an agent sees of a stage: `StageView` (what the Arena shows, not the rules) and `RulesApi`
-(the only window on the rules: simulate, never read).
+"""What an agent sees of a stage: `StageView` (what the Arena shows, not the rules) and `Rules`
+(the only window on the rules: simulate, never read), declared as a protocol and implemented here
+in-process by `RulesApi` (and by the rules oracle's client, runtime/oracle/client.py).
 
 States are opaque values (read-only int32 arrays of the compiled game) that an agent may keep,
 copy and pass back; moves are `Move` values (hashable; `str(move)` is `d3`, `b2-b3` or `pass`),
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..compiler.game import CompiledGame, Playouts, as_state
+from ..compiler import CompiledGame, Playouts
+from ..compiler.layout import as_state
 from ..gdl.ast import HexBoard
 from ..gdl.game import Move
 from . import metrics
@@ -65,8 +67,72 @@ def count_and_seed(n, seed) -> tuple[int, int]:
     return n, seed
 
 
-class RulesApi:
-    """Simulation of the stage's true rules, for the agent's analysis and play."""
+@runtime_checkable
+class Rules(Protocol):
+    """The agents' API, declared: simulation of the stage's true rules, for the agent's analysis
+    and play. Implemented in-process by `RulesApi` (over the compiled game) and, with
+    --isolate-rules, by runtime/oracle's `OracleRules` (every call a request to a rules oracle):
+    same methods, same signatures, same values, same errors; anything else that serves agents the
+    rules (a line protocol for programs in other languages) answers to this too."""
+
+    def legal_moves(self, state: np.ndarray) -> list[Move]:
+        """The moves of the side to move, in the stage's order (a forced pass is the one move `pass`)."""
+        ...
+
+    def apply(self, state: np.ndarray, move: Move | str) -> tuple[np.ndarray, int]:
+        """(the state after `move`, the number of pieces it captured or flipped). ValueError if illegal."""
+        ...
+
+    def legal_actions(self, state: np.ndarray) -> list[int]:
+        """The legal moves as integers, in the order of legal_moves (cheaper than Move objects, for a
+        search from Python); move_of and action_of translate."""
+        ...
+
+    def apply_action(self, state: np.ndarray, action: int) -> tuple[np.ndarray, int]:
+        """(the state after the legal action, the number of pieces it captured or flipped)."""
+        ...
+
+    def move_of(self, action: int) -> Move:
+        """The Move of an action (ValueError for what is not an action of this game)."""
+        ...
+
+    def action_of(self, move: Move | str) -> int:
+        """The action of a move (ValueError for a cell off the board)."""
+        ...
+
+    def to_move(self, state: np.ndarray) -> int:
+        """Index in stage.players of the side to move."""
+        ...
+
+    def is_terminal(self, state: np.ndarray) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def returns(self, state: np.ndarray) -> tuple[float, float]:
+        """Per player: +1 win, -1 loss, 0 draw (or game not over)."""
+        ...
+
+    def board(self, state: np.ndarray) -> np.ndarray:
+        """rows × cols int array: 0 empty, 1.. the players' pieces, -1 blocked."""
+        ...
+
+    def evaluate(self, state: np.ndarray, player: int) -> dict[str, float]:
+        """The Arena's evaluateBoard: piece, mobility, corner, edge and total (runtime/metrics.py)."""
+        ...
+
+    def playouts(self, state: np.ndarray | None, n: int, seed: int = 0) -> Playouts:
+        """`n` random games from `state` (None: the initial state) inside the kernel: `.lengths` and
+        `.returns` (n × players)."""
+        ...
+
+    def parse_move(self, text: str) -> Move:
+        """The move written `text` (`d3`, `b2-b3`, `pass`)."""
+        ...
+
+
+class RulesApi(Rules):
+    """The agents' API (`Rules`) in the agent's own process, over the compiled game: a call is a
+    kernel call."""
 
     def __init__(self, game: CompiledGame):
         self._game = game
@@ -75,21 +141,16 @@ class RulesApi:
     def _move(self, move: Move | str) -> Move:
         return move if isinstance(move, Move) else self._game.parse_move(str(move))
 
-    def legal_moves(self, state) -> list[Move]:
-        """The moves of the side to move, in the stage's order (a forced pass is the one move `pass`)."""
+    def legal_moves(self, state: np.ndarray) -> list[Move]:
         return self._game.legal_moves(state)
 
-    def apply(self, state, move: Move | str) -> tuple[Any, int]:
-        """(the state after `move`, the number of pieces it captured or flipped). ValueError if illegal."""
+    def apply(self, state: np.ndarray, move: Move | str) -> tuple[np.ndarray, int]:
         return self._game.apply_counted(state, self._move(move))
 
-    def legal_actions(self, state) -> list[int]:
-        """The legal moves as integers, in the order of legal_moves (cheaper than Move objects, for a
-        search from Python); move_of and action_of translate."""
+    def legal_actions(self, state: np.ndarray) -> list[int]:
         return self._game.legal_actions(state)
 
-    def apply_action(self, state, action: int) -> tuple[Any, int]:
-        """(the state after the legal action, the number of pieces it captured or flipped)."""
+    def apply_action(self, state: np.ndarray, action: int) -> tuple[np.ndarray, int]:
         return self._game.apply_action_counted(state, action)
 
     def move_of(self, action: int) -> Move:
@@ -98,27 +159,22 @@ class RulesApi:
     def action_of(self, move: Move | str) -> int:
         return self._game.action_of(self._move(move))
 
-    def to_move(self, state) -> int:
-        """Index in stage.players of the side to move."""
+    def to_move(self, state: np.ndarray) -> int:
         return self._game.to_move(state)
 
-    def is_terminal(self, state) -> bool:
+    def is_terminal(self, state: np.ndarray) -> bool:
         return self._game.is_terminal(state)
 
-    def returns(self, state) -> tuple[float, float]:
-        """Per player: +1 win, -1 loss, 0 draw (or game not over)."""
+    def returns(self, state: np.ndarray) -> tuple[float, float]:
         return self._game.returns(state)
 
-    def board(self, state) -> np.ndarray:
-        """rows × cols int array: 0 empty, 1.. the players' pieces, -1 blocked."""
+    def board(self, state: np.ndarray) -> np.ndarray:
         return self._game.board(state)
 
-    def evaluate(self, state, player: int) -> dict[str, float]:
-        """The Arena's evaluateBoard: piece, mobility, corner, edge and total (runtime/metrics.py)."""
+    def evaluate(self, state: np.ndarray, player: int) -> dict[str, float]:
         return metrics.evaluate(self._game, as_state(state), seat(player), self._shape).as_dict()
 
-    def playouts(self, state, n: int, seed: int = 0) -> Playouts:
-        """`n` random games from `state` inside the kernel: `.lengths` and `.returns` (n × players)."""
+    def playouts(self, state: np.ndarray | None, n: int, seed: int = 0) -> Playouts:
         n, seed = count_and_seed(n, seed)
         return self._game.playouts(n, seed=seed, state=state)
 

@@ -86,7 +86,7 @@ class Settings:
 
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
     reveal: bool = False  # GGP mode: the stage's text is handed to the agent
-    isolate_rules: bool = False  # the rules in an oracle process of the agent's (runtime/oracle.py)
+    isolate_rules: bool = False  # the rules in an oracle process of the agent's (runtime/oracle/)
     data: str | None = None  # a folder the user named for the agent: read-only at /agent/data
 
     @property

@@ -4,7 +4,7 @@
 It runs the agent and nothing else, never inside the referee. In order:
 1. reads its setup (the stage's text, the limits) from the socket;
 2. compiles the stage and warms every API call (from numba's cache, which the jail links in);
-   with --isolate-rules, instead, forks a rules oracle (runtime/oracle.py) that does 1 and 2 in
+   with --isolate-rules, instead, forks a rules oracle (runtime/oracle/) that does 1 and 2 in
    a process of its own, and takes the view and an API that asks the oracle;
 3. sets its limits (runtime/limits.py); from here on it runs untrusted code;
 4. on `analyze` (the agent's source comes with it, so importing the file is charged as analysis),

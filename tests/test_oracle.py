@@ -1,15 +1,19 @@
-"""--isolate-rules: each agent's rules in an oracle process of its own (runtime/oracle.py). The API
+"""--isolate-rules: each agent's rules in an oracle process of its own (runtime/oracle/). The API
 it answers is the in-process one, call for call, errors included; an agent that digs for the rules
 finds them in its own memory without isolation and nowhere with it; the games are the same."""
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import random
 import signal
+import socket
+import struct
 import threading
 import time
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -17,11 +21,13 @@ import pytest
 
 from ludica import stages
 from ludica.cli import main
+from ludica.compiler import Playouts
 from ludica.compiler import compile as compile_stage
 from ludica.gdl import load
 from ludica.gdl.game import Move
 from ludica.runtime import entrants as agents, oracle, tournament
-from ludica.runtime.api import RulesApi, stage_view
+from ludica.runtime.api import Rules, RulesApi, stage_view
+from ludica.runtime.oracle import wire
 from ludica.runtime.sandbox import AgentProcess, Settings
 
 HERE = Path(__file__).parent / "agents"
@@ -217,6 +223,68 @@ def test_the_oracle_ends_when_its_worker_lets_go():
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
 
+
+
+def test_both_apis_implement_every_method_of_the_rules_protocol_with_its_signature():
+    """RulesApi and OracleRules stand side by side, each declaring Rules: every method of the
+    protocol is their own (not the protocol's empty body), with the protocol's signature."""
+    methods = [name for name, value in vars(Rules).items() if callable(value) and not name.startswith("_")]
+    assert {"legal_moves", "apply", "legal_actions", "apply_action", "evaluate", "playouts"} <= set(methods)
+    for cls in (RulesApi, oracle.OracleRules):
+        assert issubclass(cls, Rules)
+        for name in methods:
+            assert name in vars(cls), f"{cls.__name__}.{name} is missing: it would inherit the protocol's empty body"
+            assert inspect.signature(vars(cls)[name]) == inspect.signature(vars(Rules)[name]), f"{cls.__name__}.{name}"
+    assert not issubclass(oracle.OracleRules, RulesApi)  # no half-initialised base any more
+    assert isinstance(RulesApi(compile_stage(load(stages.path("tic-tac-toe")))), Rules)
+
+
+@pytest.mark.parametrize("error", [ValueError("illegal move 'j9': legal moves are a1"), OverflowError("too large"),
+                                   MemoryError("a reply of 5,000,000,000 bytes"), TypeError("not an integer"),
+                                   IndexError("index 9 is out of bounds"), KeyError("x")],
+                         ids=lambda e: type(e).__name__)
+def test_an_error_crosses_the_wire_as_the_same_exception(error):
+    status, body = wire.failure(error)
+    assert status == (wire.REFUSED if isinstance(error, ValueError) else wire.FAILED)
+    back = wire.error_of(status, body)
+    if isinstance(error, KeyError):  # not one an API call raises: named in a RuntimeError
+        assert type(back) is RuntimeError and str(back) == "KeyError: 'x'"
+    else:
+        assert type(back) is type(error) and str(back) == str(error)
+
+
+def test_a_description_and_playouts_cross_the_wire_unchanged():
+    state = np.arange(12, dtype=np.int32)
+    body = state.tobytes() + wire.described(3, [5, -1, 40], True, 1)
+    assert wire.read_described(body, state.nbytes) == (3, (5, -1, 40), True, 1)
+    assert np.array_equal(wire.state_of(body[:state.nbytes]), state)
+    with pytest.raises(ValueError, match="not a state: 7 bytes"):
+        wire.state_of(b"\0" * 7)
+    done = Playouts(np.array([3, 7], np.int32), np.array([[1.0, -1.0], [0.0, 0.0]]), 1)
+    back = wire.read_playouts(wire.playouts_reply(done))
+    assert back.cut == 1 and np.array_equal(back.lengths, done.lengths) and np.array_equal(back.returns, done.returns)
+
+
+def test_a_message_longer_than_its_limit_or_followed_by_more_is_refused():
+    def received(data: bytes, limit: int = 64):
+        here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        with here, there:
+            there.sendall(data)
+            there.shutdown(socket.SHUT_WR)
+            return wire.receive(here, wire.REQUEST, limit)
+
+    request = wire.REQUEST.pack(wire.LOOK, 8, 2, -3) + struct.pack("<2i", 7, 9)
+    assert received(request) == ((wire.LOOK, 8, 2, -3), struct.pack("<2i", 7, 9))
+    assert received(request, limit=4) is None
+    assert received(request + b"more") is None
+    assert received(request[:10]) is None
+
+
+def test_a_non_editable_install_carries_the_oracle_package():
+    """pyproject lists packages by name: a package it leaves out is missing from `pip install .`."""
+    pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    assert "ludica.runtime.oracle" in pyproject["tool"]["setuptools"]["packages"]
+    assert Path(oracle.__file__).name == "__init__.py"
 
 def _digger(tmp_path: Path, game) -> Path:
     """rule_digger.py with the signature of a window of `game`'s compiled tables filled in."""
