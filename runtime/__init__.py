@@ -10,7 +10,7 @@ The agent contract (StageView, RulesApi, Clock) is in runtime/api.py and runtime
 rules a referee applies in runtime/referee.py; how agents are isolated and charged in
 runtime/jail.py (the sandbox's world), runtime/seccomp.py, runtime/limits.py and runtime/sandbox.py.
 """
-from .api import RulesApi, StageView, stage_view
+from .api import Rules, RulesApi, StageView, stage_view
 from .clock import Clock
 from .entrants import AgentSpec, builtins, resolve
 from .leaderboard import Standing, standings
@@ -20,6 +20,6 @@ from .run import Hooks, Run
 from .runfolder import RunMismatch
 from .tournament import run as run_tournament
 
-__all__ = ["RulesApi", "StageView", "stage_view", "Clock", "AgentSpec", "builtins", "resolve", "Standing",
+__all__ = ["Rules", "RulesApi", "StageView", "stage_view", "Clock", "AgentSpec", "builtins", "resolve", "Standing",
            "standings", "GameRecord", "play_game", "Options", "StagePlan", "Run", "Hooks", "RunMismatch",
            "run_tournament"]

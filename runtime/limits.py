@@ -1,7 +1,7 @@
 """What a process in an agent's jail does for itself before any agent code runs: resource limits
 (address space, 2 GiB by default; file size; open files; no core files) and death with its
 parent. runtime/worker.py calls `lock_down` once the stage is compiled, before it reads the agent
-file's code; the rules oracle (runtime/oracle.py) calls it too.
+file's code; the rules oracle (runtime/oracle/) calls it too.
 
 Everything else is the jail's (runtime/jail.py, built by the referee before the worker's first
 instruction): the namespaces, the files it may see, the dropped capabilities, the seccomp filter.

@@ -26,7 +26,7 @@ class Options:
     reveal: bool = False  # GGP mode: agents get the stage's text
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
     sandbox: bool = True  # False: trusted agents in this process (tests, quick experiments)
-    isolate_rules: bool = False  # each agent's rules in an oracle process of its own (runtime/oracle.py)
+    isolate_rules: bool = False  # each agent's rules in an oracle process of its own (runtime/oracle/)
 
     def __post_init__(self) -> None:
         if self.isolate_rules and not self.sandbox:

@@ -336,8 +336,11 @@ def test_a_sandboxed_run_killed_with_sigkill_resumes_to_the_same_table(tmp_path)
                            stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        if (tmp_path / "cut" / "results.sqlite").exists() and len(_table(tmp_path / "cut")) >= 4:
-            break
+        try:  # (connecting would make the file: only once the referee has made it)
+            if (tmp_path / "cut" / "results.sqlite").exists() and len(_table(tmp_path / "cut")) >= 4:
+                break
+        except sqlite3.OperationalError:
+            pass  # made, but its tables not yet
         time.sleep(0.05)
     workers = _workers_under(run.pid)  # this referee's, not those of other runs on the machine
     assert workers, "the referee had no worker running when it was killed"
