@@ -23,7 +23,7 @@ from . import codes as K
 from . import matches as match_kernels
 from . import playouts as cell_kernels
 from . import solve as solve_kernels
-from .layout import ACTIONS, MoveTable, as_state, board_of, illegal_text, read_only, returns_of
+from .layout import ACTIONS, MoveTable, as_state, board_of, illegal_move, read_only, returns_of
 from .program import build, pack
 
 
@@ -182,7 +182,8 @@ class CompiledGame:
         if result[3] in (K.BAD_CODE, K.BAD_STATE):
             raise self._broken(result[3], state)
         # the step listed the moves of the position
-        raise ValueError(illegal_text(named, self._moves.listed(self._out[: result[1]].tolist())))
+        legal = self._moves.listed(self._out[: result[1]].tolist())
+        raise illegal_move(named, legal, state)
 
     def apply_counted(self, state: np.ndarray, move: Move) -> tuple[np.ndarray, int]:
         child = self.apply(state, move)

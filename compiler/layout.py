@@ -4,8 +4,8 @@ A state is a one-dimensional read-only int32 array (`as_state`): the cells first
 then codes.py's STATE_EXTRA values (side to move, mover, ply). A move crosses a kernel call as an
 int32 code (codes.py: a cell for a placement, (origin + 1) * cells + destination for a piece
 move, PASS_CODE for a pass), which is also its action; `MoveTable` turns codes into `Move`
-values and back. A winner becomes returns (`returns_of`), and a refused move its message
-(`illegal_text`). None of this knows the rules: the compiled game (game.py) and the client of a
+values and back. A winner becomes returns (`returns_of`), and a refused move its error
+(`illegal_move`: an IllegalMoveError and its message). None of this knows the rules: the compiled game (game.py) and the client of a
 rules oracle (runtime/oracle/), which holds no rules, both build on it.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from ..gdl.diagnostics import IllegalMoveError
 from ..gdl.game import PASS, Move
 from . import codes as K
 
@@ -108,6 +109,12 @@ def illegal_text(named: Move | int, legal: tuple[Move, ...]) -> str:
     listed = " ".join(map(str, legal)) or "none, the game is over"
     what = f"action {named}" if isinstance(named, int) else f"move {str(named)!r}"
     return f"illegal {what}: legal moves are {listed}"
+
+
+def illegal_move(named: Move | int, legal: tuple[Move, ...], state: np.ndarray) -> IllegalMoveError:
+    """The error for `named` refused in `state` (whose legal moves are `legal`): the same wherever the
+    move is refused, in the compiled game or in a rules oracle's client."""
+    return IllegalMoveError(illegal_text(named, legal), named, legal, np.array(state, copy=True))
 
 
 def returns_of(winner: int | None) -> tuple[float, float]:

@@ -9,7 +9,7 @@ from . import ast
 from .arena import from_arena
 from .ast import Stage
 from .bits import NotCodable, bits_breakdown, description_length
-from .diagnostics import Diagnostic, InternalError, LudicaError, StageError, StageFileError
+from .diagnostics import Diagnostic, IllegalMoveError, InternalError, LudicaError, StageError, StageFileError
 from .game import PASS, Game, Move, perft, render
 from .interpreter import reference
 from .loader import analyse, check, load, loads, read_stage
@@ -21,5 +21,5 @@ __all__ = [
     "parse", "format", "load", "loads", "read_stage", "check", "analyse",
     "description_length", "bits_breakdown", "NotCodable",
     "reference", "perft", "render", "from_arena",
-    "Diagnostic", "StageError", "StageFileError", "LudicaError", "InternalError",
+    "Diagnostic", "StageError", "StageFileError", "LudicaError", "IllegalMoveError", "InternalError",
 ]

@@ -113,6 +113,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from . import ast as A
+from .diagnostics import LudicaError
 from .printer import text
 
 SIDE_MAX = A.MAX_BOARD_SIDE
@@ -129,7 +130,7 @@ INTEGER_FIELDS = ("blocked items", "setups", "setup items", "moves", "effects",
 COUNTS_FROM_ZERO = ("blocked items", "setups", "effects")
 
 
-class NotCodable(ValueError):
+class NotCodable(LudicaError, ValueError):
     """The stage lies outside the code's domain (see the module docstring): it has no code word."""
 
 

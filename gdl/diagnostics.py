@@ -95,6 +95,17 @@ class LudicaError(Exception):
     """Base of ludica's errors."""
 
 
+class IllegalMoveError(LudicaError, ValueError):
+    """A move or action that is not legal in the position it was played in. The message names it and
+    the position's legal moves; `move` (a Move or an action), `legal` (the legal moves) and `state`
+    (a copy of the position) say the same as data. Across the rules oracle only the message
+    travels: there the three are None."""
+
+    def __init__(self, message: str, move=None, legal: tuple | None = None, state=None):
+        super().__init__(message)
+        self.move, self.legal, self.state = move, legal, state
+
+
 class StageError(LudicaError, ValueError):
     """A stage file (or AST) is wrong: the stage author's fault. Holds every diagnostic found."""
 

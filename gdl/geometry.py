@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Iterable, Iterator
 
 from .ast import BOARD_KINDS, MAX_BOARD_SIDE, cell_name
+from .diagnostics import LudicaError
 
 # Compass directions as (row step, column step); `n` is up, towards row 1.
 SQUARE_STEPS: dict[str, tuple[int, int]] = {
@@ -83,7 +84,7 @@ def words(is_hex: bool) -> tuple[str, ...]:
     return tuple(_SETS[is_hex]) + RELATIVE_WORDS + tuple(steps(is_hex))
 
 
-class DirectionError(ValueError):
+class DirectionError(LudicaError, ValueError):
     """A direction word that the board does not have, or that needs a heading the player lacks."""
 
     def __init__(self, word: str, needs_heading: bool, is_hex: bool):

@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lexer import PatternRE, TerminalDef
 
 from . import ast as A
-from .diagnostics import Diagnostic, InternalError, StageError, diagnostic
+from .diagnostics import Diagnostic, InternalError, LudicaError, StageError, diagnostic
 
 
 STATEMENT_KEYWORDS = A.STATEMENT_KEYWORDS  # keywords that open a statement, in canonical order
@@ -288,7 +288,7 @@ MAX_LINES = 10_000
 MAX_CHARACTERS = 1_000_000
 
 
-class _OutOfBounds(Exception):
+class _OutOfBounds(LudicaError):
     """A number or a cell beyond what any stage can mean: reported as a diagnostic of its line."""
 
     def __init__(self, tok: Token, code: str, **fields):

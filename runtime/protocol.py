@@ -17,16 +17,18 @@ import socket
 import struct
 import time
 
+from ..gdl.diagnostics import LudicaError
+
 MAX_MESSAGE = 1 << 20  # 1 MiB: far more than any honest message (a move is a few bytes)
 SEND_TIMEOUT = 2.0  # the worker reads every request at once: a full socket means it stopped reading
 _HEADER = struct.Struct(">I")
 
 
-class ProtocolError(Exception):
+class ProtocolError(LudicaError):
     """The other side broke the protocol (oversized, malformed or unsendable message)."""
 
 
-class Closed(Exception):
+class Closed(LudicaError):
     """The other side closed its end (it died, or exited)."""
 
 

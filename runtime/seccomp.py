@@ -29,6 +29,8 @@ import errno
 import functools
 import os
 
+from ..gdl.diagnostics import LudicaError
+
 SCMP_ACT_ALLOW = 0x7FFF0000
 SCMP_CMP_MASKED_EQ = 7
 
@@ -75,7 +77,7 @@ REFUSED = (
 )
 
 
-class SeccompUnavailable(RuntimeError):
+class SeccompUnavailable(LudicaError, RuntimeError):
     """libseccomp cannot be loaded, or it refused the filter."""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 
+from ..gdl.diagnostics import LudicaError
 from .entrants import AgentSpec
 from .local import LocalSeat
 from .plans import Options
@@ -12,7 +13,7 @@ from .referee import stage_hash
 from .sandbox import AgentProcess, Settings
 
 
-class Stopped(Exception):
+class Stopped(LudicaError):
     """The run was told to stop; the game in hand is not recorded."""
 
 

@@ -51,11 +51,12 @@ from ..gdl import ast as A
 from ..gdl import bits as B
 from ..gdl import check
 from ..gdl.printer import text
+from ..gdl.diagnostics import LudicaError
 from . import symmetry
 from .prior import Draw, Limits, OutOfLimits, weighted_bits
 
 
-class NotApplicable(Exception):
+class NotApplicable(LudicaError):
     """The change drawn has nothing to change in this stage: the draw is rejected whole."""
 
 
@@ -377,7 +378,7 @@ class _Recording(Draw):
         return self._keep(super().cell(value, rows, cols))
 
 
-class NotAnEdit(ValueError):
+class NotAnEdit(LudicaError, ValueError):
     """A word the edit model does not draw here (a value out of place, past a limit, or left over)."""
 
 

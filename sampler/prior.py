@@ -24,12 +24,13 @@ from typing import Mapping
 from ..gdl import ast as A
 from ..gdl import bits as B
 from ..gdl import check
+from ..gdl.diagnostics import LudicaError
 
 
 EDIT_FIELDS = ("changes", "cells changed", "pieces moved")
 
 
-class OutOfLimits(Exception):
+class OutOfLimits(LudicaError):
     """A draw went beyond a limit (`what` names it); the draw is rejected whole."""
 
     def __init__(self, what: str):

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...compiler import Playouts
 from ...compiler import codes as K
-from ...compiler.layout import ACTIONS, MoveTable, as_state, board_of, illegal_text, returns_of
+from ...compiler.layout import ACTIONS, MoveTable, as_state, board_of, illegal_move, returns_of
 from ...gdl.game import Move
 from .. import limits, metrics, protocol
 from ..api import Rules, StageView, count_and_seed, seat
@@ -205,7 +205,7 @@ class OracleRules(Rules):
         code = self._moves.code(move)
         if code == K.NOT_A_MOVE or (self._placements and code >= self._rows * self._cols):
             # off the board, or a piece move where there are none: never legal, refused as the game refuses it
-            raise ValueError(illegal_text(move, tuple(self.legal_moves(state))))
+            raise illegal_move(move, tuple(self.legal_moves(state)), state)
         return self._child(self._ask(APPLY_MOVE, code, 0, key))
 
     def legal_actions(self, state: np.ndarray) -> list[int]:
@@ -215,7 +215,7 @@ class OracleRules(Rules):
         if action.__class__ is not int:
             action = operator.index(action)
         if not K.PASS_CODE <= action < ACTIONS:  # never legal, refused as the game refuses it
-            raise ValueError(illegal_text(action, tuple(self.legal_moves(state))))
+            raise illegal_move(action, tuple(self.legal_moves(state)), state)
         return self._child(self._ask(APPLY, action, 0, self._key(state)))
 
     def move_of(self, action: int) -> Move:

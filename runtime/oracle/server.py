@@ -15,6 +15,7 @@ import numpy as np
 
 from ...compiler import Playouts
 from ...compiler.jit import cache_use
+from ...gdl.diagnostics import LudicaError
 from .. import limits, metrics, protocol
 from ..api import compiled, seat
 from . import wire
@@ -83,7 +84,7 @@ class _Answers:
         return child.tobytes() + wire.described(taken, *self.game.describe(child))
 
 
-class _Abandoned(Exception):
+class _Abandoned(LudicaError):
     """The asker of a long request left before its answer."""
 
 

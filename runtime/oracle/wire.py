@@ -6,7 +6,7 @@ REPLY (status, payload bytes) then the payload. States travel as their int32 byt
 described by DESCRIBED (pieces taken by the move that made it, over, winner, number of actions)
 and its actions as int32. An error travels as its status and text: REFUSED for a ValueError (the
 API's refusal of a move or an argument), FAILED for another ("Name: message"), raised again on the
-client's side as the same exception. SPENT is not a message: it is the oracle's CPU seconds, in
+client's side as the same exception (ILLEGAL for an IllegalMoveError, its message only). SPENT is not a message: it is the oracle's CPU seconds, in
 memory it shares with the agent's processes.
 """
 from __future__ import annotations
@@ -17,6 +17,7 @@ import struct
 import numpy as np
 
 from ...compiler import Playouts
+from ...gdl.diagnostics import IllegalMoveError
 
 REQUEST = struct.Struct("<B3xIqq")
 REPLY = struct.Struct("<B3xI")
@@ -24,7 +25,7 @@ DESCRIBED = struct.Struct("<qiii")
 EVALUATED = struct.Struct("<4q")
 SPENT = struct.Struct("<d")  # the oracle's CPU seconds, in memory shared with the agent's processes
 LOOK, APPLY, APPLY_MOVE, EVALUATE, PLAYOUTS = range(1, 6)
-OK, REFUSED, FAILED = 0, 1, 2  # REFUSED: a ValueError; FAILED: another exception ("Name: message")
+OK, REFUSED, FAILED, ILLEGAL = 0, 1, 2, 3  # REFUSED: a ValueError; FAILED: another ("Name: message")
 MAX_REQUEST = 1 << 20  # bytes of a request's payload: a state is a few hundred
 _ERRORS = {e.__name__: e for e in (OverflowError, MemoryError, TypeError, IndexError)}
 
@@ -93,6 +94,8 @@ def read_playouts(body: bytes) -> Playouts:
 
 def failure(error: Exception) -> tuple[int, bytes]:
     """(status, reply) telling the client that answering raised `error`."""
+    if isinstance(error, IllegalMoveError):
+        return ILLEGAL, str(error).encode()
     if isinstance(error, ValueError):
         return REFUSED, str(error).encode()
     return FAILED, f"{type(error).__name__}: {error}".encode()
@@ -103,6 +106,8 @@ def error_of(status: int, body: bytes) -> Exception:
     an API call may raise (ValueError, OverflowError, MemoryError, TypeError, IndexError), else a
     RuntimeError that names it."""
     message = body.decode(errors="replace")
+    if status == ILLEGAL:
+        return IllegalMoveError(message)
     if status == REFUSED:
         return ValueError(message)
     name, _, rest = message.partition(": ")
