@@ -312,3 +312,19 @@ def test_one_slug_keeps_the_run_logs_and_the_imported_stages_file_names(name, lo
 
     assert logs.slug(name) == log_name
     assert import_arena._file_stem(name) == arena_file
+
+
+def test_demo_hands_the_tournament_the_options_its_command_line_gives(tmp_path, monkeypatch, capsys):
+    from ludica.commands import tournament
+    from ludica.runtime.plans import Options
+
+    played = {}
+    monkeypatch.setattr(tournament, "play", lambda paths, entrants, out, options, **how: played.update(
+        paths=paths, agents=[a.name for a in entrants], out=out, options=options, **how) or 0)
+    assert main(["demo", "--stage", "tic-tac-toe", "--out", str(tmp_path), "--analysis-time", "0.5",
+                 "--seed", "7"]) == 0
+    assert played["paths"] == [stages.path("tic-tac-toe")]
+    assert played["agents"] == [b.name for b in builtins()]
+    assert played["out"] == tmp_path and played["resume"] is False and played["jobs"] is None
+    assert played["options"] == Options(games=1, analysis_time=0.5, game_time=2.0, seed=7,
+                                        limits={"memory_mb": 2048})  # in the sandbox, not revealed
