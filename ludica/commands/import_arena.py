@@ -82,13 +82,14 @@ def run(args) -> int:
                 failed += 1
                 continue
             out.mkdir(parents=True, exist_ok=True)
-            target, same = _target(out, _file_stem(stage.name), text, taken)
+            stem = _file_stem(stage.name)
+            target, same = _target(out, stem, text, taken)
             taken.add(target)
             if same:
                 print(f"{where}: {target} already holds this stage")
             else:
                 write_atomic(target, text)
-                renamed = "" if target.stem == _file_stem(stage.name) else f" ({_file_stem(stage.name)}.gdl was taken)"
+                renamed = "" if target.stem == stem else f" ({stem}.gdl was taken)"
                 print(f"{where}: wrote {target}{renamed} ({gdl.description_length(stage):.1f} bits)")
             written += 1
     print(f"{written} stage{'s' * (written != 1)} in {out}" + (f"; {failed} config(s) not imported" if failed else ""))

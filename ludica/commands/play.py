@@ -36,9 +36,9 @@ def run(args) -> int:
     plan = StagePlan(stage, ((black.name, white.name),), 1, stage.name, options.analysis_time)
     ended: list[dict] = []
     say = (lambda message: print(message, file=sys.stderr, flush=True))
-    with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as run:
-        run.start([stage], [black, white], options)
-        run.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say))
+    with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
+        one_game.start([stage], [black, white], options)
+        one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say))
     record, analyses = ended[0]["record"], ended[0]["analyses"]
     game = compile_stage(stage)
     printed = [(name, "analysis", analyses[seat].get("output", ""), analyses[seat].get("outputBytes", 0))
