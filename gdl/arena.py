@@ -25,6 +25,7 @@ way is reported as a warning sentence.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .ast import (
@@ -32,6 +33,7 @@ from .ast import (
     MoveRule, NoMoves, PassForced, PlaceEmpty, Players, RequireCapture, SquareBoard, Setup, Stage,
     cell_name,
 )
+from .diagnostics import LudicaError
 
 _REQUIRED = {
     "name": "a string",
@@ -42,6 +44,21 @@ _REQUIRED = {
 }
 _FLAGS = ("ignoreOcclusion", "fewerPiecesContinue")
 _CONTENT = {-1: "blocked", 1: "black", 2: "white"}
+
+
+def configs_from_json(text: str, source: object) -> list:
+    """The configs of an Arena JSON text (one object, or a list of them), not yet checked: each
+    goes to `from_arena`. LudicaError naming `source` (the file) if the text is not JSON."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LudicaError(f"{source}:{err.lineno}:{err.colno}: not JSON: {err.msg}") from None
+    except RecursionError:
+        raise LudicaError(f"{source}: JSON nested too deeply to be an Arena stage config") from None
+    except ValueError:  # an integer of thousands of digits
+        raise LudicaError(f"{source}: a number of thousands of digits: too large to be part of an Arena stage "
+                          "config") from None
+    return data if isinstance(data, list) else [data]
 
 
 def from_arena(config: dict[str, Any], warnings: list[str] | None = None) -> Stage:

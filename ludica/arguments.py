@@ -1,6 +1,6 @@
 """What the command line's arguments name: stage files (paths, bundled names, folders), agents
 (built-ins or files, compiled before any run), the options of a run, and argparse's types for
-counts and seconds. Shared by every command (ludica/cli.py and the *_command.py modules)."""
+counts and seconds, and the options several commands share. Shared by every command (ludica/commands/)."""
 from __future__ import annotations
 
 import argparse
@@ -93,3 +93,29 @@ def seconds(text: str) -> float:
     if not math.isfinite(x) or x <= 0:
         raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, not {text}")
     return x
+
+
+# The options of the commands that play games (play, tournament, evaluate), said once.
+def episode_options(p, analysis: float, game: float) -> None:
+    p.add_argument("--analysis-time", type=seconds, default=analysis, metavar="S",
+                   help=f"analysis budget per agent and stage, CPU seconds (default {analysis:g})")
+    p.add_argument("--game-time", type=seconds, default=game, metavar="S",
+                   help=f"cumulative move time per game, CPU seconds (default {game:g})")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
+    p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
+    p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")
+    p.add_argument("--in-process", action="store_true",
+                   help="run trusted agents inside this process, without the sandbox (faster; for tests)")
+    p.add_argument("--isolate-rules", action="store_true",
+                   help="for untrusted agents on unseen stages: each agent's rules in a process of their own "
+                        "that it can ask but not read (each API call a round trip: ~20x slower per call)")
+    p.add_argument("--agent-data", action="append", default=[], metavar="AGENT=DIR",
+                   help="a folder AGENT may read (read-only, at /agent/data in its sandbox; AGENT: its file, "
+                        "built-in name or NAME; repeat for more agents); agents see no other file of yours")
+
+
+def jobs_option(p) -> None:
+    p.add_argument("--jobs", type=count, default=None, metavar="N",
+                   help="stages played side by side (default: every core this process may use; clocks are CPU "
+                        "time and waiting for a CPU is never charged, so budgets depend neither on it nor on "
+                        "the machine's load)")

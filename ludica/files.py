@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -34,6 +35,12 @@ def write_atomic(path: Path, text: str, *, private: bool = False) -> Path:
         raise
     _sync_folder(path.parent)  # the rename itself reaches the disk
     return path
+
+
+def slug(text: str, *, empty: str = "x") -> str:
+    """A file name's part made of `text`: its runs of characters other than ASCII letters and digits
+    as one `-`, in lower case; `empty` if nothing is left."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or empty
 
 
 def read_json(path: Path, *, fix: str):

@@ -6,16 +6,12 @@ seat, and what each seat printed (cut off at a fixed size).
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..files import slug
 from ..gdl.game import Move
 from .referee import SEAT_NAMES, GameRecord
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
 
 
 def game_json(record: GameRecord, analyses: dict[str, dict] | None = None) -> dict:

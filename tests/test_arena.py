@@ -310,3 +310,15 @@ def test_a_full_board_ends_the_game_and_counts_decide():
 def test_standard_othello_perft(depth, leaves):
     record = next(g for g in _GAMES if g["stage"] == "Standard 8x8")
     assert perft(reference(from_arena(record["cfg"])), depth) == leaves
+
+
+def test_configs_from_json_takes_one_config_or_a_list_and_names_the_source_when_not_json():
+    from ludica.gdl.arena import configs_from_json
+    from ludica.gdl.diagnostics import LudicaError
+
+    assert configs_from_json('{"name": "a"}', "one.json") == [{"name": "a"}]
+    assert configs_from_json('[{"name": "a"}, 3]', "two.json") == [{"name": "a"}, 3]
+    with pytest.raises(LudicaError, match=r"^bad\.json:1:2: not JSON: "):
+        configs_from_json("{,", "bad.json")
+    with pytest.raises(LudicaError, match="nested too deeply"):
+        configs_from_json("[" * 100_000, "deep.json")

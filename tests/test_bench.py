@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ludica import cli
+from ludica.commands import bench as bench_command
 from ludica.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +52,7 @@ def test_bench_passes_every_argument_on(capsys):
 
 
 def test_bench_without_a_checkout_says_where_it_is(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(cli, "_CHECKOUT", tmp_path)  # as in site-packages: no benchmarks/ beside ludica
+    monkeypatch.setattr(bench_command, "_CHECKOUT", tmp_path)  # as in site-packages: no benchmarks/ beside ludica
     assert main(["bench", "tic-tac-toe"]) == 2
     err = capsys.readouterr().err
     assert "source repository" in err and "python benchmarks/bench.py" in err

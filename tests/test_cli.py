@@ -282,3 +282,49 @@ def test_play_shows_what_a_sandboxed_agent_prints(tmp_path, capsys):
     assert main(["play", "tic-tac-toe", "--black", str(talker), "--white", "random"]) == 0
     out = capsys.readouterr().out
     assert "talker| hello from analysis" in out and "talker| thinking about 9" in out
+
+
+def test_every_command_is_a_module_with_its_parser_and_its_run():
+    import argparse
+
+    from ludica.cli import build_parser
+    from ludica.commands import COMMANDS
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(sub.choices) == ["check", "show", "import-arena", "play", "tournament", "sample", "evaluate",
+                                 "report", "demo", "bench"]
+    for command, parser in zip(COMMANDS, sub.choices.values()):
+        assert parser.get_default("run") is command.run  # each subcommand calls its own module's run
+
+
+@pytest.mark.parametrize("name, log_name, arena_file", [
+    ("Standard 8x8", "standard-8x8", "standard-8x8"),
+    ("mcts-2", "mcts-2", "mcts-2"),
+    ("a_b.c", "a-b-c", "a-b-c"),
+    ("\u0130stanbul", "stanbul", "i-stanbul"),  # İ: lower case first gives an ASCII i (and a combining dot)
+    ("\u212aelvin", "elvin", "kelvin"),  # the Kelvin sign: lower case first gives an ASCII k
+    ("--", "x", "stage"),
+    ("", "x", "stage"),
+])
+def test_one_slug_keeps_the_run_logs_and_the_imported_stages_file_names(name, log_name, arena_file):
+    from ludica.commands import import_arena
+    from ludica.runtime import logs
+
+    assert logs.slug(name) == log_name
+    assert import_arena._file_stem(name) == arena_file
+
+
+def test_demo_hands_the_tournament_the_options_its_command_line_gives(tmp_path, monkeypatch, capsys):
+    from ludica.commands import tournament
+    from ludica.runtime.plans import Options
+
+    played = {}
+    monkeypatch.setattr(tournament, "play", lambda paths, entrants, out, options, **how: played.update(
+        paths=paths, agents=[a.name for a in entrants], out=out, options=options, **how) or 0)
+    assert main(["demo", "--stage", "tic-tac-toe", "--out", str(tmp_path), "--analysis-time", "0.5",
+                 "--seed", "7"]) == 0
+    assert played["paths"] == [stages.path("tic-tac-toe")]
+    assert played["agents"] == [b.name for b in builtins()]
+    assert played["out"] == tmp_path and played["resume"] is False and played["jobs"] is None
+    assert played["options"] == Options(games=1, analysis_time=0.5, game_time=2.0, seed=7,
+                                        limits={"memory_mb": 2048})  # in the sandbox, not revealed

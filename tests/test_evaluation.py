@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ludica import evaluate_command, stages
+from ludica import stages
+from ludica.commands import evaluate as evaluate_command
 from ludica.cli import main
 from ludica.evaluation import anytime, evaluate, failures, metrics, stageset
 from ludica.runtime import Options

@@ -1,7 +1,7 @@
-"""`ludica evaluate` and `ludica report`: an evaluation of agents on public and unseen stages, with
-a progress bar (games done and left, time left, the current leader), the anytime estimate after
-each unseen stage, and at the end the leaderboard with intervals and failures, the metrics, the
-anytime estimate and the report's path."""
+"""`ludica evaluate`: an evaluation of agents on public and unseen stages, with a progress bar
+(games done and left, time left, the current leader), the anytime estimate after each unseen stage,
+and at the end the leaderboard with intervals and failures, the metrics, the anytime estimate and
+the report's path (printed as `ludica report` prints it: ludica/commands/report.py)."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ludica import gdl
-from ludica.arguments import chosen_agents, run_options, stage_files, stage_path
+from ludica.arguments import (
+    chosen_agents, count, episode_options, jobs_option, run_options, seconds, stage_files, stage_path,
+)
+from ludica.commands.report import anytime_line, show
 from ludica.terminal import inert_rich
 
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
@@ -19,7 +22,7 @@ DEFAULT_UNSEEN = 4
 REFERENCE_GAMES = 3  # evaluate.REFERENCE_GAMES, without importing the evaluation before it is needed
 
 
-def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> None:
+def add_parser(sub) -> None:
     p = sub.add_parser(
         "evaluate", help="agents on public and unseen stages: ratings with intervals, metrics, a report",
         description="Evaluate agents (the built-ins, plus any agent files or names given) on public stages and "
@@ -38,7 +41,7 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
                         help=f"draw the unseen stages as variants of STAGE (default {DEFAULT_BASE})")
     unseen.add_argument("--sample-fresh", action="store_true", help="draw fresh unseen stages from the whole language")
     unseen.add_argument("--no-unseen", action="store_true", help="public stages only")
-    p.add_argument("--variants", type=count_type, default=DEFAULT_UNSEEN, metavar="N",
+    p.add_argument("--variants", type=count, default=DEFAULT_UNSEEN, metavar="N",
                    help=f"how many unseen stages to draw (default {DEFAULT_UNSEEN})")
     p.add_argument("--draw-seed", type=int, default=None, metavar="S",
                    help="draw the unseen stages with this seed (default: a fresh secret one, kept in DIR and shown "
@@ -48,18 +51,18 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     p.add_argument("--min-divergence", type=float, default=None, metavar="D",
                    help="draw only variants on which a policy tuned to the base loses at least D of its score "
                         "(docs/sampler.md)")
-    p.add_argument("--games", type=count_type, default=1, metavar="N", help="games per seating and stage (default 1)")
+    p.add_argument("--games", type=count, default=1, metavar="N", help="games per seating and stage (default 1)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
                    help="gauntlet: only games with a submitted agent in them (and the baselines' reference games)")
-    p.add_argument("--reference-games", type=count_type, default=REFERENCE_GAMES, metavar="N",
+    p.add_argument("--reference-games", type=count, default=REFERENCE_GAMES, metavar="N",
                    help="games per seating among the baselines on each unseen stage, in any format: the anytime "
                         f"score's reference points (default {REFERENCE_GAMES}; at least --games; kept out of the "
                         "ratings)")
     p.add_argument("--schedule", choices=("flat", "doubling"), default="flat",
                    help="doubling: unseen stages in rounds of 2^i, half with the analysis budget, a quarter with "
                         "twice it, ..., one with 2^i times it")
-    p.add_argument("--max-stages", type=count_type, default=None, metavar="N", help="stop after N unseen stages")
-    p.add_argument("--max-time", type=seconds_type, default=None, metavar="S", help="start no stage after S seconds")
+    p.add_argument("--max-stages", type=count, default=None, metavar="N", help="stop after N unseen stages")
+    p.add_argument("--max-time", type=seconds, default=None, metavar="S", help="start no stage after S seconds")
     p.add_argument("--until-separated", action="store_true",
                    help="stop once every pair of submitted agents is told apart at 95%% confidence by a sequential "
                         "sign test over the unseen stages, valid however often it is looked at (after at least 3)")
@@ -69,23 +72,15 @@ def add_parsers(sub, count_type, seconds_type, episode_options, jobs_option) -> 
     p.add_argument("--adaptation", type=_fractions, default=(0.25, 0.5), metavar="F,F",
                    help="metric A: budget fractions at which agents that are not baselines play the baselines "
                         "again on unseen stages (default 0.25,0.5; none: not measured)")
-    p.add_argument("--qualify", type=count_type, default=None, metavar="N",
+    p.add_argument("--qualify", type=count, default=None, metavar="N",
                    help="before the evaluation, each submitted agent plays random N games in each seat on the first "
                         "public stage and enters only if it beats random in both")
-    p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    p.add_argument("--resamples", type=count, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.add_argument("--out", default="ludica-eval", metavar="DIR", help="the run folder (default ./ludica-eval)")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
     episode_options(p, 2.0, 2.0)
     jobs_option(p)
-    p.set_defaults(run=cmd_evaluate)
-
-    p = sub.add_parser("report", help="write DIR/report.html (and JSON, CSV) from an evaluation's run folder")
-    p.add_argument("folder", metavar="DIR")
-    p.add_argument("--out", metavar="OTHER", default=None,
-                   help="write the report into OTHER (a new or empty folder, or one with a report of ludica's) "
-                        "instead of DIR: for a read-only DIR, or one whose run is still going")
-    p.add_argument("--resamples", type=count_type, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
-    p.set_defaults(run=cmd_report)
+    p.set_defaults(run=run)
 
 
 def _fractions(text: str) -> tuple[float, ...]:
@@ -172,7 +167,7 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
     return unseen, draw
 
 
-def cmd_evaluate(args) -> int:
+def run(args) -> int:
     from rich.console import Console
 
     from ludica.evaluation import evaluate
@@ -273,7 +268,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
             progress.console.print(f"[dim]{inert_rich(message)}[/]")
 
         def on_estimate(point) -> None:
-            progress.console.print(_anytime_line(point))
+            progress.console.print(anytime_line(point))
 
         def on_stop(why: str) -> None:
             progress.console.print(f"[yellow]stopping: {why}; the stages in hand finish[/]")
@@ -289,111 +284,3 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; run the same "
                           "command with --resume to go on[/]")
             return None
-
-
-def cmd_report(args) -> int:
-    """The report of a run folder, read without writing a byte into its store, written into the
-    folder under its lock (or into --out OTHER)."""
-    from contextlib import nullcontext
-
-    from rich.console import Console
-
-    from ludica.evaluation import summarise
-    from ludica.evaluation.report import check_report_folder, write_report
-    from ludica.files import unwritable
-    from ludica.runtime import Run
-    from ludica.runtime.records import lock_folder
-
-    folder = Path(args.folder)
-    if not (folder / "results.sqlite").is_file():
-        raise gdl.LudicaError(f"{folder} holds no results.sqlite: give the --out folder of `ludica evaluate`")
-    target = folder if args.out is None or Path(args.out).resolve() == folder.resolve() else Path(args.out)
-    if target != folder:
-        check_report_folder(target)
-    elif unwritable(folder):
-        raise gdl.LudicaError(f"{unwritable(folder)}: the report cannot be written into the run folder; give "
-                              "--out OTHER to write it elsewhere (the run's results are only read, never changed)")
-    # in the run folder, under its lock: a run writes the same files when it ends
-    held = (lock_folder(folder, busy="it writes its report when it ends; for a report of the games so far, "
-                                     "give --out OTHER") if target == folder else nullcontext())
-    with held:
-        with Run.read(folder) as run:  # a run may be writing: SQLite allows it
-            if not run.store.holds_a_run():
-                raise gdl.LudicaError(f"{folder / 'results.sqlite'} holds no run (no run was started in it): give "
-                                      "the --out folder of a `ludica evaluate` run")
-            # the run's own bootstrap seed, read back: the report's numbers are the run's
-            summary = summarise(run.store, resamples=args.resamples, seed=run.options.seed)
-        paths = write_report(summary, target)
-    console = Console()
-    show(summary, console)
-    console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name})")
-    return 0
-
-
-def _anytime_line(point) -> str:
-    """The anytime estimate after a stage, with what 0 and 1 are and how long the scale is."""
-    from ludica.evaluation.anytime import MIN_SPREAD
-
-    if point.reference is None:
-        return "anytime: no estimate: it needs random and one of mcts, positional, corners, greedy among the agents"
-    if not point.stages:
-        return f"anytime: no estimate yet ({point.skipped} unseen stage(s) left out: an agent without a level there)"
-    if not point.unit > 0:
-        return (f"anytime after {point.stages} unseen stage(s): no scale yet ({point.reference}, the reference, "
-                f"leads random by {point.unit:.2f} on them)")
-    notes = [f"effective {point.effective:.1f}", f"0 = random, 1 = {point.reference}"]
-    if point.skipped:
-        notes.append(f"{point.skipped} left out")
-    if point.faint:
-        notes.append(f"on {point.faint} {point.reference} led random by less than {MIN_SPREAD:g}")
-    if point.unit < MIN_SPREAD:
-        notes.append(f"short scale: {point.reference} leads random by {point.unit:.2f}")
-    return (f"anytime after {point.stages} unseen stage(s) ({'; '.join(notes)}): " + inert_rich(point.ranked()))
-
-
-def show(summary, console) -> None:
-    """The leaderboard with intervals and failures, warnings, metrics and the anytime estimate."""
-    from rich.table import Table
-
-    from ludica.evaluation import drawseed
-    from ludica.evaluation.failures import KINDS
-    from ludica.evaluation.report import metric_cells
-    from ludica.runtime import leaderboard
-
-    r = summary.overall
-    table = Table(title=f"Leaderboard: {len(summary.stages)} stages, {len(summary.games)} games "
-                        f"(Bradley–Terry, Elo scale, {r.anchor} = 1000)")
-    for column in ("#", "Agent", "Elo", "95% CI", "P(1st)", "Score", "W-L-D", "t/c/i/n"):
-        table.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
-    standings = {x.name: (x.wins, x.losses, x.draws) for x in leaderboard.standings(summary.games)}
-    for x in r.ratings:
-        w, l, d = standings.get(x.name, (0, 0, 0))
-        f = summary.failures.get(x.name)
-        table.add_row(str(x.rank), inert_rich(x.name), f"{x.elo:.0f}", f"{x.low:.0f}–{x.high:.0f}",
-                      f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%", f"{w}-{l}-{d}",
-                      "/".join(str(f.lost.get(k, 0)) if f else "0" for k in KINDS))
-    console.print(table)
-    console.print(f"[dim]intervals: {r.method}; P(1st) from {r.resamples} bootstrap resamples within {r.strata}; "
-                  f"overall ratings weigh stages equally; draws count half. Forfeits: "
-                  f"t/c/i/n: games lost by time / crash / illegal moves / no strategy (analysis failed).[/]")
-    for note in r.notes:
-        console.print(f"[dim]{inert_rich(note)}[/]")
-    for line in summary.warnings:
-        console.print(f"[bold yellow]warning:[/] {inert_rich(line)}")
-    metrics = Table(title="Metrics: P score; A adaptation (area); G public − unseen; R worst stage, best − "
-                          "worst; E analysis budget used, game time")
-    for column in ("Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game", "ms/move"):
-        metrics.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
-    for x in r.ratings:
-        metrics.add_row(inert_rich(x.name), *metric_cells(summary, x.name, worst_stage_named=False))
-    console.print(metrics)
-    if summary.anytime:
-        console.print(_anytime_line(summary.anytime[-1]))
-        console.print("[dim]anytime: each agent's mean lead over random in points per game against the baselines, in "
-                      "units of the reference baseline's lead (the baselines' levels from their games among "
-                      "themselves); 95% intervals: the jackknife over stages, skewness-corrected, and Fieller's[/]")
-    if summary.draw is not None:
-        console.print(drawseed.revealed(summary.draw))
-    if summary.played < summary.planned:
-        console.print(f"[yellow]this run is not finished: {summary.played} of {summary.planned} planned games "
-                      "played; every figure is over those (--resume goes on)[/]")

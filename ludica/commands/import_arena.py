@@ -8,13 +8,12 @@ not pass `ludica check` (every cell blocked...) is not written.
 """
 from __future__ import annotations
 
-import json
-import re
 import sys
 from pathlib import Path
 
 from ludica import gdl
-from ludica.files import write_atomic
+from ludica.files import slug, write_atomic
+from ludica.gdl.arena import configs_from_json
 from ludica.gdl.loader import read_utf8
 
 MAX_CONFIG_BYTES = 4 << 20  # the Arena's configs are a few hundred bytes each
@@ -24,26 +23,17 @@ def add_parser(sub) -> None:
     p = sub.add_parser("import-arena", help="turn Othello AI Arena stage configs (JSON) into .gdl files")
     p.add_argument("configs", nargs="+", metavar="CONFIG.json", help="one config object, or a list of them, per file")
     p.add_argument("--out", required=True, metavar="DIR")
-    p.set_defaults(run=cmd_import_arena)
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "stage"
+    p.set_defaults(run=run)
 
 
 def read_configs(path: Path) -> list:
     """The configs of a JSON file (one object, or a list of them); LudicaError saying what is wrong."""
-    text = read_utf8(path, "Arena stage config", MAX_CONFIG_BYTES)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise gdl.LudicaError(f"{path}:{err.lineno}:{err.colno}: not JSON: {err.msg}") from None
-    except RecursionError:
-        raise gdl.LudicaError(f"{path}: JSON nested too deeply to be an Arena stage config") from None
-    except ValueError:  # an integer of thousands of digits
-        raise gdl.LudicaError(f"{path}: a number of thousands of digits: too large to be part of an Arena stage "
-                              "config") from None
-    return data if isinstance(data, list) else [data]
+    return configs_from_json(read_utf8(path, "Arena stage config", MAX_CONFIG_BYTES), path)
+
+
+def _file_stem(stage_name: str) -> str:
+    """A stage's file name: its name in lower case, letters and digits, words joined by `-`."""
+    return slug(stage_name.lower(), empty="stage")
 
 
 def _target(out: Path, stem: str, text: str, taken: set[Path]) -> tuple[Path, bool]:
@@ -59,7 +49,7 @@ def _target(out: Path, stem: str, text: str, taken: set[Path]) -> tuple[Path, bo
     raise gdl.LudicaError(f"{out}: no free file name for {stem}.gdl")
 
 
-def cmd_import_arena(args) -> int:
+def run(args) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise gdl.LudicaError(f"--out {out} is a file, not a folder")
@@ -92,13 +82,14 @@ def cmd_import_arena(args) -> int:
                 failed += 1
                 continue
             out.mkdir(parents=True, exist_ok=True)
-            target, same = _target(out, slug(stage.name), text, taken)
+            stem = _file_stem(stage.name)
+            target, same = _target(out, stem, text, taken)
             taken.add(target)
             if same:
                 print(f"{where}: {target} already holds this stage")
             else:
                 write_atomic(target, text)
-                renamed = "" if target.stem == slug(stage.name) else f" ({slug(stage.name)}.gdl was taken)"
+                renamed = "" if target.stem == stem else f" ({stem}.gdl was taken)"
                 print(f"{where}: wrote {target}{renamed} ({gdl.description_length(stage):.1f} bits)")
             written += 1
     print(f"{written} stage{'s' * (written != 1)} in {out}" + (f"; {failed} config(s) not imported" if failed else ""))

@@ -1,0 +1,30 @@
+"""`ludica show STAGE`: a stage's initial board and its legal first moves."""
+from __future__ import annotations
+
+from ludica import gdl
+from ludica.arguments import stage_path
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("show", help="print a stage's initial board and legal first moves")
+    p.add_argument("stage", metavar="STAGE")
+    p.set_defaults(run=run)
+
+
+def _describe(stage: gdl.Stage) -> str:
+    b = stage.board
+    shape = f"{b.rows}x{b.cols} {b.keyword}" + (" (wrapped)" if b.wrap else "")
+    return f"{stage.name!r}: {shape} board, players {' and '.join(stage.player_names)}"
+
+
+def run(args) -> int:
+    stage = gdl.load(stage_path(args.stage))
+    game = gdl.reference(stage)
+    state = game.initial_state()
+    print(_describe(stage))
+    print(f"description length: {gdl.description_length(stage):.1f} bits")
+    print(gdl.render(game, state))
+    mover = stage.player_names[game.to_move(state)]
+    moves = game.legal_moves(state)
+    print(f"{mover} to move; {len(moves)} legal move{'s' * (len(moves) != 1)}: " + " ".join(map(str, moves)))
+    return 0

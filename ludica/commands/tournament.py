@@ -1,0 +1,91 @@
+"""`ludica tournament STAGE... --agent AGENT... [--builtins] --out DIR [--resume]`: round robins of
+sandboxed agents, with a progress bar per stage, then the leaderboards and the agents' failures."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ludica.arguments import chosen_agents, count, episode_options, jobs_option, run_options, stage_path
+from ludica.terminal import inert_rich
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("tournament", help="round robins of sandboxed agents on stages, results in --out")
+    p.add_argument("stages", nargs="+", metavar="STAGE")
+    p.add_argument("--agent", action="append", default=[], metavar="AGENT", help="an entrant (repeat the option)")
+    p.add_argument("--builtins", action="store_true", help="add every built-in agent")
+    p.add_argument("--games", type=count, default=1, help="games per seating: each ordered pair plays N (default 1)")
+    p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
+    p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
+    episode_options(p, 60.0, 10.0)
+    jobs_option(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    entrants = chosen_agents(args.agent, args.builtins, args.agent_data)
+    paths = [stage_path(s) for s in args.stages]
+    return play(paths, entrants, Path(args.out), run_options(args), resume=args.resume, jobs=args.jobs)
+
+
+def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool, jobs: int | None) -> int:
+    """Play the round robins of `entrants` on the stage files `paths` into the run folder `out`,
+    then print the leaderboards; `jobs` stages side by side (None: every core)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+    from ludica.runtime import leaderboard, tournament
+    from ludica.runtime.run import cores
+
+    console = Console()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        task = {}
+
+        def on_stage(name: str, todo: int) -> None:
+            if "preparing" in task:  # the run's own wait (compiling its kernels) is over
+                progress.update(task.pop("preparing"), total=1, completed=1)
+            task[name] = task["last"] = progress.add_task(f"{inert_rich(name)}: analysis, then games", total=todo)
+
+        def on_game(g: dict) -> None:  # stages are played side by side: each has its own bar
+            note = "" if g["reason"] == "normal" else f" ({g['reason']})"
+            said = f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}"
+            progress.update(task[g["title"]], advance=1, description=inert_rich(said))
+
+        def on_wait(message: str) -> None:
+            if "last" in task:
+                progress.update(task["last"], description=inert_rich(message))
+            else:  # before the first stage: the run compiles its kinds of stage
+                task["preparing"] = progress.add_task(inert_rich(message), total=None)
+
+        try:
+            boards = tournament.run(paths, entrants, out, options, resume=resume, on_game=on_game,
+                                    on_stage=on_stage, on_wait=on_wait,
+                                    jobs=jobs or len(cores()))
+        except KeyboardInterrupt:
+            console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; "
+                          f"run the same command with --resume to go on[/]")
+            return 130
+        except (tournament.RunMismatch, ValueError) as err:
+            console.print(f"[red]error:[/] {inert_rich(err)}")
+            return 2
+    for title, board in boards.items():
+        table = Table(title=f"Leaderboard: {inert_rich(title)}")
+        for column in leaderboard.HEADER:
+            table.add_column(column, justify="left" if column == "Strategy" else "right")
+        for row in leaderboard.rows(board):
+            table.add_row(*map(inert_rich, row))
+        console.print(table)
+    for line in _failure_warnings(out, [a.name for a in entrants]):
+        console.print(f"[bold yellow]warning:[/] {inert_rich(line)}")
+    console.print(f"results: {out / 'results.sqlite'}, logs: {out / 'logs'}, leaderboards: {out / 'leaderboard.md'}")
+    return 0
+
+
+
+def _failure_warnings(out: Path, names: list[str]) -> list[str]:
+    """Agents that lost more than a tenth of their games other than by play, with their reasons."""
+    from ludica.evaluation import failures
+    from ludica.runtime import Run
+
+    with Run.read(out) as run:
+        return failures.warnings(failures.tally(run.store.games(), run.store.analyses(), names))
