@@ -23,7 +23,8 @@ from ludica import compiler, gdl, stages
 from ludica.cli import main
 
 CASES, SLOW_CASES = 120, 2000
-TIME_LIMIT = 10.0  # seconds per case, compile and games included
+TIME_LIMIT = 10.0  # CPU seconds per case, compile and games included (CPU, not real time: a busy
+# machine stretches real time, and a case that is really slow burns CPU)
 
 TOKENS = ["board", "square", "rect", "hex", "wrap", "blocked", "setup", "move", "place", "empty", "flip", "remove",
           "custodial", "convert", "adjacent", "require", "capture", "turn", "pass", "forced", "end", "line", "connect",
@@ -97,7 +98,7 @@ class Tally:
         refused = [m for m in self.messages if m is not None]
         p99 = float(np.percentile(self.times, 99)) if self.times else 0.0
         return (f"{kind}: {len(self.times)} cases, {len(refused)} refused with {len(set(refused))} distinct error "
-                f"messages, {p99 * 1000:.0f} ms per case at the 99th percentile (longest {max(self.times) * 1000:.0f} ms)")
+                f"messages, {p99 * 1000:.0f} ms of CPU per case at the 99th percentile (longest {max(self.times) * 1000:.0f} ms)")
 
 
 def _template(said: str) -> str:
@@ -111,7 +112,7 @@ def _template(said: str) -> str:
 def _check_case(text: str, folder: Path, capsys, tally: Tally) -> None:
     path = folder / "mutant.gdl"
     path.write_text(text, encoding="utf-8")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     code = main(["check", str(path)])
     said = capsys.readouterr()
     assert code in (0, 1), (code, text)
@@ -119,7 +120,7 @@ def _check_case(text: str, folder: Path, capsys, tally: Tally) -> None:
         assert "error" in said.out + said.err, text
     else:
         _play(gdl.load(path))
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     tally.add(seconds, said.out + said.err if code == 1 else None)
     assert seconds < TIME_LIMIT, f"slow case:\n{text}"
 
@@ -172,13 +173,13 @@ def _run_configs(n: int, tmp_path: Path, capsys) -> Tally:
     for k in range(n):
         src = tmp_path / f"config-{k}.json"
         src.write_text(json.dumps(mutate_config(rng)))
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         code = main(["import-arena", str(src), "--out", str(tmp_path / "out")])
         said = capsys.readouterr()
         assert code in (0, 1), (code, src.read_text())
         if code == 1:
             assert "error" in said.err, src.read_text()
-        seconds = time.perf_counter() - t0
+        seconds = time.process_time() - t0
         tally.add(seconds, said.err if code == 1 else None)
         assert seconds < TIME_LIMIT
     for path in (tmp_path / "out").glob("*.gdl") if (tmp_path / "out").exists() else ():
