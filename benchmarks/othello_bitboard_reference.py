@@ -18,7 +18,7 @@ import sys
 import time
 
 import numpy as np
-from numba import njit, uint64, int64
+from numba import njit
 
 U = np.uint64
 FULL = U(0xFFFFFFFFFFFFFFFF)

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import codes as K
 from .effects import cell_bits, custodial_exists, custodial_targets, play
-from .jit import kernel, leaf
+from .jit import leaf
 
 
 @leaf

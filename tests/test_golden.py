@@ -4,7 +4,6 @@ Perft counts to a depth and one recorded playthrough per stage, for the referenc
 the compiled kernels are held to the same files.
 """
 import json
-import time
 from pathlib import Path
 
 import pytest

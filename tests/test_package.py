@@ -12,7 +12,9 @@ import inspect
 import pkgutil
 import subprocess
 import sys
+import tomllib
 from importlib.metadata import version
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,3 +98,15 @@ def test_an_illegal_move_crosses_the_rules_oracle_as_an_illegal_move_error():
     assert type(back) is ludica.IllegalMoveError and str(back) == str(error)
     plain = wire.error_of(*wire.failure(ValueError("seed -1: a seed is an integer of 64 bits")))
     assert type(plain) is ValueError
+
+
+def test_every_package_folder_is_shipped():
+    """A non-editable install carries only the packages pyproject lists by name: a new package folder
+    left out of the list works in a checkout and is missing once installed."""
+    root = Path(__file__).parent.parent
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = setuptools["package-dir"]
+    found = {f"{package}.{'.'.join(init.parent.relative_to(root / folder).parts)}".rstrip(".")
+             for package, folder in folders.items() for init in (root / folder).rglob("__init__.py")
+             if "agents" not in init.parent.relative_to(root / folder).parts}
+    assert found == set(setuptools["packages"]), (found ^ set(setuptools["packages"]))

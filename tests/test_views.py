@@ -3,7 +3,6 @@ ranks and their worst-first lexicographic order, held to the competition's own w
 (ARENAS.md) and to properties any count by its rules must have."""
 from __future__ import annotations
 
-import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

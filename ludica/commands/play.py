@@ -35,7 +35,10 @@ def run(args) -> int:
         black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
     plan = StagePlan(stage, ((black.name, white.name),), 1, stage.name, options.analysis_time)
     ended: list[dict] = []
-    say = (lambda message: print(message, file=sys.stderr, flush=True))
+
+    def say(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
     with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
         one_game.start([stage], [black, white], options)
         one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say))
