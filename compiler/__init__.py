@@ -15,12 +15,15 @@ rules share a game, and hashing a stage costs microseconds where compiling it co
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
+
+import numpy as np
 
 from ..gdl.ast import Stage
 from . import families
 from .game import CompiledGame, Games, Playouts, Solution
-from .program import build
+from .program import Program, build
 
 # Games kept at once: an evaluation has up to a few hundred stages (each compiled once while it
 # is kept); the sampler compiles thousands of candidates once each, and the oldest are let go. A
@@ -31,13 +34,25 @@ KEPT = 256
 @lru_cache(maxsize=KEPT)
 def compile(stage: Stage) -> CompiledGame:  # noqa: A001 - the public name the design gives it
     """The compiled game of a stage, shared within the process (compiled on first use)."""
-    return CompiledGame(stage)
+    return CompiledGame(stage, lowered=_LOWERED.pop(stage, None))
 
 
+# Programs `kind` lowered, handed to the stage's compile (a run names every stage's kind while it
+# warms up, then compiles each): a stage is lowered once. Each is used by one game, then let go;
+# the oldest go first (a lowered 15x15 Gomoku is ~0.6 MiB).
+_LOWERED: OrderedDict[Stage, tuple[Program, np.ndarray]] = OrderedDict()
+LOWERED_KEPT = 64
+
+
+@lru_cache(maxsize=4096)
 def kind(stage: Stage) -> str:
     """The name of the kernels that play `stage` (its family's, or "generic"), read from its
     lowered program without compiling it (a valid stage: one gdl.load accepted)."""
-    family, _ = families.select(build(stage)[0])
+    lowered = build(stage)
+    family, _ = families.select(lowered[0])
+    _LOWERED[stage] = lowered
+    if len(_LOWERED) > LOWERED_KEPT:
+        _LOWERED.popitem(last=False)
     return family.NAME if family is not None else "generic"
 
 

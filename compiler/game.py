@@ -9,12 +9,11 @@ from __future__ import annotations
 import operator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from ..gdl.ast import FewestPieces, MostPieces, Stage
-from ..gdl.checks import check_stage
+from ..gdl.checks import check_stage, sound
 from ..gdl.diagnostics import InternalError, StageError
 from ..gdl.game import Move
 from ..gdl.printer import format
@@ -24,7 +23,7 @@ from . import matches as match_kernels
 from . import playouts as cell_kernels
 from . import solve as solve_kernels
 from .layout import ACTIONS, MoveTable, as_state, board_of, illegal_move, read_only, returns_of
-from .program import build, pack
+from .program import Program, build, pack
 
 
 @dataclass(frozen=True)
@@ -70,13 +69,13 @@ class Solution:
 class CompiledGame:
     """A stage compiled to kernels. Same moves, same order, same states as gdl.reference(stage)."""
 
-    def __init__(self, stage: Stage):
-        problems = _checked(stage)
-        if any(d.is_error for d in problems):  # the kernels trust their tables: refuse a bad stage here
-            raise StageError(list(problems), format(stage) if _printable(stage) else None, stage.name or None)
+    def __init__(self, stage: Stage, lowered: tuple[Program, np.ndarray] | None = None):
+        """`lowered`: build(stage), if the caller has it (compiler.kind lowers a stage to name it)."""
+        if not sound(stage):  # the kernels trust their tables: refuse a bad stage here
+            raise StageError(check_stage(stage), format(stage) if _printable(stage) else None, stage.name or None)
         self.stage = stage
         self.players: tuple[str, ...] = stage.player_names
-        self.program, initial = build(stage)
+        self.program, initial = lowered if lowered is not None else build(stage)
         game = self.program.game
         self.rows, self.cols = int(game[K.G_ROWS]), int(game[K.G_COLS])
         self.n_cells = self.rows * self.cols
@@ -424,9 +423,3 @@ def _printable(stage: Stage) -> bool:
     except (ValueError, TypeError):
         return False
     return True
-
-
-@lru_cache(maxsize=1024)
-def _checked(stage: Stage) -> tuple:
-    """The static checks' diagnostics, once per stage: every game of the stage trusts them."""
-    return tuple(check_stage(stage))

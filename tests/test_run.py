@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
+from collections import Counter, OrderedDict
 
 import pytest
 
 from ludica import compiler, gdl, stages
 from ludica.compiler import game as compiled
 from ludica.evaluation import evaluate, stageset, write_report
+from ludica.gdl import checks as gdl_checks
 from ludica.gdl.printer import format as format_stage
 from ludica.runtime import Hooks, Options, Run, RunMismatch, StagePlan
 from ludica.runtime import entrants as agents
@@ -97,11 +98,12 @@ def counted(monkeypatch) -> Counter:
     made: Counter = Counter()
     build = compiled.CompiledGame.__init__
 
-    def counting(self, stage):
+    def counting(self, stage, lowered=None):
         made[stage_hash(stage)] += 1
-        build(self, stage)
+        build(self, stage, lowered)
 
     compiler.compile.cache_clear()
+    compiler.kind.cache_clear()
     monkeypatch.setattr(compiled.CompiledGame, "__init__", counting)
     return made
 
@@ -132,6 +134,20 @@ def test_the_kind_of_a_stage_is_named_without_compiling_it(counted):
         counted.clear()
 
 
+def test_a_stage_named_then_compiled_is_lowered_once(monkeypatch):
+    lowered: Counter = Counter()
+    for module in (compiler, compiled):
+        real = module.build
+        monkeypatch.setattr(module, "build", lambda s, real=real: lowered.update([stage_hash(s)]) or real(s))
+    compiler.compile.cache_clear()
+    compiler.kind.cache_clear()
+    stage = gdl.load(stages.path("gomoku"))
+    assert compiler.kind(stage) == compiler.kind(stage) == compiler.compile(stage).fast_playouts
+    assert lowered == {stage_hash(stage): 1}
+    assert compiler.CompiledGame(stage).fast_playouts == "placement"  # a private game lowers its own
+    assert lowered == {stage_hash(stage): 2}
+
+
 def test_the_same_stage_from_two_loads_is_one_compiled_game_and_a_changed_one_is_another(counted):
     first, again = gdl.load(TIC_TAC_TOE), gdl.load(TIC_TAC_TOE)
     assert first is not again and first == again and hash(first) == hash(again)
@@ -143,17 +159,23 @@ def test_the_same_stage_from_two_loads_is_one_compiled_game_and_a_changed_one_is
 
 
 def test_the_static_checks_run_once_per_stage(monkeypatch):
+    """gdl.load checks a stage and the compiler trusts what it accepted; a stage built without
+    gdl.load is checked by its first compile only; a refused stage is refused every time."""
+    runs = []
+    first, *rest = gdl_checks.CHECKS
+    monkeypatch.setattr(gdl_checks, "CHECKS", [lambda ctx: runs.append(ctx.stage) or first(ctx), *rest])
+    monkeypatch.setattr(gdl_checks, "_SOUND", OrderedDict())
     stage = gdl.load(stages.path("ataxx"))
-    calls = []
-    check = compiled.check_stage
-    monkeypatch.setattr(compiled, "check_stage", lambda s: calls.append(s) or check(s))
-    compiled._checked.cache_clear()
     compiler.CompiledGame(stage), compiler.CompiledGame(stage)
-    assert calls == [stage]
+    assert runs == [stage]
+    parsed = gdl.parse(stages.path("gomoku").read_text())  # parsed, not checked
+    compiler.CompiledGame(parsed), compiler.CompiledGame(parsed)
+    assert runs == [stage, parsed]
     bad = gdl.parse(TIC_TAC_TOE.read_text().replace("line 3", "line 9"))  # longer than the board: refused each time
     for _ in range(2):
         with pytest.raises(gdl.StageError):
             compiler.compile(bad)
+    assert runs.count(stage) == runs.count(parsed) == 1
 
 
 def test_a_stage_hash_is_kept_and_is_the_hash_of_its_canonical_text():

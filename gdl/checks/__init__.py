@@ -18,13 +18,15 @@ trait declared on the concept's class in gdl/ast.py, never a list of classes her
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from .. import ast as A
 from ..diagnostics import Diagnostic
 from . import board, ends, moves, players, position, words
 from .context import Check, Context
 from .moves import MAX_RULES
 
-__all__ = ["check_stage", "CHECKS", "MAX_RULES"]
+__all__ = ["check_stage", "sound", "CHECKS", "MAX_RULES"]
 
 CHECKS: list[Check] = [*players.CHECKS, *board.CHECKS, *position.CHECKS, *words.CHECKS, *moves.CHECKS,
                        *ends.CHECKS]  # run in this order; each one concern
@@ -41,4 +43,29 @@ def check_stage(stage: A.Stage, partial: frozenset[str] = frozenset()) -> list[D
     out: list[Diagnostic] = []
     for check in CHECKS:
         out.extend(check(ctx))
+    if not partial and not any(d.is_error for d in out):
+        _remember_sound(stage)
     return out
+
+
+# Stages the checks found no error in, by equality: a stage's hash and equality leave out source
+# spans (gdl/ast.py), and spans only place a message, never decide one, so an equal stage is as
+# sound. gdl.load checks a stage and the compiler trusts it; a sampler's candidates are checked once.
+_SOUND: OrderedDict[A.Stage, None] = OrderedDict()
+SOUND_KEPT = 4096
+
+
+def _remember_sound(stage: A.Stage) -> None:
+    _SOUND[stage] = None
+    _SOUND.move_to_end(stage)
+    if len(_SOUND) > SOUND_KEPT:
+        _SOUND.popitem(last=False)
+
+
+def sound(stage: A.Stage) -> bool:
+    """Whether the static checks find no error in `stage` (warnings allowed): run once per stage
+    (and per equal stage) in a process, however many parts of a run ask."""
+    if stage in _SOUND:
+        _SOUND.move_to_end(stage)
+        return True
+    return not any(d.is_error for d in check_stage(stage))
