@@ -99,7 +99,7 @@ class IllegalMoveError(LudicaError, ValueError):
     """A move or action that is not legal in the position it was played in. The message names it and
     the position's legal moves; `move` (a Move or an action), `legal` (the legal moves) and `state`
     (a copy of the position) say the same as data. Across the rules oracle only the message
-    travels: there the three are None."""
+    travels; the oracle's client makes the error again from the move it was given and the position."""
 
     def __init__(self, message: str, move=None, legal: tuple | None = None, state=None):
         super().__init__(message)

@@ -23,7 +23,7 @@ from ludica import stages
 from ludica.cli import main
 from ludica.compiler import Playouts
 from ludica.compiler import compile as compile_stage
-from ludica.gdl import load
+from ludica.gdl import IllegalMoveError, load
 from ludica.gdl.game import Move
 from ludica.runtime import entrants as agents, oracle, tournament
 from ludica.runtime.api import Rules, RulesApi, stage_view
@@ -48,6 +48,9 @@ def same_error(call_local, call_remote) -> str:
     with pytest.raises(Exception) as remote:
         call_remote()
     assert type(remote.value) is type(local.value) and str(remote.value) == str(local.value)
+    if isinstance(local.value, IllegalMoveError):  # the same move and position as data, too
+        assert remote.value.move == local.value.move and remote.value.legal == local.value.legal
+        assert np.array_equal(remote.value.state, local.value.state)
     return str(local.value)
 
 

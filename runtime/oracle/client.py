@@ -17,6 +17,7 @@ import numpy as np
 from ...compiler import Playouts
 from ...compiler import codes as K
 from ...compiler.layout import ACTIONS, MoveTable, as_state, board_of, illegal_move, returns_of
+from ...gdl.diagnostics import IllegalMoveError
 from ...gdl.game import Move
 from .. import limits, metrics, protocol
 from ..api import Rules, StageView, count_and_seed, seat
@@ -206,7 +207,10 @@ class OracleRules(Rules):
         if code == K.NOT_A_MOVE or (self._placements and code >= self._rows * self._cols):
             # off the board, or a piece move where there are none: never legal, refused as the game refuses it
             raise illegal_move(move, tuple(self.legal_moves(state)), state)
-        return self._child(self._ask(APPLY_MOVE, code, 0, key))
+        try:
+            return self._child(self._ask(APPLY_MOVE, code, 0, key))
+        except IllegalMoveError:  # only its message crossed: the same error, with its move and position
+            raise illegal_move(move, tuple(self.legal_moves(state)), state) from None
 
     def legal_actions(self, state: np.ndarray) -> list[int]:
         return list(self._describe(state)[0])
@@ -216,7 +220,10 @@ class OracleRules(Rules):
             action = operator.index(action)
         if not K.PASS_CODE <= action < ACTIONS:  # never legal, refused as the game refuses it
             raise illegal_move(action, tuple(self.legal_moves(state)), state)
-        return self._child(self._ask(APPLY, action, 0, self._key(state)))
+        try:
+            return self._child(self._ask(APPLY, action, 0, self._key(state)))
+        except IllegalMoveError:
+            raise illegal_move(action, tuple(self.legal_moves(state)), state) from None
 
     def move_of(self, action: int) -> Move:
         return self._moves.move_of(action)

@@ -6,7 +6,8 @@ REPLY (status, payload bytes) then the payload. States travel as their int32 byt
 described by DESCRIBED (pieces taken by the move that made it, over, winner, number of actions)
 and its actions as int32. An error travels as its status and text: REFUSED for a ValueError (the
 API's refusal of a move or an argument), FAILED for another ("Name: message"), raised again on the
-client's side as the same exception (ILLEGAL for an IllegalMoveError, its message only). SPENT is not a message: it is the oracle's CPU seconds, in
+client's side as the same exception (ILLEGAL for an IllegalMoveError: its message only, the client
+adds the move and position it holds). SPENT is not a message: it is the oracle's CPU seconds, in
 memory it shares with the agent's processes.
 """
 from __future__ import annotations
