@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+from typing import Any
 
 import matplotlib
 
@@ -17,6 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from .anytime import Estimate  # noqa: E402
 from .page import Markup  # noqa: E402
 from .summary import Summary  # noqa: E402
 
@@ -78,7 +80,8 @@ def matrix_figure(s: Summary):
     values = [[math.nan if a == b or not matrix[a][b][1] else matrix[a][b][0] / matrix[a][b][1] for b in names]
               for a in names]
     image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
-    unplayed = {"facecolor": UNPLAYED, "hatch": "///", "edgecolor": "#8a8a8a", "linewidth": 0}
+    unplayed: dict[str, Any] = {"facecolor": UNPLAYED, "hatch": "///", "edgecolor": "#8a8a8a",
+                                "linewidth": 0}  # keywords of Rectangle and Patch, of several types
     met_all = True
     for i, a in enumerate(names):
         for j, b in enumerate(names):
@@ -125,11 +128,7 @@ def anytime_plot(s: Summary) -> Markup:
         if x.name in ends:
             continue
         means = [p.estimates[x.name].mean for p in s.anytime]
-        # no interval: no band; an unbounded side: the band runs off the plot (ylim is set below)
-        low = [max(-1e6, p.estimates[x.name].low) if p.estimates[x.name].low is not None else math.nan
-               for p in s.anytime]
-        high = [min(1e6, p.estimates[x.name].high) if p.estimates[x.name].high is not None else math.nan
-                for p in s.anytime]
+        low, high = zip(*(_band(p.estimates[x.name]) for p in s.anytime))
         line, = ax.plot(xs, means, marker="o", label=x.name)
         ax.fill_between(xs, low, high, alpha=0.15, color=line.get_color())
     for level, name in ((0, "random"), (1, f"{s.anytime[-1].reference} (reference)")):
@@ -146,6 +145,14 @@ def anytime_plot(s: Summary) -> Markup:
         ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
     return _svg(fig)
+
+
+def _band(e: Estimate) -> tuple[float, float]:
+    """An estimate's interval as the plot's band: no interval, no band (nan); an unbounded side runs
+    off the plot (its ylim is set to the means)."""
+    if e.low is None or e.high is None:
+        return math.nan, math.nan
+    return max(-1e6, e.low), min(1e6, e.high)
 
 
 @_plot
