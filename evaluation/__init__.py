@@ -15,8 +15,8 @@ schedules, stopping rules), stopping.py (`--until-separated`'s sequential test),
 pairwise matrix), views.py (online Elo, the unified cross-stage score, the OpenSpiel competition's
 instant-runoff ranks and worst-first lexicographic order), failures.py (games lost other than by
 play), metrics.py (P, E, G, R), anytime.py (the anytime estimate), summary.py (all of it from a
-store), report.py (the report's views; HTML, JSON, CSV), page.py (the Jinja templates of templates/
-and the CSS and script of static/ that pages are laid out with).
+store), report.py (the report's views; HTML, JSON, CSV), plots.py (its matplotlib plots), page.py
+(the Jinja templates of templates/ and the CSS and script of static/ that pages are laid out with).
 """
 from .ratings import Outcome, Rating, Ratings, outcomes, rate, shared_ranks
 from .report import write_report

@@ -174,9 +174,8 @@ def levels(games: list[dict], pool) -> dict[str, float]:
             points[(g["white"], g["black"])].append(white)
     out = {}
     for me in {me for me, _ in points}:
-        against = [0.5 if b == me else statistics.fmean(points[(me, b)]) if (me, b) in points else None for b in pool]
-        if None not in against:
-            out[me] = statistics.fmean(against)
+        if all(b == me or (me, b) in points for b in pool):
+            out[me] = statistics.fmean([0.5 if b == me else statistics.fmean(points[(me, b)]) for b in pool])
     return out
 
 
@@ -228,7 +227,8 @@ class Point:
                 return f"{name} 0"
             if math.isnan(e.mean):
                 return f"{name} —"
-            return f"{name} {e.mean:.2f}" + ("" if e.low is None else f" [{_bound(e.low)}, {_bound(e.high)}]")
+            return f"{name} {e.mean:.2f}" + ("" if e.low is None or e.high is None
+                                             else f" [{_bound(e.low)}, {_bound(e.high)}]")
 
         order = sorted(self.estimates.items(), key=lambda kv: -kv[1].mean if not math.isnan(kv[1].mean) else math.inf)
         return " | ".join(text(a, e) for a, e in order)
@@ -242,7 +242,11 @@ def running(per_stage: list[tuple[str, Leads | None, float]], agents: list[str],
             ) -> list[Point]:
     """The estimate after each stage: per_stage is [(stage, its leads or None, weight)] in the order
     the stages were played."""
-    points, leads, units, weights, skipped, faint = [], {a: [] for a in agents}, [], [], 0, 0
+    points: list[Point] = []
+    leads: dict[str, list[float]] = {a: [] for a in agents}
+    units: list[float] = []
+    weights: list[float] = []
+    skipped = faint = 0
     for stage, measured, weight in per_stage:
         if measured is None:
             skipped += 1
@@ -255,7 +259,8 @@ def running(per_stage: list[tuple[str, Leads | None, float]], agents: list[str],
         total = sum(weights)
         unit = sum(w * u for w, u in zip(weights, units)) / total if weights else math.nan
         estimates = {a: estimate(leads[a], weights, units) for a in agents}
-        for end in {RANDOM, reference} & set(agents):  # 0 and 1 by definition, whatever the noise
+        ends = {RANDOM} if reference is None else {RANDOM, reference}
+        for end in ends & set(agents):  # 0 and 1 by definition, whatever the noise
             e = estimates[end]
             if not math.isnan(e.mean):
                 estimates[end] = Estimate(e.mean, e.mean, e.mean, e.stages, e.effective)

@@ -14,8 +14,19 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
+from typing import TypedDict
 
 SCORE = {"black": (1.0, 0.0), "white": (0.0, 1.0), "draw": (0.5, 0.5), "none": (0.0, 0.0)}
+
+
+class ArenaMetrics(TypedDict):
+    """A run's metrics by letter, each agent → its figures (the report's JSON keeps this shape)."""
+
+    P: dict[str, dict]  # performance()
+    A: dict[str, dict]  # adaptation.curves()
+    E: dict[str, dict]  # efficiency()
+    G: dict[str, float | None]  # generalisation()
+    R: dict[str, dict]  # robustness()
 
 
 def stage_scores(games: list[dict]) -> dict[str, dict[str, float]]:
@@ -79,11 +90,9 @@ def generalisation(by_stage: dict[str, dict[str, float]], roles: dict[str, str])
     out = {}
     agents = {a for s in by_stage.values() for a in s}
     for a in agents:
-        mean = {}
-        for role in ("public", "unseen"):
-            xs = [s[a] for h, s in by_stage.items() if roles.get(h) == role and a in s]
-            mean[role] = statistics.fmean(xs) if xs else None
-        out[a] = None if None in mean.values() else mean["public"] - mean["unseen"]
+        public, unseen = ([s[a] for h, s in by_stage.items() if roles.get(h) == role and a in s]
+                          for role in ("public", "unseen"))
+        out[a] = statistics.fmean(public) - statistics.fmean(unseen) if public and unseen else None
     return out
 
 

@@ -459,7 +459,7 @@ def rate(games: list[Outcome], agents: list[str] | None = None, *, anchor: str =
     jeffreys = prior is None
     ref = agents.index(anchor) if anchor in agents else 0
     notes = [] if anchor in agents else [f"{anchor!r} did not play: the mean rating is {ANCHOR_ELO:g}"]
-    virtual = np.zeros((n, n)) if jeffreys else _virtual(n, prior)
+    virtual = np.zeros((n, n)) if prior is None else _virtual(n, prior)
     components = _components(table)
     if jeffreys and len(components) > 1:
         virtual = _virtual(n, CONNECT_GAMES)

@@ -5,9 +5,9 @@ The page is the report's views laid out by templates: this module gathers each v
 Summary (`page_views`: tables of cells, notes, plots, the replay's games), and
 evaluation/templates/report.html.j2 lays them out, one partial per view, with the CSS and the
 replay's script of evaluation/static/ inlined (page.py). The plots are matplotlib's, drawn as SVG
-into the page; the game replay is a script over the boards the compiled stage gives when the game's
-moves are applied again (each board a string of cells: '.' empty, '1' first player, '2' second, '#'
-blocked), drawn as squares, or as hexagons on hex boards.
+into the page (plots.py); the game replay is a script over the boards the compiled stage gives when
+the game's moves are applied again (each board a string of cells: '.' empty, '1' first player, '2'
+second, '#' blocked), drawn as squares, or as hexagons on hex boards.
 
 Agents' names, their failures' text and stages' names are data wherever they appear: escaped in the
 HTML (the templates autoescape), `<`, `>` and `&` escaped in the JSON the replay reads, put into the
@@ -17,29 +17,22 @@ Content-Security-Policy lets no script run but the replay's own (by its hash) an
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only: no display is needed or wanted
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Patch, Rectangle  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
-
-from ..compiler import compile as compile_stage  # noqa: E402
-from ..files import check_writable, write_atomic  # noqa: E402
-from ..gdl import loads  # noqa: E402
-from ..gdl.diagnostics import LudicaError  # noqa: E402
-from .anytime import MIN_SPREAD, Point  # noqa: E402
-from .drawseed import revealed  # noqa: E402
-from .failures import KINDS  # noqa: E402
-from .page import Markup, render  # noqa: E402
-from .summary import Summary  # noqa: E402
+from ..compiler import compile as compile_stage
+from ..files import check_writable, write_atomic
+from ..gdl import loads
+from ..gdl.diagnostics import LudicaError
+from . import plots
+from .anytime import MIN_SPREAD, Point
+from .drawseed import revealed
+from .failures import KINDS
+from .page import Markup, render
+from .summary import Summary
 
 CELL = {-1: "#", 0: ".", 1: "1", 2: "2"}
 
@@ -151,150 +144,6 @@ def _games_csv(s: Summary) -> str:
     return text.getvalue()
 
 
-# --- plots -----------------------------------------------------------------------------------
-
-
-def _plot(draw):
-    """A plot whose texts (agents' and stages' names among them) are drawn as they are: a name with
-    dollar signs is not mathtext (which could fail the whole report)."""
-    @functools.wraps(draw)
-    def drawn(s: Summary) -> Markup:
-        with plt.rc_context({"text.parse_math": False}):
-            return draw(s)
-    return drawn
-
-
-def _svg(fig) -> Markup:
-    """The figure as an <svg> element for the page: markup of matplotlib's, whose SVG writer escapes
-    the texts in it (names included)."""
-    buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight")
-    plt.close(fig)
-    text = buffer.getvalue()
-    return Markup(text[text.index("<svg"):])
-
-
-@_plot
-def _leaderboard_plot(s: Summary) -> Markup:
-    ratings = list(reversed(s.overall.ratings))
-    fig, ax = plt.subplots(figsize=(7, 0.45 * len(ratings) + 1.2))
-    y = range(len(ratings))
-    elo = [x.elo for x in ratings]
-    # a percentile interval need not hold the estimate (a skewed bootstrap): bars from the estimate, clipped
-    ax.errorbar(elo, y, xerr=[[max(0.0, x.elo - x.low) for x in ratings], [max(0.0, x.high - x.elo) for x in ratings]],
-                fmt="o",
-                capsize=4, color="#1f4e79")
-    ax.set_yticks(list(y), [x.name for x in ratings])
-    ax.axvline(1000, color="#999", linestyle=":", linewidth=1)
-    ax.set_xlabel(f"Elo (Bradley–Terry; {s.overall.anchor} = 1000), {100 * s.overall.level:.0f}% interval")
-    ax.grid(axis="x", alpha=0.3)
-    return _svg(fig)
-
-
-UNPLAYED = "#d4d4d4"  # hatched light grey: unlike white, which is a 50% score on the RdBu scale
-ITSELF = "#8c8c8c"
-
-
-@_plot
-def _matrix_plot(s: Summary) -> Markup:
-    return _svg(_matrix_figure(s))
-
-
-def _matrix_figure(s: Summary):
-    """The pairwise scores as a heat map; a pair that never met (a gauntlet's baselines) is hatched
-    grey with a dash, named in a legend, so it cannot be read as an even score."""
-    names = [x.name for x in s.overall.ratings]
-    matrix = s.overall.matrix
-    fig, ax = plt.subplots(figsize=(1.0 * len(names) + 2, 0.8 * len(names) + 1.5))
-    values = [[math.nan if a == b or not matrix[a][b][1] else matrix[a][b][0] / matrix[a][b][1] for b in names]
-              for a in names]
-    image = ax.imshow(values, cmap="RdBu", vmin=0, vmax=1)
-    unplayed = {"facecolor": UNPLAYED, "hatch": "///", "edgecolor": "#8a8a8a", "linewidth": 0}
-    met_all = True
-    for i, a in enumerate(names):
-        for j, b in enumerate(names):
-            v = values[i][j]
-            if a == b:
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=ITSELF, linewidth=0))
-            elif math.isnan(v):
-                met_all = False
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, **unplayed))
-                ax.text(j, i, "—", ha="center", va="center", fontsize=8, color="#333")
-            else:
-                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
-                        color="white" if abs(v - 0.5) > 0.3 else "black")
-    if not met_all:
-        ax.legend(handles=[Patch(label="not played: the pair never met", **unplayed)], loc="lower left",
-                  bbox_to_anchor=(0.0, 1.01), fontsize=8, frameon=False)
-    ax.set_xticks(range(len(names)), names, rotation=40, ha="right")
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("opponent")
-    fig.colorbar(image, ax=ax, label="score of the row's agent against the column's")
-    return fig
-
-
-@_plot
-def _stage_plot(s: Summary) -> Markup:
-    names = [x.name for x in s.overall.ratings]
-    hashes = [st["stage_hash"] for st in s.stages if st["stage_hash"] in s.scores]
-    values = [[s.scores[h].get(a, math.nan) for h in hashes] for a in names]
-    fig, ax = plt.subplots(figsize=(0.7 * len(hashes) + 3, 0.5 * len(names) + 2))
-    image = ax.imshow(values, cmap="viridis", vmin=0, vmax=1, aspect="auto")
-    roles = {st["stage_hash"]: st["role"] for st in s.stages}
-    ax.set_xticks(range(len(hashes)), [f"{s.stage_name(h)} ({roles[h]})" for h in hashes], rotation=40, ha="right")
-    ax.set_yticks(range(len(names)), names)
-    fig.colorbar(image, ax=ax, label="score on the stage")
-    return _svg(fig)
-
-
-@_plot
-def _anytime_plot(s: Summary) -> Markup:
-    fig, ax = plt.subplots(figsize=(7, 4))
-    xs = [p.stages for p in s.anytime]
-    ends = {"random", s.anytime[-1].reference}  # 0 and 1 by definition: the dotted lines
-    for x in s.overall.ratings:
-        if x.name in ends:
-            continue
-        means = [p.estimates[x.name].mean for p in s.anytime]
-        # no interval: no band; an unbounded side: the band runs off the plot (ylim is set below)
-        low = [max(-1e6, p.estimates[x.name].low) if p.estimates[x.name].low is not None else math.nan
-               for p in s.anytime]
-        high = [min(1e6, p.estimates[x.name].high) if p.estimates[x.name].high is not None else math.nan
-                for p in s.anytime]
-        line, = ax.plot(xs, means, marker="o", label=x.name)
-        ax.fill_between(xs, low, high, alpha=0.15, color=line.get_color())
-    for level, name in ((0, "random"), (1, f"{s.anytime[-1].reference} (reference)")):
-        ax.axhline(level, color="#999", linestyle=":", linewidth=1)
-        ax.annotate(name, (0, level), xycoords=("axes fraction", "data"), xytext=(2, 2), textcoords="offset points",
-                    fontsize=7, color="#666")
-    means = [e.mean for p in s.anytime for e in p.estimates.values() if math.isfinite(e.mean)]
-    if means:  # the first intervals (t with one degree of freedom) are huge: keep the means in view
-        ax.set_ylim(min(-0.25, min(means) - 0.5), max(1.25, max(means) + 0.5))
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("unseen stages so far")
-    ax.set_ylabel(f"lead over random, in {s.anytime[-1].reference}'s leads")
-    if any(x.name not in ends for x in s.overall.ratings):
-        ax.legend(fontsize=8, loc="best")
-    ax.grid(alpha=0.3)
-    return _svg(fig)
-
-
-@_plot
-def _adaptation_plot(s: Summary) -> Markup:
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    for agent, curve in s.metrics["A"].items():
-        if curve["points"]:
-            xs, ys = zip(*curve["points"])
-            ax.plot(xs, ys, marker="o", label=f"{agent} (area {curve['area']:.2f})")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("fraction of the analysis budget")
-    ax.set_ylabel("score against the baselines, unseen stages")
-    ax.set_ylim(-0.02, 1.02)
-    ax.legend(fontsize=8, loc="best")
-    ax.grid(alpha=0.3)
-    return _svg(fig)
-
-
 # --- the page's views: the data each section shows, laid out by evaluation/templates/ -----------
 
 
@@ -335,7 +184,7 @@ def page_views(s: Summary) -> dict:
     """Every view of the report by the name its template partial reads it under (templates/
     report.html.j2 includes them all): what a live page of the same run shows too."""
     return {"title": f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games",
-            "unfinished": unfinished(s), "leaderboard": leaderboard(s), "pairwise": _matrix_plot(s),
+            "unfinished": unfinished(s), "leaderboard": leaderboard(s), "pairwise": plots.matrix_plot(s),
             "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
             "secondary": secondary_views(s), "replay": replays(s)}
 
@@ -359,7 +208,7 @@ def leaderboard(s: Summary) -> Leaderboard:
                   [[x.name, *(f"{p:.2f}" for p in x.rank_probabilities)] for x in r.ratings])
     method = (f"Intervals: {r.method}. Rank probabilities: {r.resamples} bootstrap resamples within {r.strata}. "
               f"Stages weigh equally; draws count half; {r.anchor} = 1000.")
-    return Leaderboard(table, method, s.warnings, _leaderboard_plot(s), ranks)
+    return Leaderboard(table, method, s.warnings, plots.leaderboard_plot(s), ranks)
 
 
 def metrics(s: Summary) -> Metrics:
@@ -376,7 +225,7 @@ def metrics(s: Summary) -> Metrics:
     stages = Table(["Stage", "Role", "Weight", "Divergence", "Analysis s", "Games", "Planned",
                     "Best (per-stage Elo)"], stage_rows)
     measured = any(c["points"] for c in s.metrics["A"].values())
-    return Metrics(table, _adaptation_plot(s) if measured else None, _stage_plot(s), stages,
+    return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s), stages,
                    None if s.draw is None else revealed(s.draw))
 
 
@@ -392,7 +241,7 @@ def anytime(s: Summary) -> Anytime:
     if last.unit < MIN_SPREAD:
         notes.append(f"a short scale: {ref} leads random by {last.unit:.2f} on average, so the scores are less "
                      "certain than they would be on a longer one")
-    return Anytime(last, notes, _anytime_plot(s) if last.stages else None)
+    return Anytime(last, notes, plots.anytime_plot(s) if last.stages else None)
 
 
 def failures(s: Summary) -> Table:

@@ -87,7 +87,7 @@ class Pair:
 def tested_pairs(entrants: list[str], baselines: set[str], named=()) -> list[tuple[str, str]]:
     """The pairs the rule waits for: `named` ones, checked, or every pair of submitted agents."""
     if named:
-        pairs = []
+        pairs: list[tuple[str, str]] = []
         for a, b in named:
             for name in (a, b):
                 if name not in entrants:
@@ -128,9 +128,10 @@ def track(stages: list[dict[str, float]], pairs: list[tuple[str, str]], level: f
 
 def stopping_stage(state: list[Pair], min_stages: int) -> int | None:
     """The number of unseen stages after which the rule stops, if every pair is told apart."""
-    if not state or any(p.separated_at is None for p in state):
+    told = [p.separated_at for p in state if p.separated_at is not None]
+    if not state or len(told) < len(state):
         return None
-    return max(min_stages, *(p.separated_at for p in state))
+    return max(min_stages, *told)
 
 
 def decide(stages: list[dict[str, float]], pairs: list[tuple[str, str]], level: float = LEVEL,

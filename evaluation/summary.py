@@ -23,7 +23,7 @@ class Summary:
     failures: dict[str, failures.Failures]
     warnings: list[str]
     scores: dict[str, dict[str, float]]  # stage hash → agent → score
-    metrics: dict[str, dict]
+    metrics: metrics.ArenaMetrics
     views: dict
     anytime: list[anytime.Point]
     settings: dict = field(default_factory=dict)
@@ -75,7 +75,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     scores = metrics.stage_scores(games)
     roles = {s["stage_hash"]: s["role"] for s in stages}
     budgets = {s["stage_hash"]: s["analysis_time"] for s in stages}
-    summary_metrics = {
+    summary_metrics: metrics.ArenaMetrics = {
         "P": metrics.performance(games),
         "E": metrics.efficiency(games, analyses, budgets),
         "G": metrics.generalisation(scores, roles),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from ludica import stages as bundled
@@ -46,7 +47,7 @@ def run_options(args):
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
                    isolate_rules=args.isolate_rules)
 
-def chosen_agents(specs: list[str], with_builtins: bool, data: list[str] = ()):
+def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = ()):
     """The agents the arguments name, each with the data folder `--agent-data AGENT=DIR` gives it."""
     from dataclasses import replace
 
@@ -65,13 +66,13 @@ def chosen_agents(specs: list[str], with_builtins: bool, data: list[str] = ()):
             raise gdl.LudicaError(f"--agent-data {item!r}: {folder} is not a folder")
         folders[agent] = Path(folder).resolve()
     given = {s: c for s, c in zip(specs, chosen)}
-    for agent, folder in folders.items():
+    for agent, path in folders.items():
         match = [c for c in chosen if agent in (c.name, str(c.path))
                  or (agent in given and given[agent] is c) or Path(agent).resolve() == c.path]
         if not match:
-            raise gdl.LudicaError(f"--agent-data {agent}={folder}: no agent {agent!r} in this run (the agents: "
+            raise gdl.LudicaError(f"--agent-data {agent}={path}: no agent {agent!r} in this run (the agents: "
                                   f"{', '.join(c.name for c in chosen)})")
-        chosen = [replace(c, data=folder) if c in match else c for c in chosen]
+        chosen = [replace(c, data=path) if c in match else c for c in chosen]
     return chosen
 
 def count(text: str) -> int:

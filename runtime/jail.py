@@ -37,6 +37,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from ..gdl.diagnostics import LudicaError
 from . import seccomp
@@ -181,11 +182,13 @@ def _numba_caches() -> list[tuple[str, str]]:
 
     from ..compiler import jit
 
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    # CacheImpl is public since numba 0.56 (pyproject asks for 0.59 or later); its locators are all
+    # _CacheLocator subclasses, which mypy's join of their mixed bases (first bases only) makes `object`
+    locators = cast("list[type[caching._CacheLocator]]", caching.CacheImpl._locator_classes)
     found = []
     for folder in sorted({p.parent for p in jit._ROOT.rglob("*.py")}):
         probe = str(folder / "__init__.py")
-        for cls in impl._locator_classes:
+        for cls in locators:
             try:
                 locator = cls.from_function(_numba_caches, probe)
             except Exception:  # noqa: BLE001 - a locator that cannot serve this folder
@@ -202,7 +205,9 @@ def _cache_links() -> list[str]:
     new one over it, so a link is never written through."""
     from numba.core import caching
 
-    provided = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+    # public in the numba mypy reads, still private in numba 0.59, which pyproject allows
+    provided = (getattr(caching, "UserProvidedCacheLocator", None)
+                or caching._UserProvidedCacheLocator)  # type: ignore[attr-defined]
     args: list[str] = []
     for k, (source, cache) in enumerate(_numba_caches()):
         try:

@@ -8,7 +8,7 @@ A game both seats forfeited (neither had a strategy) is a loss for both.
 from __future__ import annotations
 
 import html
-
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 FORFEITS = ("time", "crash", "illegal", "no-strategy")
@@ -20,7 +20,7 @@ class Standing:
     wins: int = 0
     losses: int = 0
     draws: int = 0
-    forfeits: dict = field(default_factory=dict)  # reason → games lost that way (FORFEITS)
+    forfeits: dict[str, int] = field(default_factory=dict)  # reason → games lost that way (FORFEITS)
 
     @property
     def games(self) -> int:
@@ -31,12 +31,13 @@ class Standing:
         return 100.0 * (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
 
 
-def standings(games: list[dict], entrants: list[str] = ()) -> list[Standing]:
+def standings(games: list[dict], entrants: Sequence[str] = ()) -> list[Standing]:
     """The sorted leaderboard of games (rows of the results store: black, white, result)."""
     table = {name: Standing(name) for name in entrants}
     for g in games:
         black, white = (table.setdefault(n, Standing(n)) for n in (g["black"], g["white"]))
         result = g["result"]
+        losers: tuple[Standing, ...]
         if result == "black":
             black.wins, white.losses = black.wins + 1, white.losses + 1
             losers = (white,)

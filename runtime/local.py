@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import time
 import traceback
+from collections.abc import Callable
 
 import numpy as np
 
@@ -34,7 +35,7 @@ class LocalSeat:
             self.module = load_agent(f.read(), str(path))
         self.view = stage_view(game, reveal_text)
         self.api = RulesApi(game)
-        self.strategy = None
+        self.strategy: Callable[..., object] | None = None  # what analyze returned, once it succeeded
 
     def analyze(self, budget: float) -> Answer:
         t0, w0 = time.thread_time(), time.monotonic()
@@ -56,6 +57,8 @@ class LocalSeat:
         return Answer({"op": "game-ready"}, 0.0, 0.0)
 
     def think(self, state: list[int], legal: list[str], remaining: float) -> Answer:
+        if self.strategy is None:
+            return Answer(None, 0.0, 0.0, "crash", "asked for a move before an analysis that gave a strategy")
         array = np.array(state, dtype=np.int32)
         array.flags.writeable = False
         moves = [self.game.parse_move(t) for t in legal]

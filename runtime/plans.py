@@ -78,10 +78,13 @@ class StagePlan:
         return list(dict.fromkeys([name for pair in self.pairs for name in pair] +
                                   [name for b, w, _ in self.more for name in (b, w)]))
 
+    def stage_budget(self, default: float) -> float:
+        """The analysis budget on this stage before any entrant's scale (`default`: the run's)."""
+        return default if self.analysis_time is None else self.analysis_time
+
     def budget(self, name: str, default: float) -> float:
         """The analysis budget of entrant `name` on this stage (`default`: the run's)."""
-        base = default if self.analysis_time is None else self.analysis_time
-        return base * dict(self.scale).get(name, 1.0)
+        return self.stage_budget(default) * dict(self.scale).get(name, 1.0)
 
 
 def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> list:

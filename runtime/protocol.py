@@ -16,6 +16,7 @@ import select
 import socket
 import struct
 import time
+from typing import overload
 
 from ..gdl.diagnostics import LudicaError
 
@@ -90,8 +91,15 @@ class Reader:
             self._buf += chunk
         return True
 
+    @overload
+    def read(self, timeout: None = None) -> dict: ...
+
+    @overload
+    def read(self, timeout: float) -> dict | None: ...
+
     def read(self, timeout: float | None = None) -> dict | None:
-        """The next message, or None if none is whole within `timeout` seconds (None: wait)."""
+        """The next message, or None if none is whole within `timeout` seconds (None: wait for one,
+        which a message or Closed ends: poll without a timeout returns only with an event)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self._fill(_HEADER.size, deadline):
             return None

@@ -112,8 +112,14 @@ def _continues_note(stage: A.Stage) -> str:
 
 def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: int, game_time: float = 10.0,
               names: tuple[str, str] | None = None, no_strategy: tuple[str, str] = ("", "")) -> GameRecord:
-    """Play one game; `seats[i]` None means that player has no strategy (`no_strategy[i]` says why)."""
-    names = names or tuple(s.name for s in seats)  # type: ignore[union-attr]
+    """Play one game; `seats[i]` None means that player has no strategy (`no_strategy[i]` says why,
+    and `names` names the players)."""
+    black, white = seats
+    if not names:
+        if black is None or white is None:
+            raise ValueError("play_game: a seat without a strategy has no name: give `names`")
+        names = (black.name, white.name)
+    ready = (black, white) if black is not None and white is not None else None  # else a forfeit below
     state = game.initial_state()
     record = GameRecord(stage=game.stage.name, stage_hash=stage_hash(game.stage), players=names, seed=seed,
                         initial_board=game.board(state).tolist())
@@ -125,9 +131,9 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
         for p in (0, 1):
             if seats[p] is None:
                 _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
-        if record.reason == "normal":
+        if ready is not None:
             for p in (0, 1):
-                answer = seats[p].start_game(seed, game_time)
+                answer = ready[p].start_game(seed, game_time)
                 started[p] = True
                 record.time_used[p] += answer.seconds  # what the agent does as a game starts is its time
                 if answer.failure == "timeout":
@@ -149,8 +155,9 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
             log.append("Tie!" if record.winner is None else f"{SEAT_NAMES[record.winner]} wins!")
     finally:
         for p in (0, 1):
-            if started[p]:
-                text, total = seats[p].end_game()
+            seat = seats[p]
+            if started[p] and seat is not None:
+                text, total = seat.end_game()
                 record.output.append({"seat": p, "text": text, "bytes": total})
     return record
 

@@ -156,9 +156,10 @@ class AgentProcess:
     end_game)… → close. Every method returns an Answer (or output) and never raises on anything
     the agent does."""
 
-    def __init__(self, agent_path: str, stage_text: str, settings: Settings):
+    def __init__(self, agent_path: str, stage_text: str, settings: Settings, name: str = ""):
         jail.require()
         self.agent_path, self.stage_text, self.settings = agent_path, stage_text, settings
+        self.name = name  # the agent's name in the run (the referee's log)
         self.proc: subprocess.Popen | None = None
         self.lockdown: dict = {}
         self._before_game: set[int] = set()
@@ -218,9 +219,9 @@ class AgentProcess:
             if answer.reply.get("ok") is not True:
                 answer.failure, answer.detail = "crash", text(answer.reply, "error")
         elif answer.failure == "crash":  # e.g. bubblewrap could not build the jail: it said why
-            said, _ = self.drain.mark()
-            if said.strip():
-                answer.detail += ": " + said.strip()[-2000:]
+            printed, _ = self.drain.mark()
+            if printed.strip():
+                answer.detail += ": " + printed.strip()[-2000:]
         if not answer.failure:
             self._freeze()
         return answer
@@ -311,8 +312,7 @@ class AgentProcess:
             answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
         if answer.failure == "crash" and self.group is not None and self.group.oom_kills() > self._oom_kills:
             self._oom_kills = self.group.oom_kills()
-            answer.detail += (f"; the kernel killed a process of the agent's: their memory together reached its cap "
-                              f"of {self.group.memory_bytes >> 20} MiB")
+            answer.detail += _oom_text(self.group.memory_bytes)
         if answer.failure is None:
             live = self._live()
             if len(live) > self.settings.max_processes:
@@ -345,9 +345,9 @@ class AgentProcess:
                 return Answer(None, spent, time.monotonic() - t0, "protocol", str(e))
             wall = time.monotonic() - t0
             # a quick answer costs one reading of the CPU time; the processes are listed only while waiting
-            members = self.tree.members() if reply is None else None
+            listed = self.tree.members() if reply is None else None
             if budget is not None:
-                spent = max(0.0, self.tree.cpu_seconds(members) - cpu0)
+                spent = max(0.0, self.tree.cpu_seconds(listed) - cpu0)
             if reply is not None:
                 ended = reply.get("op") == "game-ended"
                 if ended and self._game_seq is not None and reply.get("seq") == self._game_seq:
@@ -357,8 +357,8 @@ class AgentProcess:
                     return Answer(None, spent, wall, "crash", _status_text(reply, "the game process died"))
                 if reply.get("seq") == seq:
                     return Answer(reply, spent, wall)
-                # a late reply to an earlier request, or a forged one: dropped, and the clocks still run
-                members = self.tree.members()
+            # a reply to an earlier request, late, or a forged one: dropped, and the clocks still run
+            members = listed if listed is not None else self.tree.members()
             if budget is not None and spent > budget:
                 return Answer(None, spent, wall, "timeout", f"{spent:.2f} s of CPU time, over the {budget:.2f} s left")
             if idle.update(members) > idle_limit:
@@ -434,6 +434,15 @@ class AgentProcess:
                 os.kill(pid, how)
             except OSError:
                 pass
+
+
+def _oom_text(cap: int | None) -> str:
+    """What a crash is said to come from when the kernel killed a process of the agent's for memory:
+    its group's cap, or, where no cap could be set (a cgroup v1 memory folder that refused the limit),
+    the machine's memory running out."""
+    if cap is None:
+        return "; the kernel killed a process of the agent's: the machine ran out of memory"
+    return f"; the kernel killed a process of the agent's: their memory together reached its cap of {cap >> 20} MiB"
 
 
 def _status_text(reply: dict, default: str) -> str:

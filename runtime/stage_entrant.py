@@ -26,7 +26,7 @@ class Entrant:
         self.spec, self.game, self.text, self.options = spec, game, text, options
         self.store, self.stage, self.stopping = store, stage, stopping
         self.analysis_time = analysis_time
-        self.seat = None
+        self.seat: AgentProcess | LocalSeat | None = None
         self.why_not = ""
         self.analysis: dict = {}
 
@@ -40,7 +40,8 @@ class Entrant:
         """The seat, analysed (started again if its worker died); None if it has no strategy."""
         if self.analysis and self.seat is None:
             return None  # its analysis failed: no strategy on this stage
-        if self.analysis and self.options.sandbox and not self.seat.alive:  # the worker died after its analysis
+        # the worker died after its analysis
+        if self.analysis and isinstance(self.seat, AgentProcess) and not self.seat.alive:
             self.seat.close()
             self.seat = None
             if self.analysis["attempts"] >= 2:  # a second death on this stage: no third analysis
@@ -52,20 +53,20 @@ class Entrant:
 
     def _process(self) -> AgentProcess:
         o = self.options
-        seat = AgentProcess(str(self.spec.path), self.text,
+        return AgentProcess(str(self.spec.path), self.text,
                             Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
-                                     data=str(self.spec.data) if self.spec.data else None))
-        seat.name = self.spec.name
-        return seat
+                                     data=str(self.spec.data) if self.spec.data else None), name=self.spec.name)
 
     def _start(self) -> None:
         o = self.options
         attempts = self.analysis.get("attempts", 0) + 1
         lockdown: dict = {}
         output = ("", 0)
+        seat: AgentProcess | LocalSeat
         if o.sandbox:
             # every worker is in self.seat as soon as it exists: a stop (Ctrl-C) kills what it finds there
-            seat = self.seat = self.seat if self.seat is not None else self._process()
+            held = self.seat  # sandboxed: a worker, if any
+            seat = self.seat = held if isinstance(held, AgentProcess) else self._process()
             answer = seat.wait_ready() if seat.proc is not None else seat.start()
             if answer.failure and seat.proc is not None and not seat.lockdown:
                 # The worker did not get ready (the agent's code was not loaded yet, so this is not
@@ -87,7 +88,7 @@ class Entrant:
                          "wall": round(answer.wall, 3), "failure": answer.failure, "detail": answer.detail[-2000:],
                          "lockdown": lockdown, "output": output[0][:4000], "outputBytes": output[1]}
         if answer.failure:
-            if o.sandbox:
+            if isinstance(seat, AgentProcess):
                 seat.close()
             kind = {"timeout": "analysis over its budget"}.get(answer.failure, f"analysis failed ({answer.failure})")
             detail = answer.detail.strip().splitlines()[-1] if answer.detail.strip() else ""
@@ -96,5 +97,5 @@ class Entrant:
             self.seat, self.why_not = seat, ""
 
     def close(self) -> None:
-        if self.seat is not None and self.options.sandbox:
+        if isinstance(self.seat, AgentProcess):
             self.seat.close()

@@ -51,6 +51,7 @@ def warm_stages(stages: list[Stage], jobs: int | None = None) -> list[str]:
                 process = subprocess.Popen([sys.executable, "-c", "from ludica.runtime.warmup import main; main()"],
                                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                            text=True)
+                assert process.stdin is not None  # stdin=PIPE
                 process.stdin.write(waiting.pop(0))
                 process.stdin.close()
                 running.append(process)

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..compiler.jit import cache_use
 from . import limits, oracle, protocol
-from .api import RulesApi, compiled
+from .api import Rules, RulesApi, compiled
 from .clock import Clock, cpu_seconds
 from .jail import AGENT_DIR
 
@@ -65,7 +65,8 @@ def _reap() -> None:
             return
 
 
-def _play(reader: protocol.Reader, sock: socket.socket, strategy, api: RulesApi, seq: int, seed: int, now) -> None:
+def _play(reader: protocol.Reader, sock: socket.socket, strategy, api: Rules, seq: int | None, seed: int,
+          now) -> None:
     """The game process: answer move requests until told the game is over. The referee sends
     nothing between `game` and this process's `game-ready`, so the reader it inherits holds no
     message that its parent would read again."""
@@ -107,16 +108,19 @@ def _analyse(reader, sock, view, api, now):
 
 def main(fd: int, isolate: bool = False) -> None:
     sock = socket.socket(fileno=fd)
-    rules = {}
+    rules: dict[str, str] = {}
+    api: Rules
+    asks: oracle.OracleRules | None = None  # the API as an oracle answers it (--isolate-rules)
     if isolate:  # the oracle reads the setup and compiles the stage; this process never sees the rules
         started = oracle.start(sock)
         reader, setup = protocol.Reader(sock), started.setup
-        if started.error:
+        if started.error or started.api is None:
             # the setup is the referee's first message (seq 1), if the oracle died before saying it
             protocol.send(sock, {"op": "ready", "seq": setup.get("seq", 1), "ok": False,
                                  "error": f"the rules oracle did not start: {started.error}"}, timeout=None)
             return
-        api, view = started.api, started.view
+        api = asks = started.api
+        view = started.view
         rules = {"rules": "in an oracle process of their own in this sandbox: non-dumpable (no process of the "
                           "agent's can read its memory), its numba caches sealed, never running agent code",
                  "kernels": "the oracle: " + str(started.lockdown.get("kernels", "not said"))[:100]}
@@ -124,14 +128,15 @@ def main(fd: int, isolate: bool = False) -> None:
         reader = protocol.Reader(sock)
         setup = reader.read()
         game, view = compiled(setup["stage"], bool(setup.get("reveal")))
-        game.stage = None
+        # the rules out of the agent's easy reach, on purpose: CompiledGame declares no such state
+        game.stage = None  # type: ignore[assignment]
         api = RulesApi(game)
         rules = {"kernels": cache_use()}
     settings, seq = setup["limits"], setup.get("seq")
     del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)
     report = limits.lock_down(settings)
     protocol.send(sock, {"op": "ready", "seq": seq, "ok": True, "lockdown": dict(report, **rules)}, timeout=None)
-    now = api.cpu_seconds if isolate else cpu_seconds  # the agent's clock counts what it is charged
+    now = asks.cpu_seconds if asks is not None else cpu_seconds  # the agent's clock counts what it is charged
     strategy = _analyse(reader, sock, view, api, now)
     if strategy is None:
         return
@@ -144,13 +149,13 @@ def main(fd: int, isolate: bool = False) -> None:
             continue
         seq = request.get("seq")
         sys.stdout.flush(), sys.stderr.flush()
-        channel = api.open_channel() if isolate else None  # the game's own channel to the oracle
+        channel = asks.open_channel() if asks is not None else None  # the game's own channel to the oracle
         child = os.fork()
         if child == 0:
             code = 0
             try:
-                if channel is not None:
-                    api.adopt(channel)
+                if asks is not None and channel is not None:
+                    asks.adopt(channel)
                 _play(reader, sock, strategy, api, seq, int(request["seed"]), now)
             except BaseException:  # a broken socket, an exit() from the agent: the game process ends
                 code = 1

@@ -1,4 +1,4 @@
-"""The report's figures (evaluation/report.py), read from the matplotlib figure they are drawn as, and
+"""The report's figures (evaluation/plots.py), read from the matplotlib figure they are drawn as, and
 its page: templates and static files shipped as package data, autoescaped (evaluation/page.py)."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Rectangle
 
 from ludica.evaluation import Outcome, rate
-from ludica.evaluation import page, report
+from ludica.evaluation import page, plots, report
 
 
 def _cells(ax) -> dict[tuple[int, int], str]:
@@ -34,7 +34,7 @@ def test_pairs_that_never_met_are_drawn_as_unplayed_not_as_an_even_score():
     """A gauntlet: `me` met both baselines, which never met each other."""
     games = [Outcome("s", "me", b, 1.0) for b in ("x", "y")] + [Outcome("s", b, "me", 0.5) for b in ("x", "y")]
     summary = SimpleNamespace(overall=rate(games, ["me", "x", "y"], resamples=0))
-    fig = report._matrix_figure(summary)
+    fig = plots.matrix_figure(summary)
     ax = fig.axes[0]
     names = [x.name for x in summary.overall.ratings]
     never = {(names.index(a), names.index(b)) for a, b in (("x", "y"), ("y", "x"))}
@@ -49,13 +49,13 @@ def test_pairs_that_never_met_are_drawn_as_unplayed_not_as_an_even_score():
         assert to_rgb(patch.get_facecolor()) != to_rgb("white")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["not played: the pair never met"]
     plt.close(fig)
-    assert "<pattern" in report._matrix_plot(summary)  # the hatch reaches the page's SVG
+    assert "<pattern" in plots.matrix_plot(summary)  # the hatch reaches the page's SVG
 
 
 def test_a_round_robin_has_no_unplayed_cell_and_no_legend_for_it():
     games = [Outcome("s", a, b, 1.0) for a in "abc" for b in "abc" if a != b]
     summary = SimpleNamespace(overall=rate(games, ["a", "b", "c"], resamples=0))
-    fig = report._matrix_figure(summary)
+    fig = plots.matrix_figure(summary)
     ax = fig.axes[0]
     assert "—" not in _cells(ax).values() and not _hatched(ax) and ax.get_legend() is None
     plt.close(fig)

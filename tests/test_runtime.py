@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from ludica import compiler, gdl, stages
 from ludica.runtime import entrants as agents, leaderboard, metrics, protocol, tournament
 from ludica.runtime import run as runs
+from ludica.runtime import sandbox
 from ludica.runtime.api import RulesApi, stage_view
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.referee import play_game
@@ -103,6 +105,31 @@ def test_a_seat_without_a_strategy_loses_and_both_without_lose_both():
     assert record.winner == 1 and record.reason == "no-strategy" and record.result == "white"
     both = play_game(game, (None, None), seed=0, names=("a", "b"), no_strategy=("x", "y"))
     assert both.result == "none" and both.winner is None
+
+
+def test_a_seat_without_a_strategy_has_no_name_to_give_so_the_caller_is_asked_for_names():
+    """(It was an AttributeError on None, from reading the names off the seats.)"""
+    with pytest.raises(ValueError, match="give `names`"):
+        play_game(compiled("tic-tac-toe"), (None, Scripted("ok")), seed=0)
+
+
+@pytest.mark.parametrize("cap, said", [(None, "the machine ran out of memory"), (512 << 20, "its cap of 512 MiB")])
+def test_a_crash_by_the_kernel_for_memory_is_said_with_or_without_a_cap(monkeypatch, cap, said):
+    """A memory control group without a cap (a cgroup v1 folder that refused the limit) still counts
+    the kernel's out-of-memory kills; saying so must not fail in the referee (it was `None >> 20`)."""
+    monkeypatch.setattr(sandbox.jail, "require", lambda: None)
+    seat = sandbox.AgentProcess("agent.py", "", sandbox.Settings())
+    seat.tree = SimpleNamespace(cpu_seconds=lambda members=None: 0.0)
+    seat.group = SimpleNamespace(memory_bytes=cap, oom_kills=lambda: 1)
+    seat._thaw = seat._end_game_processes = lambda: None
+
+    def send(message):
+        raise protocol.Closed("the worker is gone")
+
+    seat._send = send
+    answer = seat._request({"op": "move"}, 1.0, whole=False)
+    assert answer.failure == "crash" and answer.detail.startswith("the worker is gone; the kernel killed")
+    assert answer.detail.endswith(said)
 
 
 # --- leaderboards --------------------------------------------------------------------------

@@ -28,6 +28,7 @@ def run(args) -> int:
               "[STAGE...] (or, after pip install -e . there, ludica bench [STAGE...])", file=sys.stderr)
         return 2
     spec = importlib.util.spec_from_file_location("bench", script)
+    assert spec is not None and spec.loader is not None  # a .py file's path always has both
     bench = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = bench  # numba's cache finds a cached kernel's module by its name
     spec.loader.exec_module(bench)  # imports numba: only for this command

@@ -31,7 +31,7 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
     """Play the round robins of `entrants` on the stage files `paths` into the run folder `out`,
     then print the leaderboards; `jobs` stages side by side (None: every core)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
     from rich.table import Table
     from ludica.runtime import leaderboard, tournament
     from ludica.runtime.run import cores
@@ -39,7 +39,7 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
     console = Console()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
-        task = {}
+        task: dict[str, TaskID] = {}  # a stage's bar by its title; "last", "preparing"
 
         def on_stage(name: str, todo: int) -> None:
             if "preparing" in task:  # the run's own wait (compiling its kernels) is over

@@ -28,6 +28,7 @@ What it learned is kept in the module-level dict LEARNED and printed in one line
 import math
 import random
 import time
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,7 @@ SPARE = 4  # moves' worth of clock kept back: about 3/(moves + 4) of it is left 
 RESERVE = 0.05  # seconds never planned for: the referee charges in coarser ticks than process_time
 WIN = 2.0  # a won game, beyond any learned value (they are clipped to ±1)
 
-LEARNED = {}
+LEARNED: dict[str, Any] = {}  # what learn() found, by name: numbers, flags and arrays
 
 
 class OutOfTime(Exception):

@@ -53,7 +53,8 @@ def start(referee: socket.socket) -> Started:
         try:
             limits.libc().prctl(limits.PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() == parent:  # else the worker is already gone
-                data_here.close(), control_here.close()
+                data_here.close()
+                control_here.close()
                 server.main(referee, data_there, control_there, spent)
                 code = 0
         except BaseException:  # noqa: BLE001 - the worker sees the channel end
@@ -61,12 +62,14 @@ def start(referee: socket.socket) -> Started:
         finally:
             sys.stdout.flush(), sys.stderr.flush()
             os._exit(code)
-    data_there.close(), control_there.close()
+    data_there.close()
+    control_there.close()
     try:
         hello = protocol.Reader(data_here).read()
     except (protocol.Closed, protocol.ProtocolError) as e:
         return Started(None, None, {}, {}, f"the rules oracle ended before it started ({e})")
-    setup = hello.get("setup") if isinstance(hello.get("setup"), dict) else {}
+    said = hello.get("setup")
+    setup = said if isinstance(said, dict) else {}
     if hello.get("ok") is not True:
         return Started(None, None, setup, {}, protocol.text(hello, "error"))
     api = OracleRules(data_here, control_here, hello, spent)
@@ -79,7 +82,8 @@ def start_alone(stage_text: str, reveal: bool = False) -> Started:
     referee, worker = protocol.pair()
     protocol.send(referee, {"stage": stage_text, "reveal": reveal, "limits": {}, "seq": 1})
     started = start(worker)
-    referee.close(), worker.close()
+    referee.close()
+    worker.close()
     return started
 
 

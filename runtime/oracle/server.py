@@ -157,7 +157,8 @@ def _seal_caches() -> None:
         if name.startswith("ludica.compiler"):
             for value in vars(module).values():
                 if isinstance(value, Dispatcher):
-                    value._cache = NullCache()
+                    # numba sets _cache in Dispatcher's untyped __init__, which mypy does not read
+                    value._cache = NullCache()  # type: ignore[attr-defined]
 
 
 def main(referee: socket.socket, data: socket.socket, control: socket.socket, spent: mmap.mmap) -> None:
