@@ -74,8 +74,13 @@ class CompiledGame:
         if not sound(stage):  # the kernels trust their tables: refuse a bad stage here
             raise StageError(check_stage(stage), format(stage) if _printable(stage) else None, stage.name or None)
         self.stage = stage
+        self.name = stage.name  # for messages, kept when the stage is let go (forget_stage)
         self.players: tuple[str, ...] = stage.player_names
         self.program, initial = lowered if lowered is not None else build(stage)
+        # How the built-in policies count material: +1 (more pieces is better), -1 when the stage
+        # scores fewest pieces and never most pieces.
+        results = {type(e.result) for e in stage.ends}
+        self._material_sign = -1 if FewestPieces in results and MostPieces not in results else 1
         game = self.program.game
         self.rows, self.cols = int(game[K.G_ROWS]), int(game[K.G_COLS])
         self.n_cells = self.rows * self.cols
@@ -116,6 +121,12 @@ class CompiledGame:
         self._states = self._slab.view()
         self._states.flags.writeable = False
         self._row = 0
+
+    def forget_stage(self) -> None:
+        """Let go of the stage's AST; the kernels play on. A sandboxed worker does this before its
+        agent runs, to keep the rules out of the agent's easy reach (runtime/worker.py). What reads
+        `stage` after this fails; messages name the game by `name`."""
+        del self.stage
 
     # --- the Game contract ---------------------------------------------------------------------
 
@@ -173,7 +184,7 @@ class CompiledGame:
         """The error for a step's BAD_CODE (a compiler bug) or BAD_STATE (an array that is not a
         state of this game)."""
         if status == K.BAD_CODE:
-            return _bad_code(self.stage)
+            return _bad_code(self.name)
         return ValueError(_misfit_text(state, self._state_size))
 
     def _refused(self, named: Move | int, result: tuple[int, int, bool, int], state: np.ndarray) -> None:
@@ -271,7 +282,7 @@ class CompiledGame:
         start = self._initial if state is None else self._starts(state)[0]
         leaves = int(cell_kernels.perft(start, depth, self._flat, self._masks))
         if leaves == K.BAD_CODE:
-            raise _bad_code(self.stage)
+            raise _bad_code(self.name)
         return leaves
 
     def solve(self, budget: int) -> Solution:
@@ -283,7 +294,7 @@ class CompiledGame:
         code, positions, values, first, child, flip = solve_kernels.retrograde(self._initial, budget, keep_ply,
                                                                                self._flat, self._masks)
         if code == K.BAD_CODE:
-            raise _bad_code(self.stage)
+            raise _bad_code(self.name)
         if code == solve_kernels.ABORT:
             return Solution(False, None, (), int(positions))
         i, seen = 0, set()
@@ -339,15 +350,9 @@ class CompiledGame:
         match_kernels.games(self._initial, seed, first_game, seats, opening, beam, max_plies,
                             np.array(weights, np.int64), per_seat, self._flat, self._masks, *out)
         if (out[1] == K.BAD_CODE).any():
-            raise _bad_code(self.stage)
+            raise _bad_code(self.name)
         return Games(*out)
 
-    @property
-    def _material_sign(self) -> int:
-        """How the built-in policies count material: +1 (more pieces is better), -1 when the stage
-        scores fewest pieces and never most pieces."""
-        results = {type(e.result) for e in self.stage.ends}
-        return -1 if FewestPieces in results and MostPieces not in results else 1
 
     def _kernel(self, starts, first, seed, max_plies, lengths, winners, generic_only: bool) -> None:
         if self._family is None or generic_only:
@@ -384,7 +389,7 @@ class CompiledGame:
                             for a, b in zip(bounds, bounds[1:])]:
                     job.result()
         if (winners == K.BAD_CODE).any():
-            raise _bad_code(self.stage)
+            raise _bad_code(self.name)
         returns = np.zeros((n, 2))
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
@@ -412,8 +417,8 @@ def _misfit_text(state: np.ndarray, width: int) -> str:
             "apply_action), unchanged")
 
 
-def _bad_code(stage: Stage) -> InternalError:
-    return InternalError(f"the compiled kernels met a rule code they have no branch for, playing {stage.name!r}: "
+def _bad_code(name: str) -> InternalError:
+    return InternalError(f"the compiled kernels met a rule code they have no branch for, playing {name!r}: "
                          "a concept is missing from a kernel dispatcher (tests/test_concepts.py should catch this)")
 
 

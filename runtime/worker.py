@@ -128,8 +128,7 @@ def main(fd: int, isolate: bool = False) -> None:
         reader = protocol.Reader(sock)
         setup = reader.read()
         game, view = compiled(setup["stage"], bool(setup.get("reveal")))
-        # the rules out of the agent's easy reach, on purpose: CompiledGame declares no such state
-        game.stage = None  # type: ignore[assignment]
+        game.forget_stage()  # the rules out of the agent's easy reach
         api = RulesApi(game)
         rules = {"kernels": cache_use()}
     settings, seq = setup["limits"], setup.get("seq")

@@ -963,3 +963,18 @@ def test_an_array_that_is_not_a_state_is_refused_with_a_message_not_a_crash(name
             call(np.zeros((2, 3), np.int32))
     # a state as a list, or of another integer type, is the same state
     assert game.legal_moves(start.tolist()) == game.legal_moves(start.astype(np.int64)) == game.legal_moves(start)
+
+
+def test_a_game_plays_on_once_its_stage_is_let_go():
+    """A sandboxed worker lets go of the stage's AST before its agent runs (runtime/worker.py):
+    every call an agent's API makes, and the built-in policies' games, still work without it."""
+    stage = gdl.load(stages.path("reverse-othello"))
+    kept, game = compiler.CompiledGame(stage), compiler.CompiledGame(stage)
+    game.forget_stage()
+    assert not hasattr(game, "stage") and game.name == stage.name
+    start = game.initial_state()
+    assert game.legal_moves(start) == kept.legal_moves(start)
+    assert np.array_equal(game.apply(start, game.legal_moves(start)[0]), kept.apply(start, kept.legal_moves(start)[0]))
+    assert np.array_equal(game.playouts(20, seed=3).lengths, kept.playouts(20, seed=3).lengths)
+    played = game.games(4, seed=1, policies=("greedy", "greedy"))
+    assert np.array_equal(played.winners, kept.games(4, seed=1, policies=("greedy", "greedy")).winners)  # greedy counts fewest pieces here, as with the stage
