@@ -89,7 +89,7 @@ def schedule(agents: list[str], format: str, games: int, reference_games: int) -
     """The games of one unseen stage, as evaluate.plans makes them (adaptation games left out)."""
     names = list(BASELINES) + agents
     config = evaluate.Config(tournament.Options(games=games), format=format, reference_games=reference_games)
-    plan = tournament.StagePlan(None, evaluate.pairs(names, set(BASELINES), format), games, "",
+    plan = tournament.StagePlan(None, evaluate.pairs(names, set(BASELINES), format), games, "", 0.0,
                                 more=evaluate.reference_games(names, set(BASELINES), config))
     return plan.schedule()
 

@@ -166,7 +166,7 @@ def play(run: Run, stages: list[EvalStage], agents: list[AgentSpec], config: Con
         run.store.save_settings({"draw": draw.as_json()})
     for position, (s, plan) in enumerate(planned):
         run.store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
-                            plan.stage_budget(config.options.analysis_time), len(plan.schedule()), s.multiplicity,
+                            plan.analysis_time, len(plan.schedule()), s.multiplicity,
                             s.divergence)
     if callbacks.on_plan:
         callbacks.on_plan(*run.left([p for _, p in planned]))

@@ -47,7 +47,7 @@ def round_robin(names: list[str]) -> tuple[tuple[str, str], ...]:
 @dataclass(frozen=True)
 class StagePlan:
     """The games of one stage: ordered pairs (black, white), `games` games each, played in that
-    order; `analysis_time` overrides the run's budget on this stage, and `scale` gives some
+    order; `analysis_time` is each entrant's analysis budget on this stage, and `scale` gives some
     entrants a fraction (or a multiple) of it: ((name, factor), ...). An entrant in `same_seeds`
     ((name, other), ...) plays its games with the seeds `other` has in the same seat against the
     same opponent: an agent entered again with another budget meets the very same chances. With
@@ -59,7 +59,7 @@ class StagePlan:
     pairs: tuple[tuple[str, str], ...]
     games: int
     title: str
-    analysis_time: float | None = None
+    analysis_time: float
     scale: tuple[tuple[str, float], ...] = ()
     same_seeds: tuple[tuple[str, str], ...] = ()
     more: tuple[tuple[str, str, int], ...] = ()
@@ -78,13 +78,9 @@ class StagePlan:
         return list(dict.fromkeys([name for pair in self.pairs for name in pair] +
                                   [name for b, w, _ in self.more for name in (b, w)]))
 
-    def stage_budget(self, default: float) -> float:
-        """The analysis budget on this stage before any entrant's scale (`default`: the run's)."""
-        return default if self.analysis_time is None else self.analysis_time
-
-    def budget(self, name: str, default: float) -> float:
-        """The analysis budget of entrant `name` on this stage (`default`: the run's)."""
-        return self.stage_budget(default) * dict(self.scale).get(name, 1.0)
+    def budget(self, name: str) -> float:
+        """The analysis budget of entrant `name` on this stage."""
+        return self.analysis_time * dict(self.scale).get(name, 1.0)
 
 
 def unique_stages(items: Iterable, stage_of: Callable = lambda item: item) -> list:

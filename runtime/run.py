@@ -227,7 +227,7 @@ class _Jobs:
             warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
         text = format_stage(stage)
         entrants = {name: Entrant(self.agents[name], game, text, options, store, stage,
-                                  plan.budget(name, options.analysis_time), self.stopping) for name in plan.entrants}
+                                  plan.budget(name), self.stopping) for name in plan.entrants}
         self.live.update(entrants.values())
         folder = self.run.folder / "logs" / logs.slug(title(stage, [stage]) + "-" + h[:8])
         try:
