@@ -1,0 +1,211 @@
+"""Every kernel of the compiler states the shapes and dtypes of its arrays in its docstring
+(issue 21; QuantEcon's habit): one line per array argument,
+
+    name: dtype[dims] — what it holds
+
+with named dimensions (`state: int32[n_cells + 3]`, `lengths, winners: int32[games]`); a record
+of arrays is `P: Program`, `tables: Tables`, or `work: tuple — ...`. Results that are arrays have
+the same line after `->`.
+
+The kernels are found, not listed: every numba Dispatcher a compiler module holds (jit.kernel,
+jit.inline, jit.leaf), and every one closed over by another (what the factories of ply.py and
+ends.end_rule make inside). An argument is an array (or a record or tuple of them) when the
+kernel indexes it, reads an attribute of it (`.shape`, a table by name), unpacks it, or hands it
+on where another kernel takes one.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+import re
+import textwrap
+
+import pytest
+from numba.core.dispatcher import Dispatcher
+
+from ludica import compiler
+
+PACKAGE = compiler.__name__
+# what a declaration line may state for an argument: a dtype with its shape, or a record of arrays
+TYPED = re.compile(r"(?:u?int(?:8|16|32|64)|float(?:32|64)|bool)\[|(?:Program|Tables|tuple)\b")
+DECLARED = re.compile(r"\s*(?:-> )?((?:\w+, )*\w+): (.*)")
+
+
+def _defined(module) -> set[str]:
+    """The names a module's own top-level code defines (not those it imports)."""
+    names: set[str] = set()
+    for node in ast.parse(inspect.getsource(module)).body:
+        if isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def _kernels() -> dict[str, Dispatcher]:
+    """Every kernel of the compiler by the name a reader finds it under: module.name where the
+    module defines it, and for one that a factory made inside, the kernel that closes over it."""
+    found: dict[str, Dispatcher] = {}
+    seen: set[int] = set()
+
+    def visit(name: str, kernel: Dispatcher) -> None:
+        if id(kernel) in seen:
+            return
+        seen.add(id(kernel))
+        found[name] = kernel
+        func = kernel.py_func
+        for var, cell in zip(func.__code__.co_freevars, func.__closure__ or ()):
+            if isinstance(cell.cell_contents, Dispatcher):
+                visit(f"{name} > {var}", cell.cell_contents)
+
+    for info in pkgutil.walk_packages(compiler.__path__, PACKAGE + "."):
+        module = importlib.import_module(info.name)
+        own = _defined(module)
+        for attr, value in vars(module).items():
+            if isinstance(value, Dispatcher) and attr in own:
+                visit(f"{module.__name__.removeprefix(PACKAGE + '.')}.{attr}", value)
+    return found
+
+
+KERNELS = _kernels()
+
+
+def _tree(kernel: Dispatcher) -> ast.FunctionDef:
+    node = ast.parse(textwrap.dedent(inspect.getsource(kernel.py_func))).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def _resolve(kernel: Dispatcher, node: ast.expr):
+    """What a called name stands for in the kernel's module or closure (None if not found)."""
+    func = kernel.py_func
+    names = dict(func.__globals__)
+    names.update((var, cell.cell_contents) for var, cell in zip(func.__code__.co_freevars, func.__closure__ or ()))
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.Attribute):
+        owner = _resolve(kernel, node.value)
+        return getattr(owner, node.attr, None) if owner is not None else None
+    return None
+
+
+_ARRAYS: dict[int, tuple[str, ...]] = {}
+
+
+def array_arguments(kernel: Dispatcher) -> tuple[str, ...]:
+    """The kernel's arguments that are arrays (or records or tuples of arrays), in order."""
+    if id(kernel) in _ARRAYS:
+        return _ARRAYS[id(kernel)]
+    _ARRAYS[id(kernel)] = ()  # a kernel calling itself (none does) would read nothing more
+    tree = _tree(kernel)
+    params = [a.arg for a in tree.args.args]
+    arrays: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name):
+            arrays.add(node.value.id)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+            if any(isinstance(t, ast.Tuple) for t in node.targets):
+                arrays.add(node.value.id)
+        elif isinstance(node, ast.Call):
+            callee = _resolve(kernel, node.func)
+            if isinstance(callee, Dispatcher):
+                takes = array_arguments(callee)
+                theirs = [a.arg for a in _tree(callee).args.args]
+                handed = list(zip(theirs, node.args)) + [(k.arg, k.value) for k in node.keywords]
+                arrays.update(arg.id for param, arg in handed if isinstance(arg, ast.Name) and param in takes)
+            elif isinstance(callee, type) and issubclass(callee, tuple):  # a record of tables (Program, Tables)
+                handed = list(node.args) + [k.value for k in node.keywords]
+                arrays.update(arg.id for arg in handed if isinstance(arg, ast.Name))
+    _ARRAYS[id(kernel)] = tuple(p for p in params if p in arrays)
+    return _ARRAYS[id(kernel)]
+
+
+def declarations(doc: str) -> dict[str, str]:
+    """name → what its declaration line states first (`name: int32[n]` → "int32[n]")."""
+    found = {}
+    for line in doc.splitlines():
+        m = DECLARED.fullmatch(line)
+        if m:
+            for name in m.group(1).split(", "):
+                found[name] = m.group(2)
+    return found
+
+
+def test_the_kernels_are_found():
+    names = set(KERNELS)
+    # one of each kind: kernel, inline, leaf, a factory's product, a kernel a product closes over
+    assert {"playouts.perft", "program.table1", "positions.status", "families.othello.step",
+            "families.othello.step > describe"} <= names, sorted(names)
+    assert len(KERNELS) > 90
+
+
+def test_every_kernel_states_its_arrays():
+    problems = []
+    for name, kernel in sorted(KERNELS.items()):
+        doc = inspect.getdoc(kernel.py_func)
+        arrays = array_arguments(kernel)
+        if not doc:
+            problems.append(f"{name}: no docstring")
+            continue
+        declared = declarations(doc)
+        missing = [a for a in arrays if a not in declared]
+        untyped = [a for a in arrays if a in declared and not TYPED.match(declared[a])]
+        if missing:
+            problems.append(f"{name}: no line `name: dtype[dims] — ...` for {', '.join(missing)}")
+        if untyped:
+            problems.append(f"{name}: no dtype[dims] (or Program, Tables, tuple) stated for {', '.join(untyped)}")
+    assert not problems, "kernels whose docstrings do not state their arrays:\n" + "\n".join(problems)
+
+
+KERNELS_TO_READ = """
+from numba import njit
+
+
+@njit
+def indexed(a, n):
+    return a[n]
+
+
+@njit
+def measured(t, n):
+    return t.shape[0] + n
+
+
+@njit
+def unpacked(w, n):
+    x, y = w
+    return n
+
+
+@njit
+def scalars(n, m):
+    return n + m
+
+
+@njit
+def handing_on(n, b):
+    return indexed(b, n)
+"""
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("indexed", ("a",)), ("measured", ("t",)), ("unpacked", ("w",)), ("scalars", ()), ("handing_on", ("b",)),
+])
+def test_array_arguments_are_told_from_scalars(tmp_path, name, expected):
+    path = tmp_path / "kernels_to_read.py"
+    path.write_text(KERNELS_TO_READ)
+    spec = importlib.util.spec_from_file_location("kernels_to_read", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert array_arguments(getattr(module, name)) == expected
+
+
+def test_a_declaration_must_state_a_dtype_and_shape():
+    assert TYPED.match(declarations("Sum.\n\nstate: int32[n_cells + 3] — a position")["state"])
+    assert TYPED.match(declarations("P: Program — the tables")["P"])
+    assert not TYPED.match(declarations("state: a position")["state"])
+    assert set(declarations("-> lengths, winners: int32[games] — written")) == {"lengths", "winners"}
