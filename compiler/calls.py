@@ -110,7 +110,8 @@ def _list(cells, ints, bits, wbuf, out):
 
 @inline
 def _describe(state, child, ints, bits):
-    """ply.step_kernel's `describe` for the generic form: the status of a writable copy of `state`.
+    """ply.step_kernel's `describe` for the generic form: the status (moves, over, winner) of a
+    writable copy of `state`, its moves listed.
 
     state: int32[n_cells + 3] — the position, read only
     child: int32[n_cells + 3] — a free row, not read
@@ -126,7 +127,7 @@ def _describe(state, child, ints, bits):
 @inline
 def _play(state, child, k, code, n, ints, bits):
     """ply.step_kernel's `play` for the generic form: listed move k (its rule read from the
-    listing) played into `child`, whose moves are then listed.
+    listing) played into `child`, whose moves are then listed: (taken, moves, over, winner).
 
     state: int32[n_cells + 3] — the position, read only
     child: int32[n_cells + 3] — written (a slab row)

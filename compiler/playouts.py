@@ -12,7 +12,8 @@ from .program import unpack
 
 @inline
 def _begin(starts, number, P, work):
-    """ply.playout_kernel's `begin` on cells: game `number`'s start copied into work's state.
+    """ply.playout_kernel's `begin` on cells: game `number`'s start copied into work's state;
+    returns 0 (the position is that state, played in place).
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     P: Program — the stage's tables (not read)
@@ -24,7 +25,8 @@ def _begin(starts, number, P, work):
 
 @inline
 def _status(position, P, work):
-    """ply.playout_kernel's `status` on cells: positions.status of work's state.
+    """ply.playout_kernel's `status` on cells: positions.status of work's state (moves, over,
+    winner), and 0 for `listed` (the moves stay in work's lists).
 
     P: Program — the stage's tables
     work: tuple — (positions.new_work's buffers, the state int32[n_cells + 3])
@@ -35,7 +37,8 @@ def _status(position, P, work):
 
 @inline
 def _advance(position, listed, k, P, work):
-    """ply.playout_kernel's `advance` on cells: the k-th listed move played on work's state.
+    """ply.playout_kernel's `advance` on cells: the k-th listed move played on work's state;
+    returns (0, whether a code had no branch).
 
     P: Program — the stage's tables
     work: tuple — (positions.new_work's buffers, their move lists filled, the state int32[n_cells + 3])

@@ -103,7 +103,7 @@ def _movers(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite, out):
     """Per step direction j of player p (sorted by shift): out[j] = the pieces of `me` that can
     step that way. Returns how many moves that makes.
 
-    me, op, empty: uint64 bitboards; n: player p's step directions
+    me, op, empty: uint64 bitboards; n: how many step directions player p has
     sdir: int32[2, n_dirs] — each player's step directions, sorted by shift
     stgt: int32[2, n_dirs] — their target bits (_EMPTY, _ENEMY)
     bb_shift: int32[n_dirs] — the bit shift of a step each way
@@ -125,7 +125,7 @@ def _movers(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite, out):
 def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
     """Whether player p (pieces `me`) has a step (the forced-pass test for the side not to move).
 
-    me, op, empty: uint64 bitboards; n: player p's step directions
+    me, op, empty: uint64 bitboards; n: how many step directions player p has
     sdir: int32[2, n_dirs] — each player's step directions, sorted by shift
     stgt: int32[2, n_dirs] — their target bits (_EMPTY, _ENEMY)
     bb_shift: int32[n_dirs] — the bit shift of a step each way
@@ -142,7 +142,8 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
 
 @inline
 def _begin(starts, number, tables, work):
-    """ply.playout_kernel's `begin`: game `number`'s start, its sides written into work[0].
+    """ply.playout_kernel's `begin`: game `number`'s start, its sides written into work[0]; returns
+    the rest of the position (blocked cells, every cell, player to move, mover, ply).
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     tables: Tables — the family's tables (the game row read)
