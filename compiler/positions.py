@@ -18,7 +18,7 @@ def misfit(state, width):
     the game itself is checked once, where its moves are first listed (every `step`, on a state it
     has not described before) or before a batch (`first_misfit`).
 
-    state: int32[any] — an array from outside, read only; width: a state's length, n_cells + 3
+    state: int32[any] — an array from outside, read; width: a state's length, n_cells + 3
     """
     if state.shape[0] != width:
         return True
@@ -33,7 +33,7 @@ def misfit(state, width):
 def first_misfit(states, width):
     """The index of the first row of `states` that misfit() refuses, or -1.
 
-    states: int32[m, any] — the rows to check, read only; width: a state's length, n_cells + 3
+    states: int32[m, any] — the rows to check, read; width: a state's length, n_cells + 3
     """
     for r in range(states.shape[0]):
         if misfit(states[r], width):

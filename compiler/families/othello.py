@@ -164,8 +164,7 @@ def _advance(position, legal, k, tables, work):
     """The k-th legal cell (the k-th set bit), or the forced pass when there is none. (The sides are
     scalars of the position, not an array: the loop keeps them in registers.)
 
-    position: tuple — (first player's pieces, second's, blocked cells, every cell: uint64 bitboards;
-        player to move, mover, ply: int64)
+    position: tuple — _ply_status's
     legal: a uint64 bitboard (_ply_status's); k: which of its cells
     tables: Tables — the family's tables
     """

@@ -183,10 +183,9 @@ def _ply_status(position, tables, work):
 def _advance(position, pass_now, k, tables, work):
     """The k-th move by origin, then destination: the origins walked in bit order.
 
-    position: tuple — (blocked cells, every cell: uint64 bitboards; player to move, mover, ply:
-        int64)
+    position: tuple — _ply_status's
     tables: Tables — the family's tables
-    work: tuple — (sides uint64[2]: each player's pieces, movers uint64[n_dirs]: _ply_status's); the sides written
+    work: tuple — _begin's (sides uint64[2], written; movers uint64[n_dirs], _ply_status's)
     """
     blocked, all_cells, player, mover, ply = position
     if pass_now:
@@ -230,8 +229,7 @@ _games = playout_kernel(_begin, _ply_status, _advance)
 def _position_status(position, tables, work):
     """_ply_status for _list, a kernel: as a leaf, without a reference count per table.
 
-    position: tuple — (blocked cells, every cell: uint64 bitboards; player to move, mover, ply:
-        int64)
+    position: tuple — _ply_status's
     tables: Tables — the family's tables
     work: tuple — (sides uint64[2]: each player's pieces, movers uint64[n_dirs])
     """

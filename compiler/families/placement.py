@@ -121,8 +121,8 @@ def _board_decides(cells, tables, space):
 
 @kernel
 def _decided(starts, ints, bits):
-    """Whether a board condition (line, connect, far row) already holds for
-    either player in each start, read whole as the generic kernels read it.
+    """Whether a board condition (line, connect, far row) already holds for either player in each
+    start, read whole as the generic kernels read it.
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions, read only
     ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
@@ -238,8 +238,7 @@ def _ply_status(position, tables, work):
 
     position: tuple — (player to move, ply, moves listed, the cell just played, empty cells): int64
     tables: Tables — the family's tables
-    work: tuple — (state int32[n_cells + 3], moves int32[n_cells], counts int64[2], sets
-        int32[n_ends, n_cells + 4], sets_of int32[n_starts, n_ends, n_cells + 4], connect, gravity)
+    work: tuple — _begin's (its state, moves, counts and sets read and written)
     """
     player, ply, n, last, empties = position
     state, counts, sets = work[0], work[2], work[3]
@@ -254,10 +253,9 @@ def _ply_status(position, tables, work):
 def _advance(position, listed, k, tables, work):
     """The k-th listed cell, filled; the list kept up to date (_drop, _refill) and the union-finds.
 
-    position: tuple — (player to move, ply, moves listed, the cell just played, empty cells): int64
+    position: tuple — _ply_status's
     tables: Tables — the family's tables
-    work: tuple — (state int32[n_cells + 3], moves int32[n_cells], counts int64[2], sets
-        int32[n_ends, n_cells + 4], sets_of int32[n_starts, n_ends, n_cells + 4], connect, gravity)
+    work: tuple — _begin's (its state, moves, counts and sets read and written)
     """
     player, ply, n, last, empties = position
     state, moves, counts, sets, _, connect, gravity = work
