@@ -125,12 +125,10 @@ def _movers(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite, out):
 def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
     """Whether player p (pieces `me`) has a step (the forced-pass test for the side not to move).
 
-    me, op, empty: uint64 bitboards; n: how many step directions player p has
-    sdir: int32[2, n_dirs] — each player's step directions, sorted by shift
-    stgt: int32[2, n_dirs] — their target bits (_EMPTY, _ENEMY)
-    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    me, op, empty, n: as _movers' (uint64 bitboards; a count)
+    sdir, stgt: int32[2, n_dirs] — each player's step directions and their target bits (_movers)
+    bb_shift, opposite: int32[n_dirs] — the bit shift of a step each way, the opposite direction
     bb_mask: uint64[n_dirs] — the cells with a neighbour each way
-    opposite: int32[n_dirs] — the opposite of each direction
     """
     for j in range(n):
         t = stgt[p, j]
