@@ -293,8 +293,8 @@ def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
 
 @kernel
 def start_sets(cells, nbr, orth, ends, regions, size):
-    """The connect ends' union-finds of a position (`sets` below): every node alone,
-    then every piece joined as if just placed (a join only looks at the cells: any order will do).
+    """The connect ends' union-finds of a position (`sets` below): every node alone, then every
+    piece joined as if just placed (a join only looks at the cells: any order will do).
 
     cells: int32[n_cells + 3] — the position, writable (a copy: the union-find code compiles once)
     nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
