@@ -322,18 +322,20 @@ def _table(flat, k):
 
 @inline
 def table1(flat, k):
-    """Table k of a packed array, as int32[s0] (a view).
+    """Table k of a packed array, a view of it in its own shape.
 
     flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0] — a view (its sides read from the header)
     """
     return _table(flat, k)[0]
 
 
 @inline
 def table2(flat, k):
-    """Table k of a packed array, as int32[s0, s1] (a view).
+    """Table k of a packed array, a view of it in its own shape.
 
     flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0, s1] — a view (its sides read from the header)
     """
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1]))
@@ -341,9 +343,10 @@ def table2(flat, k):
 
 @inline
 def table3(flat, k):
-    """Table k of a packed array, as int32[s0, s1, s2] (a view).
+    """Table k of a packed array, a view of it in its own shape.
 
     flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0, s1, s2] — a view (its sides read from the header)
     """
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1], s[2]))
@@ -351,9 +354,10 @@ def table3(flat, k):
 
 @inline
 def table4(flat, k):
-    """Table k of a packed array, as int32[s0, s1, s2, s3] (a view).
+    """Table k of a packed array, a view of it in its own shape.
 
     flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0, s1, s2, s3] — a view (its sides read from the header)
     """
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1], s[2], s[3]))

@@ -62,11 +62,12 @@ def _outcome(won, player):
 
 @kernel
 def _grown(a, rows):
-    """`a` with room for at least `rows` rows along its first axis (itself if it has them): a new
-    array of a's dtype, its first rows copied.
+    """`a` with room for at least `rows` rows along its first axis: itself if it has them, else a
+    new array of a's dtype and row shape, twice as long at least, its first rows copied.
 
     a: int32[k, n_cells + 3] (the states) — by caller: also int8[k] (values, flip), int64[k]
         (first), int32[k] (child)
+    -> out: int32[at least rows, n_cells + 3] — for the states; a's dtype and row shape for the others
     """
     if a.shape[0] >= rows:
         return a

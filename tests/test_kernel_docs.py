@@ -3,15 +3,16 @@
 
     name: dtype[dims] — what it holds
 
-with named dimensions (`state: int32[n_cells + 3]`, `lengths, winners: int32[games]`); a record
-of arrays is `P: Program`, `tables: Tables`, or `work: tuple — ...`. Results that are arrays have
-the same line after `->`.
+with named dimensions (`state: int32[n_cells + 3]`, `lengths, winners: int32[games]`; codes.py
+names them); a record of arrays is `P: Program`, `tables: Tables`, or `work: tuple — ...`. A
+kernel that returns an array says so on a line of the same form after `->`.
 
 The kernels are found, not listed: every numba Dispatcher a compiler module holds (jit.kernel,
 jit.inline, jit.leaf), and every one closed over by another (what the factories of ply.py and
 ends.end_rule make inside). An argument is an array (or a record or tuple of them) when the
 kernel indexes it, reads an attribute of it (`.shape`, a table by name), unpacks it, or hands it
-on where another kernel takes one.
+on where another kernel takes one; it returns one when it returns what numpy makes, a slice, a
+record of tables, or what such a kernel returns.
 """
 from __future__ import annotations
 
@@ -124,6 +125,45 @@ def array_arguments(kernel: Dispatcher) -> tuple[str, ...]:
     return _ARRAYS[id(kernel)]
 
 
+_MAKERS = {"empty", "zeros", "full", "arange", "array", "reshape"}  # numpy calls and methods that make an array
+_RETURNS: dict[int, bool] = {}
+
+
+def returns_an_array(kernel: Dispatcher) -> bool:
+    """Whether the kernel returns an array (or a record or tuple holding one): something numpy
+    makes, a slice or a reshape of an array, a record of tables, or what another such kernel
+    returns, directly or through a name bound to it."""
+    if id(kernel) in _RETURNS:
+        return _RETURNS[id(kernel)]
+    _RETURNS[id(kernel)] = False
+    tree = _tree(kernel)
+
+    def made(node: ast.expr) -> bool:
+        if isinstance(node, ast.Subscript):
+            sliced = any(isinstance(n, ast.Slice) for n in ast.walk(node.slice))
+            return sliced or (isinstance(node.value, ast.Call) and made(node.value))
+        if isinstance(node, ast.Call):
+            callee = _resolve(kernel, node.func)
+            if isinstance(callee, Dispatcher):
+                return returns_an_array(callee)
+            if isinstance(callee, type) and issubclass(callee, tuple):
+                return True
+            return isinstance(node.func, ast.Attribute) and node.func.attr in _MAKERS
+        return False
+
+    bound = {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and made(node.value)
+             for t in node.targets if isinstance(t, ast.Name)}
+
+    def array(node: ast.expr) -> bool:
+        if isinstance(node, ast.Tuple):
+            return any(map(array, node.elts))
+        return made(node) or (isinstance(node, ast.Name) and node.id in bound)
+
+    _RETURNS[id(kernel)] = any(array(node.value) for node in ast.walk(tree)
+                               if isinstance(node, ast.Return) and node.value is not None)
+    return _RETURNS[id(kernel)]
+
+
 def declarations(doc: str) -> dict[str, str]:
     """name → what its declaration line states first (`name: int32[n]` → "int32[n]")."""
     found = {}
@@ -133,6 +173,12 @@ def declarations(doc: str) -> dict[str, str]:
             for name in m.group(1).split(", "):
                 found[name] = m.group(2)
     return found
+
+
+def results(doc: str) -> list[str]:
+    """What the result lines (`-> name: dtype[dims] — ...`) of a docstring state, when typed."""
+    return [m.group(2) for m in map(DECLARED.fullmatch, doc.splitlines())
+            if m and m.group(0).lstrip().startswith("->") and TYPED.match(m.group(2))]
 
 
 def test_the_kernels_are_found():
@@ -158,10 +204,13 @@ def test_every_kernel_states_its_arrays():
             problems.append(f"{name}: no line `name: dtype[dims] — ...` for {', '.join(missing)}")
         if untyped:
             problems.append(f"{name}: no dtype[dims] (or Program, Tables, tuple) stated for {', '.join(untyped)}")
+        if returns_an_array(kernel) and not results(doc):
+            problems.append(f"{name}: returns an array, and no line `-> name: dtype[dims] — ...` says which")
     assert not problems, "kernels whose docstrings do not state their arrays:\n" + "\n".join(problems)
 
 
 KERNELS_TO_READ = """
+import numpy as np
 from numba import njit
 
 
@@ -189,6 +238,17 @@ def scalars(n, m):
 @njit
 def handing_on(n, b):
     return indexed(b, n)
+
+
+@njit
+def making(n):
+    out = np.zeros(n)
+    return out, n
+
+
+@njit
+def slicing(a, n):
+    return a[:n]
 """
 
 
@@ -196,12 +256,22 @@ def handing_on(n, b):
     ("indexed", ("a",)), ("measured", ("t",)), ("unpacked", ("w",)), ("scalars", ()), ("handing_on", ("b",)),
 ])
 def test_array_arguments_are_told_from_scalars(tmp_path, name, expected):
+    assert array_arguments(getattr(_read(tmp_path), name)) == expected
+
+
+@pytest.mark.parametrize("name, expected", [("making", True), ("slicing", True), ("indexed", False), ("scalars", False)])
+def test_array_results_are_told_from_scalars(tmp_path, name, expected):
+    assert returns_an_array(getattr(_read(tmp_path), name)) == expected
+
+
+def _read(tmp_path):
+    """KERNELS_TO_READ as a module of its own (inspect reads a kernel's source from its file)."""
     path = tmp_path / "kernels_to_read.py"
     path.write_text(KERNELS_TO_READ)
     spec = importlib.util.spec_from_file_location("kernels_to_read", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert array_arguments(getattr(module, name)) == expected
+    return module
 
 
 def test_a_declaration_must_state_a_dtype_and_shape():
@@ -209,3 +279,5 @@ def test_a_declaration_must_state_a_dtype_and_shape():
     assert TYPED.match(declarations("P: Program — the tables")["P"])
     assert not TYPED.match(declarations("state: a position")["state"])
     assert set(declarations("-> lengths, winners: int32[games] — written")) == {"lengths", "winners"}
+    assert results("Sum.\n\n-> sets: int32[n_ends, n_cells + 4] — new") == ["int32[n_ends, n_cells + 4] — new"]
+    assert not results("Sum.\n\nsets: int32[n_ends] — an argument, not a result")
