@@ -76,6 +76,7 @@ KERNELS = _kernels()
 
 
 def _tree(kernel: Dispatcher) -> ast.FunctionDef:
+    """The kernel's definition, parsed from its source (a factory's product dedented)."""
     node = ast.parse(textwrap.dedent(inspect.getsource(kernel.py_func))).body[0]
     assert isinstance(node, ast.FunctionDef)
     return node
@@ -94,14 +95,15 @@ def _resolve(kernel: Dispatcher, node: ast.expr):
     return None
 
 
-_ARRAYS: dict[int, tuple[str, ...]] = {}
+# answers by kernel (the kernel itself the key: an id could be reused by a kernel made later)
+_ARRAYS: dict[Dispatcher, tuple[str, ...]] = {}
 
 
 def array_arguments(kernel: Dispatcher) -> tuple[str, ...]:
     """The kernel's arguments that are arrays (or records or tuples of arrays), in order."""
-    if id(kernel) in _ARRAYS:
-        return _ARRAYS[id(kernel)]
-    _ARRAYS[id(kernel)] = ()  # a kernel calling itself (none does) would read nothing more
+    if kernel in _ARRAYS:
+        return _ARRAYS[kernel]
+    _ARRAYS[kernel] = ()  # a kernel calling itself (none does) would read nothing more
     tree = _tree(kernel)
     params = [a.arg for a in tree.args.args]
     arrays: set[str] = set()
@@ -121,21 +123,21 @@ def array_arguments(kernel: Dispatcher) -> tuple[str, ...]:
             elif isinstance(callee, type) and issubclass(callee, tuple):  # a record of tables (Program, Tables)
                 handed = list(node.args) + [k.value for k in node.keywords]
                 arrays.update(arg.id for arg in handed if isinstance(arg, ast.Name))
-    _ARRAYS[id(kernel)] = tuple(p for p in params if p in arrays)
-    return _ARRAYS[id(kernel)]
+    _ARRAYS[kernel] = tuple(p for p in params if p in arrays)
+    return _ARRAYS[kernel]
 
 
 _MAKERS = {"empty", "zeros", "full", "arange", "array", "reshape"}  # numpy calls and methods that make an array
-_RETURNS: dict[int, bool] = {}
+_RETURNS: dict[Dispatcher, bool] = {}
 
 
 def returns_an_array(kernel: Dispatcher) -> bool:
     """Whether the kernel returns an array (or a record or tuple holding one): something numpy
     makes, a slice or a reshape of an array, a record of tables, or what another such kernel
     returns, directly or through a name bound to it."""
-    if id(kernel) in _RETURNS:
-        return _RETURNS[id(kernel)]
-    _RETURNS[id(kernel)] = False
+    if kernel in _RETURNS:
+        return _RETURNS[kernel]
+    _RETURNS[kernel] = False
     tree = _tree(kernel)
 
     def made(node: ast.expr) -> bool:
@@ -159,9 +161,9 @@ def returns_an_array(kernel: Dispatcher) -> bool:
             return any(map(array, node.elts))
         return made(node) or (isinstance(node, ast.Name) and node.id in bound)
 
-    _RETURNS[id(kernel)] = any(array(node.value) for node in ast.walk(tree)
-                               if isinstance(node, ast.Return) and node.value is not None)
-    return _RETURNS[id(kernel)]
+    _RETURNS[kernel] = any(array(node.value) for node in ast.walk(tree)
+                           if isinstance(node, ast.Return) and node.value is not None)
+    return _RETURNS[kernel]
 
 
 def declarations(doc: str) -> dict[str, str]:
