@@ -6,6 +6,10 @@ from .jit import inline
 
 @inline
 def copy_into(dst, src):
-    """dst[i] = src[i] for every i of src (1-D; dst at least as long)."""
+    """dst[i] = src[i] for every i of src.
+
+    dst: int32[at least k] — written (every caller's arrays are int32: states, starts, union-finds)
+    src: int32[k] — read
+    """
     for i in range(src.shape[0]):
         dst[i] = src[i]

@@ -12,6 +12,8 @@ ONE = np.uint64(1)
 
 @kernel
 def popcount(x):
+    """The number of set bits of the uint64 bitboard `x`, as int64 (a SWAR count: numba has no
+    intrinsic for it)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -32,7 +34,11 @@ def index_of(bit):
 
 @inline
 def shift(b, d, bb_shift, bb_mask):
-    """Every bit i of bitboard b moved to its neighbour in direction d (off the board: dropped)."""
+    """Every bit i of bitboard b moved to its neighbour in direction d (off the board: dropped).
+
+    bb_shift: int32[n_dirs] — the bit shift of a step in each direction (program.FIELDS)
+    bb_mask: uint64[n_dirs] — the cells that have a neighbour in each direction, as bits
+    """
     s = bb_shift[d]
     b &= bb_mask[d]
     return b << np.uint64(s) if s > 0 else b >> np.uint64(-s)
@@ -46,7 +52,10 @@ def full(size):
 
 @leaf
 def sides_of(state, size):
-    """(first player's pieces, second's, blocked cells) of a state, as bitboards."""
+    """(first player's pieces, second's, blocked cells) of a state, as uint64 bitboards.
+
+    state: int32[n_cells + 3] — a position (codes.py), read only; size: n_cells (≤ 64)
+    """
     first, second, blocked = np.uint64(0), np.uint64(0), np.uint64(0)
     for i in range(size):
         v = state[i]
@@ -63,7 +72,10 @@ def sides_of(state, size):
 def first_position(starts, number, size):
     """Game `number` of a playout batch starts from starts[number % len(starts)]: its position as
     the bitboard families keep it (ply.playout_kernel): (first player's pieces, second's, blocked
-    cells, every cell, player to move, mover, ply)."""
+    cells, every cell, player to move, mover, ply): uint64 bitboards, then int64.
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions; size: n_cells
+    """
     start = starts[number % starts.shape[0]]
     first, second, blocked = sides_of(start, size)
     player, mover, ply = turn_of(start, size)
@@ -74,7 +86,10 @@ def first_position(starts, number, size):
 def turn_of(state, size):
     """(player to move, mover, ply) of a state, as int64: the type a ply loop gives them once they
     change (int32 from the state would have numba compile the loop's callees once per type it
-    meets while typing the loop, and a step's callees a second time)."""
+    meets while typing the loop, and a step's callees a second time).
+
+    state: int32[n_cells + 3] — a position (codes.py); size: n_cells
+    """
     return np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.MOVER]), np.int64(state[size + K.PLY])
 
 

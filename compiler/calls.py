@@ -44,7 +44,11 @@ def step_arrays(program: Program, tables: tuple, scratch: int = 0) -> tuple[np.n
 
 @inline
 def scratch(ints, m, k):
-    """The k int32 of scratch space before the listing."""
+    """The k int32 of scratch space before the listing.
+
+    ints: int32[n_packed + scratch + 2 * m] — a step's `ints` (with_listing); m: max_moves
+    -> space: int32[k] — a view
+    """
     end = ints.shape[0] - 2 * m
     return ints[end - k: end]
 
@@ -70,7 +74,12 @@ def tables(program: Program) -> tuple[np.ndarray, np.ndarray]:
 @inline
 def _copy(state, wbuf):
     """A writable copy of a read-only state, in the work buffer: the kernels are compiled for
-    writable arrays (a read-only one would compile all of them a second time)."""
+    writable arrays (a read-only one would compile all of them a second time).
+
+    state: int32[n_cells + 3] — read only
+    wbuf: int32[work_size] — the step's scratch (_list lays it out)
+    -> cells: int32[n_cells + 3] — the copy, a view of wbuf
+    """
     b = state.shape[0]
     cells = wbuf[3 * b: 4 * b]
     copy_into(cells, state)
@@ -79,7 +88,14 @@ def _copy(state, wbuf):
 
 @leaf
 def _list(cells, ints, bits, wbuf, out):
-    """The status of the position `cells`; `out` lists its moves."""
+    """The status of the position `cells` (n_moves, over, winner); `out` lists its moves.
+
+    cells: int32[n_cells + 3] — the position, writable (_copy's, or a slab row)
+    ints: int32[n_packed + work_size + 2 * max_moves] — the packed program, scratch, the listing
+    bits: uint64[n_dirs] — the bit masks (program.FIELDS' bb_mask)
+    wbuf: int32[work_size] — scratch: positions.new_work's buffers laid end to end
+    out: int32[2 * max_moves] — written: the moves' codes, then their rules
+    """
     P = unpack(ints, bits)
     size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
     r = P.rays.shape[0] * P.rays.shape[2] + 8
@@ -94,6 +110,14 @@ def _list(cells, ints, bits, wbuf, out):
 
 @inline
 def _describe(state, child, ints, bits):
+    """ply.step_kernel's `describe` for the generic form: the status (moves, over, winner) of a
+    writable copy of `state`, its moves listed.
+
+    state: int32[n_cells + 3] — the position, read only
+    child: int32[n_cells + 3] — a free row, not read
+    ints: int32[n_packed + work_size + 2 * max_moves] — the packed program, scratch, the listing
+    bits: uint64[n_dirs] — the bit masks
+    """
     P = unpack(ints, bits)
     size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
     wbuf = scratch(ints, m, work_size(size, m, P.rays.shape[0], P.rays.shape[2]))
@@ -102,6 +126,14 @@ def _describe(state, child, ints, bits):
 
 @inline
 def _play(state, child, k, code, n, ints, bits):
+    """ply.step_kernel's `play` for the generic form: listed move k (its rule read from the
+    listing) played into `child`, whose moves are then listed: (taken, moves, over, winner).
+
+    state: int32[n_cells + 3] — the position, read only
+    child: int32[n_cells + 3] — written (a slab row)
+    ints: int32[n_packed + work_size + 2 * max_moves] — the packed program, scratch, the listing
+    bits: uint64[n_dirs] — the bit masks
+    """
     P = unpack(ints, bits)
     size, m = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
     out, wbuf = listing(ints, m), scratch(ints, m, work_size(size, m, P.rays.shape[0], P.rays.shape[2]))

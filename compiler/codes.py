@@ -5,6 +5,14 @@ Each concept category is numbered here and nowhere else; program.py maps AST cla
 codes, each kernel dispatcher has one branch per code and answers BAD_CODE for a code it does not
 know (never another concept's branch), and each family (families/) lists the codes it handles.
 tests/test_concepts.py checks that every concept of the AST reaches every one of those places.
+
+Every kernel's docstring gives each array it takes or returns a line `name: dtype[dims] — what`
+(tests/test_kernel_docs.py), with the dimensions named so: n_cells, the board's cells (program.FIELDS
+writes n), so a state is int32[n_cells + 3]; n_dirs, n_rules, n_ends, n_lines, n_regions, n_axes,
+L, E, M and the column counts below, as program.FIELDS defines them; max_moves, the longest move
+list (G_MAX_MOVES); n_packed, the length of a packed array of tables (program.pack_tables);
+n_starts and games, the start positions and the games of a playout batch. `P: Program`, `tables:
+Tables` and `tuple` name records of such arrays, each documented where it is made.
 """
 from __future__ import annotations
 

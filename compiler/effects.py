@@ -21,7 +21,13 @@ from .jit import inline, kernel, leaf
 
 @inline
 def custodial_exists(cells, mine, foe, at, dirs, over_blocked, rays, ray_len):
-    """Whether some ray from `at` holds ≥ 1 enemy piece closed by a mover's piece (no change made)."""
+    """Whether some ray from `at` holds ≥ 1 enemy piece closed by a mover's piece (no change made).
+
+    cells: int32[n_cells + 3] — the position, read; mine, foe: the cell values of the two sides
+    dirs: int32[n_dirs] — 1 for the effect's directions (effect_dirs[r, e, player])
+    rays: int32[n_dirs, n_cells, L] — the program's rays
+    ray_len: int32[n_dirs, n_cells] — how many cells each ray holds
+    """
     for d in range(dirs.shape[0]):
         if dirs[d] == 0:
             continue
@@ -44,7 +50,14 @@ def custodial_exists(cells, mine, foe, at, dirs, over_blocked, rays, ray_len):
 @inline
 def custodial_collect(cells, mine, foe, at, dirs, over_blocked, rays, ray_len, buf):
     """The enemy pieces a custodial effect takes, into buf; returns how many (may repeat a cell
-    on a tiny wrapped board: the caller changes each cell once)."""
+    on a tiny wrapped board: the caller changes each cell once).
+
+    cells: int32[n_cells + 3] — the position, read; mine, foe: the cell values of the two sides
+    dirs: int32[n_dirs] — 1 for the effect's directions
+    rays: int32[n_dirs, n_cells, L] — the program's rays
+    ray_len: int32[n_dirs, n_cells] — how many cells each ray holds
+    buf: int32[n_dirs * L + 8] — written: the cells taken
+    """
     m = 0
     for d in range(dirs.shape[0]):
         if dirs[d] == 0:
@@ -74,7 +87,14 @@ def custodial_collect(cells, mine, foe, at, dirs, over_blocked, rays, ray_len, b
 def custodial_targets(me, op, empty, blocked, dirs, over_blocked, bb_shift, bb_mask, opposite):
     """The bitboard of the empty cells where a piece of `me` would close a custodial run in one of
     `dirs`. For each direction d, runs are grown from the mover's pieces in the opposite direction,
-    Kogge-Stone style; with over-blocked a run may cross blocked cells but must hold an enemy piece."""
+    Kogge-Stone style; with over-blocked a run may cross blocked cells but must hold an enemy piece.
+
+    me, op, empty, blocked: uint64 bitboards
+    dirs: int32[n_dirs] — 1 for the effect's directions
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    opposite: int32[n_dirs] — the opposite of each direction
+    """
     targets = np.uint64(0)
     through = op | blocked if over_blocked else op
     for d in range(dirs.shape[0]):
@@ -93,7 +113,13 @@ def custodial_targets(me, op, empty, blocked, dirs, over_blocked, bb_shift, bb_m
 
 @kernel
 def custodial_taken(me, op, blocked, at, dirs, over_blocked, bb_shift, bb_mask):
-    """custodial_collect on bitboards: the enemy pieces a piece arriving on `at` takes."""
+    """custodial_collect on bitboards: the enemy pieces a piece arriving on `at` takes (a uint64).
+
+    me, op, blocked: uint64 bitboards; at: the cell
+    dirs: int32[n_dirs] — 1 for the effect's directions
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    """
     taken = np.uint64(0)
     for d in range(dirs.shape[0]):
         if dirs[d] == 0:
@@ -113,7 +139,10 @@ def custodial_taken(me, op, blocked, at, dirs, over_blocked, bb_shift, bb_mask):
 
 @leaf
 def cell_bits(cells, player, size):
-    """(mover's pieces, enemy pieces, empty cells, blocked cells) of a board, as bitboards."""
+    """(mover's pieces, enemy pieces, empty cells, blocked cells) of a board, as uint64 bitboards.
+
+    cells: int32[n_cells + 3] — the position, read; size: n_cells (≤ 64)
+    """
     me, op, empty, blocked = np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)
     for i in range(size):
         v = cells[i]
@@ -147,7 +176,17 @@ def leaves_origin(kind):
 def play(out, player, r, src, dst, nbr, rays, ray_len, rules, effects, effect_dirs, buf):
     """Play rule r's move src→dst for `player` on the board `out`, in place. Returns the pieces
     taken, K.REFUSED if `require capture` refuses the move (`out` is then half-played: discard it),
-    or K.BAD_CODE for a move kind or effect this has no branch for."""
+    or K.BAD_CODE for a move kind or effect this has no branch for.
+
+    out: int32[n_cells + 3] — the position, changed in place
+    nbr: int32[n_dirs, n_cells] — the program's tables (program.FIELDS)
+    rays: int32[n_dirs, n_cells, L]
+    ray_len: int32[n_dirs, n_cells]
+    rules: int32[n_rules, R_COLS]
+    effects: int32[n_rules, E, FX_COLS]
+    effect_dirs: int32[n_rules, E, 2, n_dirs]
+    buf: int32[n_dirs * L + 8] — scratch: the cells an effect takes
+    """
     mine, foe = player + 1, 2 - player
     leaves = leaves_origin(rules[r, K.R_KIND])
     if leaves == K.BAD_CODE:

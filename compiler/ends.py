@@ -42,7 +42,10 @@ def counted(cond, param, available, empties, to_move_pieces, ply):
 
 @inline
 def count(cells, size, v):
-    """How many of the first `size` cells hold v."""
+    """How many of the first `size` cells hold v.
+
+    cells: int32[at least size] — a position (n_cells + 3) or a board
+    """
     c = 0
     for i in range(size):
         if cells[i] == v:
@@ -57,7 +60,13 @@ def count(cells, size, v):
 def line_cells(cells, mine, k, exact, lines, line_len, line_cyclic):
     """Whether `mine` has k in a row (a maximal run of exactly k with `exact`). A ring (a line of a
     wrapped board) is read from just after a cell that breaks the runs, so a run over the seam
-    counts whole; a ring of nothing but the mover's pieces is one run of its length."""
+    counts whole; a ring of nothing but the mover's pieces is one run of its length.
+
+    cells: int32[n_cells + 3] — the position, read; mine: the mover's cell value
+    lines: int32[n_lines, L] — every maximal line of the board
+    line_len: int32[n_lines] — how many cells each holds
+    line_cyclic: int32[n_lines] — 1 for a ring
+    """
     for l in range(lines.shape[0]):
         length = line_len[l]
         start = 0
@@ -85,7 +94,14 @@ def line_cells(cells, mine, k, exact, lines, line_len, line_cyclic):
 @leaf
 def line_bits(me, k, exact, axes, bb_shift, bb_mask, opposite):
     """line_cells on a bitboard `me` (k ≥ 1, as the static checks require): from each run's first
-    cell, k - 1 steps along each axis over the mover's pieces."""
+    cell, k - 1 steps along each axis over the mover's pieces.
+
+    me: a uint64 bitboard
+    axes: int32[n_axes] — one direction per line axis
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    opposite: int32[n_dirs] — the opposite of each direction
+    """
     for a in range(axes.shape[0]):
         d = axes[a]
         y = me & ~shift(me, d, bb_shift, bb_mask)  # first cells of runs
@@ -103,7 +119,11 @@ def line_bits(me, k, exact, axes, bb_shift, bb_mask, opposite):
 @leaf
 def _run_through(cells, at, d, e, mine, nbr, limit):
     """Length of the run of `mine` through `at` along directions d (forward) and e (back), capped
-    at `limit` (a ring of a wrapped board would otherwise go round for ever)."""
+    at `limit` (a ring of a wrapped board would otherwise go round for ever).
+
+    cells: int32[n_cells + 3] — the position, read
+    nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way, -1 off the board
+    """
     n = 1
     j = nbr[d, at]
     while j >= 0 and j != at and cells[j] == mine and n < limit:
@@ -119,7 +139,14 @@ def _run_through(cells, at, d, e, mine, nbr, limit):
 @leaf
 def line_through(cells, at, mine, k, exact, nbr, axes, opposite, ring):
     """line_cells for a line through `at` only (the placed form): `ring[a]` is the longest line
-    along axis a (a ring's length on a wrapped board)."""
+    along axis a (a ring's length on a wrapped board).
+
+    cells: int32[n_cells + 3] — the position, read
+    nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
+    axes: int32[n_axes] — one direction per line axis
+    opposite: int32[n_dirs] — the opposite of each direction
+    ring: int32[n_axes] — the longest line along each axis
+    """
     for a in range(axes.shape[0]):
         d = axes[a]
         n = _run_through(cells, at, d, opposite[d], mine, nbr, ring[a])
@@ -133,7 +160,14 @@ def line_through(cells, at, mine, k, exact, nbr, axes, opposite, ring):
 
 @leaf
 def connects_cells(cells, mine, start, goal, nbr, orth, size, stack, seen):
-    """Whether the pieces `mine` join two sides (regions `start` and `goal`), stepping orthogonally."""
+    """Whether the pieces `mine` join two sides (regions `start` and `goal`), stepping orthogonally.
+
+    cells: int32[n_cells + 3] — the position, read; size: n_cells
+    start, goal: int32[n_cells] — 1 for the cells of a side (rows of the program's regions)
+    nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
+    orth: int32[n_dirs] — 1 for the orthogonal directions
+    stack, seen: int32[at least n_cells] — scratch (new_work's: n_cells + 1)
+    """
     top = 0
     for i in range(size):
         seen[i] = 0
@@ -158,7 +192,13 @@ def connects_cells(cells, mine, start, goal, nbr, orth, size, stack, seen):
 
 @leaf
 def connects_bits(me, start, goal, orth, bb_shift, bb_mask):
-    """connects_cells on a bitboard: a flood fill of `me` from `start` until it meets `goal`."""
+    """connects_cells on a bitboard: a flood fill of `me` from `start` until it meets `goal`.
+
+    me, start, goal: uint64 bitboards
+    orth: int32[n_dirs] — 1 for the orthogonal directions
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    """
     reach = me & start
     while reach != 0 and reach & goal == 0:
         grown = reach
@@ -186,7 +226,10 @@ def _side_node(size, player, side):
 
 @inline
 def _find(parent, i):
-    """The root of i's set, halving the path on the way (each node visited skips to its grandparent)."""
+    """The root of i's set, halving the path on the way (each node visited skips to its grandparent).
+
+    parent: int32[n_cells + 4] — one connect end's union-find (start_sets), changed in place
+    """
     while parent[i] != i:
         parent[i] = parent[parent[i]]
         i = parent[i]
@@ -196,7 +239,10 @@ def _find(parent, i):
 @inline
 def _union(parent, a, b):
     """Merge a's and b's sets. The larger root stays the root, so the side nodes (past the cells)
-    stay roots and a side test is short."""
+    stay roots and a side test is short.
+
+    parent: int32[n_cells + 4] — one connect end's union-find, changed in place
+    """
     a, b = _find(parent, a), _find(parent, b)
     if a < b:
         parent[a] = b
@@ -208,7 +254,14 @@ def _union(parent, a, b):
 def _join(parent, cells, at, nbr, orth, first, second, size):
     """Put the piece on `at` into one connect end's sets: with its owner's pieces one orthogonal
     step away (the adjacency connects_cells walks) and with its owner's side nodes of the sides
-    (regions `first`, `second`) that hold `at`."""
+    (regions `first`, `second`) that hold `at`.
+
+    parent: int32[n_cells + 4] — the end's union-find, changed in place
+    cells: int32[n_cells + 3] — the position, read; size: n_cells
+    nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
+    orth: int32[n_dirs] — 1 for the orthogonal directions
+    first, second: int32[n_cells] — 1 for the cells of each of the owner's sides
+    """
     mine = cells[at]
     for d in range(nbr.shape[0]):
         j = nbr[d, at]
@@ -222,7 +275,15 @@ def _join(parent, cells, at, nbr, orth, first, second, size):
 
 @leaf
 def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
-    """Put the piece on `at` into the union-find of every connect end (sets[e] for end e)."""
+    """Put the piece on `at` into the union-find of every connect end (sets[e] for end e).
+
+    sets: int32[n_ends, n_cells + 4] — the ends' union-finds (start_sets), changed in place
+    cells: int32[n_cells + 3] — the position, read (the piece on `at` placed); size: n_cells
+    nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
+    orth: int32[n_dirs] — 1 for the orthogonal directions
+    ends: int32[n_ends, E_COLS] — the program's ends
+    regions: int32[n_regions, n_cells] — the program's regions
+    """
     player = cells[at] - 1
     for e in range(ends.shape[0]):
         if ends[e, K.E_CONDITION] == K.CONNECT:
@@ -232,8 +293,16 @@ def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
 
 @kernel
 def start_sets(cells, nbr, orth, ends, regions, size):
-    """The connect ends' union-finds of a position, int32[n_ends, cells + 4]: every node alone,
-    then every piece joined as if just placed (a join only looks at the cells: any order will do)."""
+    """The connect ends' union-finds of a position (`sets` below): every node alone, then every
+    piece joined as if just placed (a join only looks at the cells: any order will do).
+
+    cells: int32[n_cells + 3] — the position, writable (a copy: the union-find code compiles once)
+    nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
+    orth: int32[n_dirs] — 1 for the orthogonal directions
+    ends: int32[n_ends, E_COLS] — the program's ends
+    regions: int32[n_regions, n_cells] — the program's regions
+    -> sets: int32[n_ends, n_cells + 4] — a new array (an end that is no connection: never read)
+    """
     sets = np.empty((ends.shape[0], size + 4), np.int32)
     for e in range(ends.shape[0]):
         sets[e] = np.arange(size + 4)
@@ -246,7 +315,10 @@ def start_sets(cells, nbr, orth, ends, regions, size):
 @inline
 def sides_joined(parent, mover, size):
     """Whether some group of the mover's touches both its sides of a connect end (a path between
-    the two side nodes leaves the first side for the last time through one group)."""
+    the two side nodes leaves the first side for the last time through one group).
+
+    parent: int32[n_cells + 4] — the end's union-find; mover: 0 or 1; size: n_cells
+    """
     return _find(parent, _side_node(size, mover, 0)) == _find(parent, _side_node(size, mover, 1))
 
 
@@ -257,7 +329,17 @@ def sides_joined(parent, mover, size):
 def holds_cells(state, cond, param, exact, available, lines, line_len, line_cyclic, regions, nbr, orth, stack, seen):
     """Whether end condition `cond` holds on the state (cells form): K.HOLDS, K.HOLDS_NOT or
     K.UNKNOWN. The program's tables it reads are arguments (not the Program: a step reads just
-    these); `stack` and `seen` are scratch (int32[n + 1]) for a connection."""
+    these).
+
+    state: int32[n_cells + 3] — the position, read; cond, param, exact: the end's row of `ends`
+    lines: int32[n_lines, L] — every maximal line of the board
+    line_len: int32[n_lines] — how many cells each holds
+    line_cyclic: int32[n_lines] — 1 for a ring
+    regions: int32[n_regions, n_cells] — the far rows, then the connect ends' sides
+    nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
+    orth: int32[n_dirs] — 1 for the orthogonal directions
+    stack, seen: int32[n_cells + 1] — scratch for a connection
+    """
     size = nbr.shape[1]
     mover = state[size + K.MOVER]
     if cond == K.NO_MOVES or cond == K.AFTER_PLIES:  # decided without counting the cells
@@ -301,7 +383,16 @@ def holds_bits(cond, param, available, empty, to_move_pieces, mover_pieces, move
 @leaf
 def board_bits(cond, param, exact, mine, mover, region_bits, orth, axes, bb_shift, bb_mask, opposite):
     """The conditions of the bitboard form read with the board's tables (`mine`: the mover's
-    pieces): a line, a connection; K.UNKNOWN for another code."""
+    pieces): a line, a connection; K.UNKNOWN for another code.
+
+    mine: a uint64 bitboard; mover: 0 or 1; cond, param, exact: the end's row of `ends`
+    region_bits: uint64[n_regions] — the program's regions as bitboards
+    orth: int32[n_dirs] — 1 for the orthogonal directions
+    axes: int32[n_axes] — one direction per line axis
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    opposite: int32[n_dirs] — the opposite of each direction
+    """
     if cond == K.LINE:
         return line_bits(mine, param, exact != 0, axes, bb_shift, bb_mask, opposite)
     if cond == K.CONNECT:
@@ -316,7 +407,10 @@ def holds_placed(cond, param, available, empties, to_move_pieces, ply, last, las
     `last` since the board was last tested whole (-1: not at all, so no board condition holds):
     K.HOLDS, K.HOLDS_NOT, K.NEEDS_BOARD for a line (then line_through, around `last`), K.UNKNOWN
     for another code. `sets[e]` is end e's union-find (join_placed). It calls no kernel, so that
-    the tables it is handed cost the ply loop nothing (see holds_bits)."""
+    the tables it is handed cost the ply loop nothing (see holds_bits).
+
+    sets: int32[n_ends, n_cells + 4] — the connect ends' union-finds (placement's work)
+    """
     c = counted(cond, param, available, empties, to_move_pieces, ply)
     if c != K.UNKNOWN:
         return c
@@ -351,6 +445,12 @@ def end_rule(holds, pieces):
 
     @inline
     def decide(ends, moves, mover, at, tables):
+        """The first end that holds decides (end_rule): (over, winner).
+
+        ends: int32[n_ends, E_COLS] — the program's ends, in the stage's order
+        at: tuple — the form's position (its `holds` says what it holds)
+        tables: Program or Tables — the form's tables, read by name
+        """
         for e in range(ends.shape[0]):
             holds_now = holds(ends[e, K.E_CONDITION], ends[e, K.E_PARAM], ends[e, K.E_EXACT], e, moves, mover, at,
                               tables)
@@ -370,7 +470,11 @@ def end_rule(holds, pieces):
 
 @inline
 def _holds_cells(cond, param, exact, e, moves, mover, at, tables):
-    """at = (state, stack, seen); tables: lines, line_len, line_cyclic, regions, nbr, orth."""
+    """end_rule's reading of an end in the cells form.
+
+    at: tuple — (state int32[n_cells + 3], stack int32[n_cells + 1], seen int32[n_cells + 1])
+    tables: Program or Tables — lines, line_len, line_cyclic, regions, nbr, orth read by name
+    """
     state, stack, seen = at
     return holds_cells(state, cond, param, exact, moves, tables.lines, tables.line_len, tables.line_cyclic,
                        tables.regions, tables.nbr, tables.orth, stack, seen)
@@ -378,7 +482,11 @@ def _holds_cells(cond, param, exact, e, moves, mover, at, tables):
 
 @inline
 def pieces_cells(at, tables):
-    """The players' piece counts of a cells form's `at` (_holds_cells's)."""
+    """The players' piece counts of a cells form's `at`.
+
+    at: tuple — _holds_cells's (the state int32[n_cells + 3] first)
+    tables: Program or Tables — nbr read (its width is n_cells)
+    """
     size = tables.nbr.shape[1]
     return count(at[0], size, 1), count(at[0], size, 2)
 
@@ -388,8 +496,13 @@ first_end_cells = end_rule(_holds_cells, pieces_cells)
 
 @inline
 def _holds_bits(cond, param, exact, e, moves, mover, at, tables):
-    """at = (empty cells, the side to move's pieces, first player's, second's, ply), bitboards then
-    the ply; tables: regions (as bitboards), orth, axes, bb_shift, bb_mask, opposite."""
+    """end_rule's reading of an end in the bitboard form.
+
+    at: tuple — (empty cells, the side to move's pieces, first player's, second's: uint64
+        bitboards; ply)
+    tables: Tables — regions (uint64[n_regions], as bitboards), orth, axes, bb_shift, bb_mask,
+        opposite read by name
+    """
     empty, to_move, first, second, ply = at
     mine = first if mover == 0 else second
     holds = holds_bits(cond, param, moves, empty, to_move, mine, tables.regions[mover], ply)
@@ -401,7 +514,10 @@ def _holds_bits(cond, param, exact, e, moves, mover, at, tables):
 
 @inline
 def pieces_bits(at, tables):
-    """The players' piece counts of a bitboard form's `at` (_holds_bits's)."""
+    """The players' piece counts of a bitboard form's `at`.
+
+    at: tuple — _holds_bits's (uint64 bitboards, the players' pieces third and fourth)
+    """
     return popcount(at[2]), popcount(at[3])
 
 
@@ -410,8 +526,12 @@ first_end_bits = end_rule(_holds_bits, pieces_bits)
 
 @inline
 def _holds_placed(cond, param, exact, e, moves, mover, at, tables):
-    """at = (state, counts, empties, player, ply, last, last on the mover's far row, union-finds):
-    see holds_placed; tables: nbr, axes, opposite, ring (the longest line per axis)."""
+    """end_rule's reading of an end in the placed form (holds_placed, then line_through).
+
+    at: tuple — (state int32[n_cells + 3], counts int64[2], empties, player, ply, last, last on
+        the mover's far row, sets int32[n_ends, n_cells + 4]: the union-finds)
+    tables: Tables — nbr, axes, opposite, ring (the longest line per axis) read by name
+    """
     state, counts, empties, player, ply, last, on_far_row, sets = at
     holds = holds_placed(cond, param, moves, empties, counts[player], ply, last, on_far_row, sets, e, mover,
                          tables.nbr.shape[1])
@@ -423,6 +543,10 @@ def _holds_placed(cond, param, exact, e, moves, mover, at, tables):
 
 @inline
 def _pieces_placed(at, tables):
+    """The players' piece counts of a placed form's `at`, kept as it plays.
+
+    at: tuple — _holds_placed's (counts int64[2] second)
+    """
     return at[1][0], at[1][1]
 
 

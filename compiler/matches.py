@@ -42,7 +42,13 @@ def _value(state, me, weights, n, over, won, P, spare):
     draw; otherwise weights[0] × the material difference + weights[1] × the mobility difference
     (`me`'s legal moves minus the opponent's: what Othello-like games turn on; equal for both in
     games where any empty cell is a move). `n`: the side to move's moves; the other side's are
-    listed into `spare` (only if mobility counts)."""
+    listed into `spare` (only if mobility counts).
+
+    state: int32[n_cells + 3] — the position, read
+    weights: int64[2] — of material, then mobility
+    P: Program — the stage's tables
+    spare: tuple — positions.new_work's buffers
+    """
     if over:
         if won == me:
             return WIN
@@ -66,7 +72,17 @@ def _child_value(state, child, me, weights, r, s, d, P, work, grand, work2, spar
     """The value for `me` of the move (r, s, d) from `state`, looking `depth` plies (1 or 2) ahead.
     When the opponent answers, the answers stop at one worse than `best` (the best move so far):
     the move cannot be chosen then, and a move that ties `best` is still valued exactly (ties are
-    broken by chance)."""
+    broken by chance).
+
+    state: int32[n_cells + 3] — the position, read
+    child: int32[n_cells + 3] — written: the position after the move
+    weights: int64[2] — of material, then mobility
+    P: Program — the stage's tables
+    work: tuple — positions.new_work's buffers (the child's moves)
+    grand: int32[n_cells + 3] — written: each answer's position
+    work2: tuple — positions.new_work's buffers (the answers' moves)
+    spare: tuple — positions.new_work's buffers (the other side's moves, for mobility)
+    """
     size = P.game[K.G_CELLS]
     if advance(state, child, True, r, s, d, P, work[1]) == K.BAD_CODE:
         return K.BAD_CODE, True
@@ -100,7 +116,17 @@ def _child_value(state, child, me, weights, r, s, d, P, work, grand, work2, spar
 def _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchild, grand, spare, values, picked, x):
     """The move (an index among the n in root's lists) greedy or search plays, ties drawn with x:
     returns (index, x), index -1 for a code without a branch. Search looks two plies ahead from
-    the `beam` moves greedy values most (all of them if beam ≥ n), so its cost stays linear in n."""
+    the `beam` moves greedy values most (all of them if beam ≥ n), so its cost stays linear in n.
+
+    state: int32[n_cells + 3] — the position, read
+    weights: int64[2] — of material, then mobility
+    P: Program — the stage's tables
+    root: tuple — positions.new_work's buffers (the n moves of `state`)
+    child, grandchild: int32[n_cells + 3] — written: scratch positions
+    kids, grand, spare: tuple — positions.new_work's buffers (scratch)
+    values: int64[max_moves] — written: each move's greedy value
+    picked: bool[max_moves] — written: the moves search looks into
+    """
     for m in range(n):
         v, bad = _child_value(state, child, me, weights, root[4][m], root[2][m], root[3][m], P, kids, grandchild,
                               grand, spare, 1, 0)
@@ -138,7 +164,13 @@ def _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchil
 @leaf
 def _playout(child, me, plies, max_plies, P, kids, playing, x):
     """One random game from `child`, `plies` into the game (cut, a draw, at max_plies): returns
-    (+1 `me` won, -1 lost, 0 a draw or cut, or K.BAD_CODE; x)."""
+    (+1 `me` won, -1 lost, 0 a draw or cut, or K.BAD_CODE; x).
+
+    child: int32[n_cells + 3] — the position the game starts from, read
+    P: Program — the stage's tables
+    kids: tuple — positions.new_work's buffers
+    playing: int32[n_cells + 3] — written: the game's position as it is played
+    """
     for i in range(child.shape[0]):
         playing[i] = child[i]
     while True:
@@ -163,7 +195,16 @@ def _monte_carlo(state, me, n, samples, plies, max_plies, P, root, child, kids, 
     `live` others (samples // live each; when they are more than `samples`, a random `samples` of
     them get one each and the rest are not considered), each worth its mean result for `me`. The
     best is played, equal ones by chance (x). Returns (index, x), index -1 for a code without a
-    branch."""
+    branch.
+
+    state: int32[n_cells + 3] — the position, read
+    P: Program — the stage's tables
+    root: tuple — positions.new_work's buffers (the n moves of `state`)
+    child, playing: int32[n_cells + 3] — written: scratch positions
+    kids: tuple — positions.new_work's buffers (scratch)
+    means: float64[max_moves] — written: each move's mean result
+    order: int64[max_moves] — written: the moves considered
+    """
     live = 0
     for m in range(n):
         if advance(state, child, True, root[4][m], root[2][m], root[3][m], P, kids[1]) == K.BAD_CODE:
@@ -216,7 +257,17 @@ def games(start, seed, first_game, policies, opening, beam, max_plies, weights, 
     policies differ), each game with its own generator seeded from (seed, number). samples[p]: the
     random games player p's Monte-Carlo policy plays for each of its moves. Writes per game:
     plies, winner (0, 1, K.NONE a draw, K.CUT cut at max_plies, K.BAD_CODE), counted cost, plies
-    with more than one legal move, and cells that held a piece at some point."""
+    with more than one legal move, and cells that held a piece at some point.
+
+    start: int32[n_cells + 3] — the position every game starts from, read only
+    policies: int32[2] — each seat's policy (POLICIES)
+    weights: int64[2] — of material, then mobility (greedy, search)
+    samples: int64[2] — each seat's Monte-Carlo games per move
+    flat: int32[n_packed] — the program's tables (program.pack)
+    bb_mask: uint64[n_dirs] — the program's bit masks
+    lengths, winners, choices, covered: int32[games] — written, one entry per game
+    costs: int64[games] — written: each game's counted cost
+    """
     P = unpack(flat, bb_mask)
     size = P.game[K.G_CELLS]
     root, kids, grand, spare = new_work(P), new_work(P), new_work(P), new_work(P)

@@ -15,7 +15,19 @@ from .jit import leaf
 def _candidates(cells, player, nbr, rays, ray_len, rules, rule_dirs, dist, dist_n, rows, cols, msrc, mdst, mrule):
     """Every move the rules' kinds and targets allow `player`, before effects decide legality,
     rule by rule; returns how many, or K.BAD_CODE for a move kind this has no branch for. (Hot
-    loops call no helper that takes arrays: each array argument costs a reference count per call.)"""
+    loops call no helper that takes arrays: each array argument costs a reference count per call.)
+
+    cells: int32[n_cells + 3] — the position, read; player: 0 or 1; rows, cols: the board's sides
+    nbr: int32[n_dirs, n_cells] — the program's tables (program.FIELDS), each read as it says
+    rays: int32[n_dirs, n_cells, L]
+    ray_len: int32[n_dirs, n_cells]
+    rules: int32[n_rules, R_COLS]
+    rule_dirs: int32[n_rules, 2, n_dirs]
+    dist: int32[n_rules, n_cells, M]
+    dist_n: int32[n_rules, n_cells]
+    msrc, mdst, mrule: int32[max_moves] — written: each candidate's origin (-1: a placement),
+        destination and rule
+    """
     size = rows * cols
     mine, foe = player + 1, 2 - player
     n = 0
@@ -87,7 +99,14 @@ def _candidates(cells, player, nbr, rays, ray_len, rules, rule_dirs, dist, dist_
 
 @leaf
 def _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule):
-    """The candidates that `require capture` allows, rule by rule; K.BAD_CODE as _candidates."""
+    """The candidates that `require capture` allows, rule by rule; K.BAD_CODE as _candidates.
+
+    cells: int32[n_cells + 3] — the position, read
+    P: Program — the stage's tables
+    scratch: int32[n_cells + 3] — a board to play a candidate on (LEGAL_PLAY)
+    buf: int32[n_dirs * L + 8] — scratch for the effects
+    msrc, mdst, mrule: int32[max_moves] — written: the moves kept
+    """
     rules, effects, effect_dirs, game = P.rules, P.effects, P.effect_dirs, P.game
     size = game[K.G_CELLS]
     n = _candidates(cells, player, P.nbr, P.rays, P.ray_len, rules, P.rule_dirs, P.dist, P.dist_n, game[K.G_ROWS],
@@ -135,7 +154,14 @@ def _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule):
 @leaf
 def legal_moves(cells, player, P, scratch, buf, msrc, mdst, mrule):
     """Every legal move of `player` on `cells` (passes aside), in the legal order, into msrc, mdst,
-    mrule (origin -1 for a placement); returns how many, or K.BAD_CODE (see _candidates)."""
+    mrule (origin -1 for a placement); returns how many, or K.BAD_CODE (see _candidates).
+
+    cells: int32[n_cells + 3] — the position, read; player: 0 or 1
+    P: Program — the stage's tables
+    scratch: int32[n_cells + 3] — a board to try a move on (positions.new_work's buffers)
+    buf: int32[n_dirs * L + 8] — scratch for the effects
+    msrc, mdst, mrule: int32[max_moves] — written: origins, destinations, rules
+    """
     game = P.game
     n = _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule)
     if game[K.G_SORT] == 0 or n < 2:

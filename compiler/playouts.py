@@ -12,18 +12,37 @@ from .program import unpack
 
 @inline
 def _begin(starts, number, P, work):
+    """ply.playout_kernel's `begin` on cells: game `number`'s start copied into work's state;
+    returns 0 (the position is that state, played in place).
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    P: Program — the stage's tables (not read)
+    work: tuple — (positions.new_work's buffers, the state int32[n_cells + 3], played in place)
+    """
     copy_into(work[1], starts[number % starts.shape[0]])
     return 0  # the position is the state in work, played in place
 
 
 @inline
 def _status(position, P, work):
+    """ply.playout_kernel's `status` on cells: positions.status of work's state (moves, over,
+    winner), and 0 for `listed` (the moves stay in work's lists).
+
+    P: Program — the stage's tables
+    work: tuple — (positions.new_work's buffers, the state int32[n_cells + 3])
+    """
     moves, over, won = status(work[1], P, work[0])
     return moves, over, won, 0
 
 
 @inline
 def _advance(position, listed, k, P, work):
+    """ply.playout_kernel's `advance` on cells: the k-th listed move played on work's state;
+    returns (0, whether a code had no branch).
+
+    P: Program — the stage's tables
+    work: tuple — (positions.new_work's buffers, their move lists filled, the state int32[n_cells + 3])
+    """
     buffers, state = work
     msrc, mdst, mrule = buffers[2], buffers[3], buffers[4]
     return 0, advance(state, state, False, mrule[k], msrc[k], mdst[k], P, buffers[1]) == K.BAD_CODE
@@ -34,7 +53,14 @@ _games = playout_kernel(_begin, _status, _advance)
 
 @kernel
 def playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners):
-    """ply.playout_kernel's games on cells, the generic form."""
+    """ply.playout_kernel's games on cells, the generic form.
+
+    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    flat: int32[n_packed] — the program's tables (program.pack)
+    bb_mask: uint64[n_dirs] — the program's bit masks
+    lengths, winners: int32[games] — written: each game's plies and winner
+    first_game, seed, max_plies: the first game's number, the batch's seed, the cap on plies
+    """
     P = unpack(flat, bb_mask)
     _games(starts, first_game, seed, max_plies, P, (new_work(P), np.empty(starts.shape[1], np.int32)), lengths,
            winners)
@@ -43,7 +69,12 @@ def playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winner
 @kernel
 def perft(state, depth, flat, bb_mask):
     """Leaves of the move tree at `depth` (a forced pass is one ply; a finished game is a leaf),
-    depth-first with one state and one move list per level; K.BAD_CODE for a code without a branch."""
+    depth-first with one state and one move list per level; K.BAD_CODE for a code without a branch.
+
+    state: int32[n_cells + 3] — the root position, read only
+    flat: int32[n_packed] — the program's tables (program.pack)
+    bb_mask: uint64[n_dirs] — the program's bit masks
+    """
     P = unpack(flat, bb_mask)
     size = state.shape[0]
     maxm = P.game[K.G_MAX_MOVES]

@@ -22,13 +22,20 @@ from .rng import draw, game_generator
 
 @inline
 def listing(ints, m):
-    """The listing `out` at the end of a step's `ints` (m: max_moves)."""
+    """The listing `out` at the end of a step's `ints` (m: max_moves).
+
+    ints: int32[n_packed + scratch + 2 * m] — a step's tables, scratch, then the listing (calls.py)
+    -> out: int32[2 * m] — a view: the moves' codes, then their rules
+    """
     return ints[ints.shape[0] - 2 * m:]
 
 
 @inline
 def find(out, n, code):
-    """Where `code` is among the n moves `out` lists, or -1."""
+    """Where `code` is among the n moves `out` lists, or -1.
+
+    out: int32[at least n] — the listing's codes
+    """
     for k in range(n):
         if out[k] == code:
             return k
@@ -42,6 +49,13 @@ def describe_bits(game_table, list_position):
 
     @inline
     def describe(state, child, ints, bits):
+        """step_kernel's `describe` for a bitboard family: the status of `state`, its moves listed.
+
+        state: int32[n_cells + 3] — the position, read only
+        child: int32[n_cells + 3] — a free row, not read
+        ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing it fills
+        bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+        """
         game = table1(ints, game_table)
         size = game[K.G_CELLS]
         first, second, blocked = sides_of(state, size)
@@ -65,6 +79,15 @@ def step_kernel(game_table, describe, play):
 
     @kernel
     def step(state, slab, row, code, known, ints, bits):
+        """calls.step for one form (the contract and its scalars: calls.py), made by step_kernel.
+
+        state: int32[n_cells + 3] — the position, read only
+        slab: int32[rows, n_cells + 3] — the caller's rows: the child is written into slab[row]
+        ints: int32[n_packed + scratch + 2 * max_moves] — the form's tables, its scratch, the listing
+        bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards (the
+            generic form's and the placement family's: uint64[n_dirs], the bit masks alone)
+        -> (taken, moves, over, winner): scalars
+        """
         if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
             return 0, 0, True, K.BAD_STATE
         child = slab[row]
@@ -103,6 +126,14 @@ def playout_kernel(begin, status, advance):
 
     @leaf
     def playouts(starts, first_game, seed, max_plies, tables, work, lengths, winners):
+        """The random games of playout_kernel for one form.
+
+        starts: int32[n_starts, n_cells + 3] — the positions games begin from
+        tables: Program or Tables — the form's tables, by name
+        work: tuple — the form's scratch, made once per batch by the caller (Othello's: 0, none)
+        lengths, winners: int32[games] — written: each game's plies and winner
+        first_game, seed, max_plies: the first game's number, the batch's seed, the cap on plies
+        """
         for g in range(lengths.shape[0]):
             number = first_game + g
             x = game_generator(seed, number)

@@ -16,7 +16,10 @@ def misfit(state, width):
     cell that is not -1, 0, 1 or 2, a side to move or mover that is not 0 or 1, a negative ply. The
     kernels index tables by these values without bounds checks, so a state that did not come from
     the game itself is checked once, where its moves are first listed (every `step`, on a state it
-    has not described before) or before a batch (`first_misfit`)."""
+    has not described before) or before a batch (`first_misfit`).
+
+    state: int32[any] — an array from outside, read; width: a state's length, n_cells + 3
+    """
     if state.shape[0] != width:
         return True
     size = width - K.STATE_EXTRA
@@ -28,7 +31,10 @@ def misfit(state, width):
 
 @kernel
 def first_misfit(states, width):
-    """The index of the first row of `states` (int32[m, any]) that misfit() refuses, or -1."""
+    """The index of the first row of `states` that misfit() refuses, or -1.
+
+    states: int32[m, any] — the rows to check, read; width: a state's length, n_cells + 3
+    """
     for r in range(states.shape[0]):
         if misfit(states[r], width):
             return r
@@ -37,7 +43,14 @@ def first_misfit(states, width):
 
 @kernel
 def new_work(P):
-    """Scratch buffers for one thread: (scratch board, effect buffer, move lists ×3, stack, seen)."""
+    """Scratch buffers for one thread (a `work` tuple, read by status and legal_moves).
+
+    P: Program — the stage's tables
+    -> scratch: int32[n_cells + 3] — a board to play a move on (`require capture`)
+    -> buf: int32[n_dirs * L + 8] — the cells an effect takes
+    -> msrc, mdst, mrule: int32[max_moves] — the legal moves: origins, destinations, rules
+    -> stack, seen: int32[n_cells + 1] — a connection's search
+    """
     size, moves = P.game[K.G_CELLS], P.game[K.G_MAX_MOVES]
     return (np.empty(size + K.STATE_EXTRA, np.int32), np.empty(P.rays.shape[0] * P.rays.shape[2] + 8, np.int32),
             np.empty(moves, np.int32), np.empty(moves, np.int32), np.empty(moves, np.int32),
@@ -48,7 +61,12 @@ def new_work(P):
 def status(state, P, work):
     """Moves and outcome of a position: returns (n_moves, over, winner) and leaves the legal moves
     in work's move lists (a forced pass is the single move (-1, -1, rule -1)); winner is 0, 1, -1
-    (a draw, or a game still going) or K.BAD_CODE (the game is then over: a code without a branch)."""
+    (a draw, or a game still going) or K.BAD_CODE (the game is then over: a code without a branch).
+
+    state: int32[n_cells + 3] — the position, read
+    P: Program — the stage's tables
+    work: tuple — new_work's buffers; its move lists are written
+    """
     scratch, buf, msrc, mdst, mrule, stack, seen = work
     game, ends = P.game, P.ends
     size = game[K.G_CELLS]
@@ -73,7 +91,13 @@ def status(state, P, work):
 def advance(state, out, copy, r, src, dst, P, buf):
     """`out` becomes the position after rule r's move src→dst (r = -1: a pass) by the side to
     move of `state`; with copy False, out is state itself and changes in place. Returns the
-    pieces taken, K.REFUSED if the move was refused, K.BAD_CODE for a code without a branch."""
+    pieces taken, K.REFUSED if the move was refused, K.BAD_CODE for a code without a branch.
+
+    state: int32[n_cells + 3] — the position, read
+    out: int32[n_cells + 3] — written (`state` itself when copy is False)
+    P: Program — the stage's tables
+    buf: int32[n_dirs * L + 8] — scratch for the effects (new_work's `buf`)
+    """
     game = P.game
     size = game[K.G_CELLS]
     player = state[size + K.TO_MOVE]

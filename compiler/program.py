@@ -309,7 +309,12 @@ class Layout:
 
 @inline
 def _table(flat, k):
-    """Table k of a packed array, flat, and its four sides."""
+    """Table k of a packed array, flat, and its four sides.
+
+    flat: int32[n_packed] — pack_tables' array (a header of five int32 per table, then the tables)
+    -> table: int32[s0 * s1 * s2 * s3] — a view
+    -> sides: int32[4] — a view: its shape, padded with 1
+    """
     o = 5 * k
     start = flat[o]
     return flat[start: start + flat[o + 1] * flat[o + 2] * flat[o + 3] * flat[o + 4]], flat[o + 1: o + 5]
@@ -317,23 +322,43 @@ def _table(flat, k):
 
 @inline
 def table1(flat, k):
+    """Table k of a packed array, a view of it in its own shape.
+
+    flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0] — a view (its sides read from the header)
+    """
     return _table(flat, k)[0]
 
 
 @inline
 def table2(flat, k):
+    """Table k of a packed array, a view of it in its own shape.
+
+    flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0, s1] — a view (its sides read from the header)
+    """
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1]))
 
 
 @inline
 def table3(flat, k):
+    """Table k of a packed array, a view of it in its own shape.
+
+    flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0, s1, s2] — a view (its sides read from the header)
+    """
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1], s[2]))
 
 
 @inline
 def table4(flat, k):
+    """Table k of a packed array, a view of it in its own shape.
+
+    flat: int32[n_packed] — pack_tables' array
+    -> table: int32[s0, s1, s2, s3] — a view (its sides read from the header)
+    """
     t, s = _table(flat, k)
     return t.reshape((s[0], s[1], s[2], s[3]))
 
@@ -341,7 +366,12 @@ def table4(flat, k):
 @kernel
 def unpack(flat, bb_mask):
     """The Program of pack's flat array (views, no copies). The table numbers follow FIELDS, whose
-    number of dimensions chooses table1..table4 (tests/test_program.py checks every field)."""
+    number of dimensions chooses table1..table4 (tests/test_program.py checks every field).
+
+    flat: int32[n_packed] — pack's array (a step's may go on past the tables: scratch, the listing)
+    bb_mask: uint64[n_dirs] — the one table that is not int32
+    -> P: Program — every table by name (FIELDS gives each one's dtype and shape)
+    """
     return Program(
         nbr=table2(flat, T_NBR), rays=table3(flat, T_RAYS), ray_len=table2(flat, T_RAY_LEN),
         lines=table2(flat, T_LINES), line_len=table1(flat, T_LINE_LEN), line_cyclic=table1(flat, T_LINE_CYCLIC),

@@ -8,6 +8,8 @@ from .jit import inline, kernel
 
 @kernel
 def _splitmix(x):
+    """splitmix64's output for the uint64 `x` (its increment added first): a well-mixed uint64, so
+    that nearby seeds and game numbers start unrelated generators."""
     x = (x + np.uint64(0x9E3779B97F4A7C15))
     z = x
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)

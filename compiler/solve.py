@@ -27,7 +27,10 @@ UNKNOWN = 2  # a value not yet known
 
 @leaf
 def _hash(state):
-    """A 64-bit hash of a state (splitmix-style mixing of every value in turn)."""
+    """A 64-bit hash of a state (splitmix-style mixing of every value in turn), a uint64.
+
+    state: int32[n_cells + 3] — a position (its ply 0 when no end reads it)
+    """
     h = np.uint64(0x243F6A8885A308D3)
     for i in range(state.shape[0]):
         h = (h ^ np.uint64(state[i] + 2)) * np.uint64(0x9E3779B97F4A7C15)
@@ -37,6 +40,10 @@ def _hash(state):
 
 @leaf
 def _same(a, b):
+    """Whether two states hold the same values.
+
+    a, b: int32[n_cells + 3] — positions (a row of the listed states, a new child)
+    """
     for i in range(a.shape[0]):
         if a[i] != b[i]:
             return False
@@ -55,7 +62,13 @@ def _outcome(won, player):
 
 @kernel
 def _grown(a, rows):
-    """`a` with room for at least `rows` rows along its first axis (itself if it has them)."""
+    """`a` with room for at least `rows` rows along its first axis: itself if it has them, else a
+    new array of a's dtype and row shape, twice as long at least, its first rows copied.
+
+    a: int32[k, n_cells + 3] (the states) — by caller: also int8[k] (values, flip), int64[k]
+        (first), int32[k] (child)
+    -> out: int32[at least rows, n_cells + 3] — for the states; a's dtype and row shape for the others
+    """
     if a.shape[0] >= rows:
         return a
     out = np.empty((max(rows, 2 * a.shape[0]),) + a.shape[1:], a.dtype)
@@ -66,10 +79,17 @@ def _grown(a, rows):
 @kernel
 def retrograde(start, budget, keep_ply, flat, bb_mask):
     """Solve the game from `start`: returns (SOLVED, ABORT past `budget` positions, or K.BAD_CODE;
-    the positions listed; values int8[positions], each position's value for its side to move;
-    first int64[positions + 1] and child int32[edges], flip int8[edges]: position i's moves lead
-    to child[first[i]:first[i + 1]], flip +1 where the child's side to move is i's, -1 where it is
-    the other). Position 0 is `start`; a position with no child is finished."""
+    the positions listed; values, first, child, flip). Position 0 is `start`; position i's moves
+    lead to child[first[i]:first[i + 1]]; a position with no child is finished.
+
+    start: int32[n_cells + 3] — the initial position, read only; keep_ply: whether the ply counts
+    flat: int32[n_packed] — the program's tables (program.pack)
+    bb_mask: uint64[n_dirs] — the program's bit masks
+    -> values: int8[positions] — each position's value for its side to move (+1, 0, -1)
+    -> first: int64[positions + 1] — where each position's children begin in `child`
+    -> child: int32[edges] — the position each move leads to
+    -> flip: int8[edges] — +1 where the child's side to move is the parent's, -1 where it is the other
+    """
     P = unpack(flat, bb_mask)
     size = P.game[K.G_CELLS]
     width = start.shape[0]

@@ -73,7 +73,12 @@ def applies(program) -> tuple | None:
 
 @inline
 def unpack(ints, bits):
-    """The Tables of applies' two arrays (views, no copies)."""
+    """The Tables of applies' two arrays (views, no copies).
+
+    ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    -> tables: Tables — each table by name
+    """
     bb_shift = table1(ints, _SHIFT)
     n_dirs = bb_shift.shape[0]
     return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), dirs=table2(ints, _DIRS),
@@ -84,7 +89,11 @@ def unpack(ints, bits):
 @inline
 def _holds(cond, param, exact, e, moves, mover, at, tables):
     """ends.end_rule's reading of an end on bitboards, without the board's tables: line and connect
-    are not the family's (HANDLES), so their tables stay out of the ply loop."""
+    are not the family's (HANDLES), so their tables stay out of the ply loop.
+
+    at: tuple — (empty cells, the side to move's pieces, first player's, second's: uint64; ply)
+    tables: Tables — regions (uint64[n_regions], as bitboards) read
+    """
     empty, to_move, first, second, ply = at
     holds = holds_bits(cond, param, moves, empty, to_move, first if mover == 0 else second, tables.regions[mover],
                        ply)
@@ -97,7 +106,11 @@ _first_end = end_rule(_holds, pieces_bits)
 @inline
 def _status(first, second, blocked, all_cells, player, mover, ply, tables):
     """(legal cells, moves available, over, winner) of a position (`first`, `second`: the players'
-    pieces); a forced pass counts as the one move available when `legal` is empty."""
+    pieces); a forced pass counts as the one move available when `legal` is empty.
+
+    first, second, blocked, all_cells: uint64 bitboards; player, mover, ply: int64
+    tables: Tables — the family's tables (unpack)
+    """
     me, op = (first, second) if player == 0 else (second, first)
     empty = all_cells & ~(me | op | blocked)
     dirs, over, bb_shift, bb_mask, opposite = (tables.dirs, tables.over_blocked[0] != 0, tables.bb_shift,
@@ -125,12 +138,22 @@ def _place(first, second, player, at, flips, turn):
 
 @inline
 def _begin(starts, number, tables, work):
+    """ply.playout_kernel's `begin`: game `number`'s start as bitboards (bitboards.first_position).
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    tables: Tables — the family's tables (the game row read)
+    """
     return first_position(starts, number, tables.game[K.G_CELLS])
 
 
 @inline
 def _ply_status(position, tables, work):
-    """ply.playout_kernel's status: the legal cells are what advance needs."""
+    """ply.playout_kernel's status: the legal cells are what advance needs.
+
+    position: tuple — (first player's pieces, second's, blocked cells, every cell: uint64 bitboards;
+        player to move, mover, ply: int64)
+    tables: Tables — the family's tables
+    """
     first, second, blocked, all_cells, player, mover, ply = position
     legal, available, over_now, won = _status(first, second, blocked, all_cells, player, mover, ply, tables)
     return available, over_now, won, legal
@@ -139,7 +162,12 @@ def _ply_status(position, tables, work):
 @inline
 def _advance(position, legal, k, tables, work):
     """The k-th legal cell (the k-th set bit), or the forced pass when there is none. (The sides are
-    scalars of the position, not an array: the loop keeps them in registers.)"""
+    scalars of the position, not an array: the loop keeps them in registers.)
+
+    position: tuple — _ply_status's
+    legal: a uint64 bitboard (_ply_status's); k: which of its cells
+    tables: Tables — the family's tables
+    """
     first, second, blocked, all_cells, player, mover, ply = position
     if legal == 0:  # a forced pass
         return (first, second, blocked, all_cells, 1 - player, player, ply + 1), False
@@ -158,6 +186,13 @@ _games = playout_kernel(_begin, _ply_status, _advance)
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    """playouts.playouts' job for the family: the games of ply.playout_kernel on bitboards.
+
+    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    lengths, winners: int32[games] — written: each game's plies and winner
+    """
     _games(starts, first_game, seed, max_plies, unpack(ints, bits), 0, lengths, winners)  # (no scratch)
 
 
@@ -167,7 +202,13 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 
 @leaf
 def _list(first, second, blocked, player, mover, ply, ints, bits, out):
-    """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
+    """The status of a position (moves, over, winner); `out` lists its moves (calls.step).
+
+    first, second, blocked: uint64 bitboards; player, mover, ply: int64
+    ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    out: int32[2 * max_moves] — written: the moves' codes, then their rules (the listing)
+    """
     tables = unpack(ints, bits)
     size, m = tables.game[K.G_CELLS], tables.game[K.G_MAX_MOVES]
     legal, available, over_now, won = _status(first, second, blocked, full(size), player, mover, ply, tables)
@@ -188,7 +229,13 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 
 @inline
 def _play_move(state, child, k, code, n, ints, bits):
-    """A placement by its cell, its flips by bitboards."""
+    """ply.step_kernel's `play` for the family: a placement by its cell, its flips by bitboards.
+
+    state: int32[n_cells + 3] — the position, read only
+    child: int32[n_cells + 3] — written (a slab row)
+    ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    """
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
     first, second, blocked = sides_of(state, size)

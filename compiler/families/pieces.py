@@ -85,7 +85,12 @@ def applies(program) -> tuple | None:
 
 @inline
 def unpack(ints, bits):
-    """The Tables of applies' two arrays (views, no copies)."""
+    """The Tables of applies' two arrays (views, no copies).
+
+    ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    -> tables: Tables — each table by name
+    """
     bb_shift = table1(ints, _SHIFT)
     n_dirs = bb_shift.shape[0]
     return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), sdir=table2(ints, _SDIR),
@@ -96,7 +101,16 @@ def unpack(ints, bits):
 @inline
 def _movers(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite, out):
     """Per step direction j of player p (sorted by shift): out[j] = the pieces of `me` that can
-    step that way. Returns how many moves that makes."""
+    step that way. Returns how many moves that makes.
+
+    me, op, empty: uint64 bitboards; n: how many step directions player p has
+    sdir: int32[2, n_dirs] — each player's step directions, sorted by shift
+    stgt: int32[2, n_dirs] — their target bits (_EMPTY, _ENEMY)
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    opposite: int32[n_dirs] — the opposite of each direction
+    out: uint64[n_dirs] — written: the movers of each step direction
+    """
     total = 0
     for j in range(n):
         t = stgt[p, j]
@@ -109,7 +123,13 @@ def _movers(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite, out):
 
 @inline
 def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
-    """Whether player p (pieces `me`) has a step (the forced-pass test for the side not to move)."""
+    """Whether player p (pieces `me`) has a step (the forced-pass test for the side not to move).
+
+    me, op, empty, n: as _movers' (uint64 bitboards; a count)
+    sdir, stgt: int32[2, n_dirs] — each player's step directions and their target bits (_movers)
+    bb_shift, opposite: int32[n_dirs] — the bit shift of a step each way, the opposite direction
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    """
     for j in range(n):
         t = stgt[p, j]
         target = (empty if t & _EMPTY else np.uint64(0)) | (op if t & _ENEMY else np.uint64(0))
@@ -120,6 +140,13 @@ def _can_move(me, op, empty, p, sdir, stgt, n, bb_shift, bb_mask, opposite):
 
 @inline
 def _begin(starts, number, tables, work):
+    """ply.playout_kernel's `begin`: game `number`'s start, its sides written into work[0]; returns
+    the rest of the position (blocked cells, every cell, player to move, mover, ply).
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    tables: Tables — the family's tables (the game row read)
+    work: tuple — (sides uint64[2]: each player's pieces, movers uint64[n_dirs])
+    """
     first, second, blocked, all_cells, player, mover, ply = first_position(starts, number, tables.game[K.G_CELLS])
     work[0][0], work[0][1] = first, second  # the sides stay an array here: _advance writes them
     return blocked, all_cells, player, mover, ply
@@ -128,7 +155,13 @@ def _begin(starts, number, tables, work):
 @inline
 def _ply_status(position, tables, work):
     """ply.playout_kernel's status: per step direction, the pieces that can step that way (in
-    work[1]), and whether the one move is a forced pass."""
+    work[1]), and whether the one move is a forced pass.
+
+    position: tuple — (blocked cells, every cell: uint64 bitboards; player to move, mover, ply:
+        int64)
+    tables: Tables — the family's tables
+    work: tuple — (sides uint64[2]: each player's pieces, movers uint64[n_dirs])
+    """
     blocked, all_cells, player, mover, ply = position
     sides, movers = work
     sdir, stgt, sn, bb_shift, bb_mask, opposite = (tables.sdir, tables.stgt, tables.sn, tables.bb_shift,
@@ -146,7 +179,12 @@ def _ply_status(position, tables, work):
 
 @inline
 def _advance(position, pass_now, k, tables, work):
-    """The k-th move by origin, then destination: the origins walked in bit order."""
+    """The k-th move by origin, then destination: the origins walked in bit order.
+
+    position: tuple — _ply_status's
+    tables: Tables — the family's tables
+    work: tuple — _begin's (sides uint64[2], written; movers uint64[n_dirs], _ply_status's)
+    """
     blocked, all_cells, player, mover, ply = position
     if pass_now:
         return (blocked, all_cells, 1 - player, player, ply + 1), False
@@ -187,12 +225,24 @@ _games = playout_kernel(_begin, _ply_status, _advance)
 
 @leaf
 def _position_status(position, tables, work):
-    """_ply_status for _list, a kernel: as a leaf, without a reference count per table."""
+    """_ply_status for _list, a kernel: as a leaf, without a reference count per table.
+
+    position: tuple — _ply_status's
+    tables: Tables — the family's tables
+    work: tuple — (sides uint64[2]: each player's pieces, movers uint64[n_dirs])
+    """
     return _ply_status(position, tables, work)
 
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    """playouts.playouts' job for the family: the games of ply.playout_kernel on bitboards.
+
+    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    lengths, winners: int32[games] — written: each game's plies and winner
+    """
     tables = unpack(ints, bits)
     work = (np.zeros(2, np.uint64), np.zeros(tables.sdir.shape[1], np.uint64))
     _games(starts, first_game, seed, max_plies, tables, work, lengths, winners)
@@ -204,7 +254,13 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 
 @kernel
 def _list(first, second, blocked, player, mover, ply, ints, bits, out):
-    """The status of a position (moves, over, winner); `out` lists its moves (calls.step)."""
+    """The status of a position (moves, over, winner); `out` lists its moves (calls.step).
+
+    first, second, blocked: uint64 bitboards; player, mover, ply: int64
+    ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    out: int32[2 * max_moves] — written: the moves' codes, then their rules (the listing)
+    """
     tables = unpack(ints, bits)
     game, sdir, bb_shift, bb_mask = tables.game, tables.sdir, tables.bb_shift, tables.bb_mask
     size, m = game[K.G_CELLS], game[K.G_MAX_MOVES]
@@ -239,7 +295,14 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 
 @inline
 def _play_move(state, child, k, code, n, ints, bits):
-    """Every step rule plays a move the same way, so the rule itself is not read."""
+    """ply.step_kernel's `play` for the family: every step rule plays a move the same way, so the
+    rule itself is not read.
+
+    state: int32[n_cells + 3] — the position, read only
+    child: int32[n_cells + 3] — written (a slab row)
+    ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
+    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    """
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
     first, second, blocked = sides_of(state, size)

@@ -64,7 +64,11 @@ def applies(program) -> tuple | None:
 
 @inline
 def unpack(ints, bits):
-    """The Tables of applies' `ints` (views, no copies; `bits` is not read)."""
+    """The Tables of applies' `ints` (views, no copies; `bits` is not read).
+
+    ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
+    -> tables: Tables — each table by name
+    """
     return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), rules=table2(ints, _RULES),
                   nbr=table2(ints, _NBR), axes=table1(ints, _AXES), opposite=table1(ints, _OPPOSITE),
                   regions=table2(ints, _REGIONS), orth=table1(ints, _ORTH), lines=table2(ints, _LINES),
@@ -86,7 +90,11 @@ def _ring(nbr: np.ndarray, d: int) -> int:
 @inline
 def _holds_on_board(cond, param, exact, e, moves, mover, at, tables):
     """An end read on the whole board, the board conditions only: those that counts alone do not
-    decide (holds_placed reads the others from counts, exactly, and these around the last cell only)."""
+    decide (holds_placed reads the others from counts, exactly, and these around the last cell only).
+
+    at: tuple — (state int32[n_cells + 3], stack int32[n_cells + 1], seen int32[n_cells + 1])
+    tables: Tables — the family's tables
+    """
     if counted(cond, param, 1, 1, 1, 0) != K.UNKNOWN:
         return K.HOLDS_NOT
     state, stack, seen = at
@@ -99,7 +107,12 @@ _first_board_end = end_rule(_holds_on_board, pieces_cells)
 
 @leaf
 def _board_decides(cells, tables, space):
-    """Whether a board condition already holds on `cells` (or a code without a branch is met)."""
+    """Whether a board condition already holds on `cells` (or a code without a branch is met).
+
+    cells: int32[n_cells + 3] — the position, read
+    tables: Tables — the family's tables
+    space: int32[2 * (n_cells + 1)] — scratch for a connection's search
+    """
     size = tables.nbr.shape[1]
     over, _ = _first_board_end(tables.ends, 1, cells[size + K.MOVER], (cells, space[: size + 1], space[size + 1:]),
                                tables)
@@ -108,8 +121,14 @@ def _board_decides(cells, tables, space):
 
 @kernel
 def _decided(starts, ints, bits):
-    """bool[len(starts)]: whether a board condition (line, connect, far row) already holds for
-    either player in each start, read whole as the generic kernels read it."""
+    """Whether a board condition (line, connect, far row) already holds for either player in each
+    start, read whole as the generic kernels read it.
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions, read only
+    ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
+    bits: uint64[n_dirs] — the bit masks (not read)
+    -> whole: bool[n_starts] — a new array
+    """
     tables = unpack(ints, bits)
     whole = np.zeros(starts.shape[0], np.bool_)
     size = tables.game[K.G_CELLS]
@@ -126,7 +145,10 @@ def _decided(starts, ints, bits):
 
 @inline
 def _insert(moves, n, i):
-    """Put cell i into the row-major list moves[:n]; returns how many."""
+    """Put cell i into the row-major list moves[:n]; returns how many.
+
+    moves: int32[at least n + 1] — the legal cells (work's, or a step's listing), changed in place
+    """
     b = n
     while b > 0 and moves[b - 1] > i:
         moves[b] = moves[b - 1]
@@ -137,7 +159,11 @@ def _insert(moves, n, i):
 
 @leaf
 def _legal_moves(state, moves, gravity, rows, cols, size):
-    """The legal moves into `moves`, row-major (the generic kernels' order); returns how many."""
+    """The legal moves into `moves`, row-major (the generic kernels' order); returns how many.
+
+    state: int32[n_cells + 3] — the position, read; gravity: `place gravity` (else `place empty`)
+    moves: int32[at least n_cells] — written: the legal cells (work's, or a step's listing)
+    """
     n = 0
     if gravity:  # the lowest empty cell of each column, then in row-major order
         for c in range(cols):
@@ -156,7 +182,10 @@ def _legal_moves(state, moves, gravity, rows, cols, size):
 @inline
 def _drop(moves, n, k):
     """The legal moves of `place empty` once moves[k] is played: the others, still row-major (one
-    cell left the empties, nothing else changed). Returns how many."""
+    cell left the empties, nothing else changed). Returns how many.
+
+    moves: int32[at least n] — the legal cells, changed in place
+    """
     for b in range(k, n - 1):
         moves[b] = moves[b + 1]
     return n - 1
@@ -165,7 +194,11 @@ def _drop(moves, n, k):
 @inline
 def _refill(moves, n, k, state, cols):
     """The legal moves of `place gravity` once moves[k] is played: the column's next empty cell up
-    (past pieces and blocked cells: everything below is filled) takes its place, if there is one."""
+    (past pieces and blocked cells: everything below is filled) takes its place, if there is one.
+
+    moves: int32[at least n] — the legal cells, changed in place
+    state: int32[n_cells + 3] — the position after the move, read
+    """
     i = moves[k] - cols
     while i >= 0 and state[i] != 0:
         i -= cols
@@ -176,7 +209,13 @@ def _refill(moves, n, k, state, cols):
 @inline
 def _begin(starts, number, tables, work):
     """A game's first position (player to move, ply, moves, the cell just played, empty cells): the
-    start's cells in work's state, its moves listed, its pieces counted, its union-finds copied."""
+    start's cells in work's state, its moves listed, its pieces counted, its union-finds copied.
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    tables: Tables — the family's tables
+    work: tuple — (state int32[n_cells + 3], moves int32[n_cells], counts int64[2], sets
+        int32[n_ends, n_cells + 4], sets_of int32[n_starts, n_ends, n_cells + 4], connect, gravity)
+    """
     state, moves, counts, sets, sets_of, connect, gravity = work
     start = number % starts.shape[0]
     game = tables.game
@@ -195,7 +234,12 @@ def _begin(starts, number, tables, work):
 @inline
 def _ply_status(position, tables, work):
     """ply.playout_kernel's status, in the placed form: a start holds no line nor connection
-    (playouts), so what holds now holds through the cell just played."""
+    (playouts), so what holds now holds through the cell just played.
+
+    position: tuple — (player to move, ply, moves listed, the cell just played, empty cells): int64
+    tables: Tables — the family's tables
+    work: tuple — _begin's (its state, moves, counts and sets read and written)
+    """
     player, ply, n, last, empties = position
     state, counts, sets = work[0], work[2], work[3]
     mover = state[tables.nbr.shape[1] + K.MOVER]
@@ -207,7 +251,12 @@ def _ply_status(position, tables, work):
 
 @inline
 def _advance(position, listed, k, tables, work):
-    """The k-th listed cell, filled; the list kept up to date (_drop, _refill) and the union-finds."""
+    """The k-th listed cell, filled; the list kept up to date (_drop, _refill) and the union-finds.
+
+    position: tuple — _ply_status's
+    tables: Tables — the family's tables
+    work: tuple — _begin's (its state, moves, counts and sets read and written)
+    """
     player, ply, n, last, empties = position
     state, moves, counts, sets, _, connect, gravity = work
     game = tables.game
@@ -233,7 +282,10 @@ _games = playout_kernel(_begin, _ply_status, _advance)
 @kernel
 def _any_connect(ends):
     """Whether some end is a connection. (A function, not a flag set in a loop: numba would type a
-    flag that starts as `False` as the literal False, and compile what it is passed to twice.)"""
+    flag that starts as `False` as the literal False, and compile what it is passed to twice.)
+
+    ends: int32[n_ends, E_COLS] — the program's ends
+    """
     for e in range(ends.shape[0]):
         if ends[e, K.E_CONDITION] == K.CONNECT:
             return True
@@ -242,6 +294,13 @@ def _any_connect(ends):
 
 @kernel
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    """playouts.playouts' job for the family: the games of ply.playout_kernel in the placed form.
+
+    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
+    bits: uint64[n_dirs] — the bit masks (not read)
+    lengths, winners: int32[games] — written: each game's plies and winner
+    """
     tables = unpack(ints, bits)
     ends, size = tables.ends, tables.game[K.G_CELLS]
     connect = _any_connect(ends)
@@ -275,7 +334,12 @@ def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> N
 @leaf
 def _status(cells, n, tables, space):
     """(moves, over, winner) of a position with n legal moves, its ends read on the whole board (the
-    cells form: a position from Python has no history)."""
+    cells form: a position from Python has no history).
+
+    cells: int32[n_cells + 3] — the position, read
+    tables: Tables — the family's tables
+    space: int32[2 * (n_cells + 1)] — scratch for a connection's search
+    """
     size = tables.nbr.shape[1]
     over, won = first_end_cells(tables.ends, n, cells[size + K.MOVER], (cells, space[: size + 1], space[size + 1:]),
                                 tables)
@@ -291,7 +355,14 @@ def step_tables(program, tables) -> tuple[np.ndarray, np.ndarray]:
 
 @inline
 def _describe(state, child, ints, bits):
-    """The legal moves are the same for both sides (no forced pass ever applies)."""
+    """ply.step_kernel's `describe` for the family: the legal moves are the same for both sides
+    (no forced pass ever applies).
+
+    state: int32[n_cells + 3] — the position, read only
+    child: int32[n_cells + 3] — written: a writable copy of `state` to read
+    ints: int32[n_packed + 2 * (n_cells + 1) + 2 * max_moves] — the tables, scratch, the listing
+    bits: uint64[n_dirs] — the bit masks (not read)
+    """
     tables = unpack(ints, bits)
     game = tables.game
     size, rows, cols, m = game[K.G_CELLS], game[K.G_ROWS], game[K.G_COLS], game[K.G_MAX_MOVES]
@@ -307,7 +378,13 @@ def _describe(state, child, ints, bits):
 @inline
 def _play_move(state, child, k, code, n, ints, bits):
     """Once a cell is played the legal moves are the parent's, that cell dropped (or its column's
-    next cell up), as in the playouts."""
+    next cell up), as in the playouts.
+
+    state: int32[n_cells + 3] — the position, read only
+    child: int32[n_cells + 3] — written (a slab row)
+    ints: int32[n_packed + 2 * (n_cells + 1) + 2 * max_moves] — the tables, scratch, the listing
+    bits: uint64[n_dirs] — the bit masks (not read)
+    """
     tables = unpack(ints, bits)
     game = tables.game
     size, cols, m = game[K.G_CELLS], game[K.G_COLS], game[K.G_MAX_MOVES]
