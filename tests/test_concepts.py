@@ -1,18 +1,22 @@
-"""Every concept of the language is in every layer of gdl/: one semantics per concept.
+"""Every concept of the language is in every layer of ludica (gdl/, the compiler, the language's
+documentation): one semantics per concept.
 
 A concept is a node class of the AST (`A.CONCEPTS`: the board kinds, move kinds, effects, turn
 orders, the pass rule, end conditions and results) or a word of a closed vocabulary (direction
 words, move targets, headings, side pairs). Each layer that gives concepts a meaning has a check
 in `LAYERS`; a concept that one layer knows and another forgot fails
-`test_concept_in_layer[<Concept>-<layer>]` with a message naming both. The throwaway concepts at
+`test_concept_in_layer[<Concept>-<layer>]` with a message naming both and the file (and function)
+to edit. The throwaway concepts at
 the end make sure that each check really fails for a concept its layer lacks, and the last tests
 look the other way: a grammar rule or word that the AST does not declare.
 """
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
 
 import numpy as np
@@ -337,7 +341,8 @@ def _code(kind: type, cat: Category) -> tuple[int | None, str | None]:
         return None, None
     category, table, read = _CODES[cat.name]
     if kind not in table:
-        return None, f"compiler/program.py has no lowering for {kind.__name__}"
+        return None, (f"compiler/program.py has no lowering for {kind.__name__} (give it a code in compiler/codes.py "
+                      f"{category} and an entry in program.py's table)")
     game, problem = _compiled(kind, cat)
     if game is None:
         return None, f"compiler/program.py cannot lower a stage with {kind.__name__}: {problem}"
@@ -356,6 +361,17 @@ def _program_code(kind: type, cat: Category) -> str | None:
     if problem is None and cat.name not in _CODES:  # board kinds and the pass rule: tables, not codes
         game, problem = _compiled(kind, cat)
     return problem
+
+
+# The kernels' dispatchers that branch on each category's code: where a new concept's branch goes.
+_DISPATCHERS = {
+    "move kind": "compiler/moves.py _candidates and compiler/effects.py leaves_origin",
+    "effect": "compiler/effects.py play",
+    "end condition": ("compiler/ends.py counted or holds_cells (and holds_bits, board_bits or holds_placed, for a "
+                      "family that takes it)"),
+    "result": "compiler/ends.py winner",
+    "turn order": "compiler/turns.py next_player and next_player_bits",
+}
 
 
 def _kernel_branch(kind: type, cat: Category) -> str | None:
@@ -387,7 +403,8 @@ def _kernel_branch(kind: type, cat: Category) -> str | None:
                     break
                 state = game.apply(state, game.legal_moves(state)[-1])
         except InternalError as err:
-            return f"{path} met a code without a branch ({shape} shape): {err}"
+            where = _DISPATCHERS.get(cat.name, "the kernel dispatchers")
+            return f"{path} met a code without a branch ({shape} shape): give {kind.__name__} a branch in {where}. {err}"
     if longest < 2:
         return f"no shape plays {kind.__name__} past a second ply (tests/test_concepts.py _SHAPES): hardly tried"
     return None
@@ -420,6 +437,22 @@ def _piece_needed(kind: type) -> bool:
     return not game.legal_moves(game.initial_state())
 
 
+def _takes_pieces(kind: type) -> bool:
+    """Whether the reference interpreter's moves take pieces with the effect alone, in random games
+    of a small placement game (its pieces side by side from the start)."""
+    shape = _SHAPES["placement"]
+    stage = replace(shape, forward=_HEADINGS, moves=(A.MoveRule(A.PlaceEmpty(), (sample(kind),)),),
+                    setup=(A.Setup("a", (A.Cell(1, 1), A.Cell(2, 2))), A.Setup("b", (A.Cell(1, 2), A.Cell(2, 1)))))
+    game, rng = reference(stage), random.Random(0)
+    for _ in range(30):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state, taken = game.apply_counted(state, rng.choice(game.legal_moves(state)))
+            if taken:
+                return True
+    return False
+
+
 # What each trait must be, beyond being declared: (check of the value, what it should be).
 _TRAIT_VALUES: dict[str, tuple[Callable[[type, Any], bool], str]] = {
     "hexagonal": (lambda kind, v: isinstance(v, bool), "a bool"),
@@ -429,7 +462,8 @@ _TRAIT_VALUES: dict[str, tuple[Callable[[type, Any], bool], str]] = {
                          "a bool, true only for a move with a target"),
     "covered_by": (lambda kind, v: isinstance(v, tuple) and set(v) <= {k.keyword for k in A.MOVE_KINDS} - {kind.keyword},
                    "a tuple of the keywords of other move kinds"),
-    "takes": (lambda kind, v: isinstance(v, bool), "a bool"),
+    "takes": (lambda kind, v: v is _takes_pieces(kind),
+              "whether the reference interpreter's moves take pieces with this effect alone"),
     "needs_heading": (lambda kind, v: isinstance(v, bool), "a bool"),
     "minimum": (lambda kind, v: v is None or dict(A.forms(kind)).get(v).__class__ is A.Count,
                 "None or the name of a count field of the condition"),
@@ -452,6 +486,23 @@ def _check_traits(kind: type, cat: Category) -> str | None:
         valid, should = _TRAIT_VALUES[trait]
         if not valid(kind, vars(kind)[trait]):
             return f"{kind.__name__}.{trait} is {vars(kind)[trait]!r}; it should be {should}"
+    return None
+
+
+# --- the language's documentation: a row for every concept -----------------------------------------
+
+LANGUAGE_DOC = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+
+
+def _documented(kind: type, cat: Category) -> str | None:
+    """docs/language.md shows the concept's keyword as the language writes it (in backticks, after
+    its statement's word if it has one: `board hex N`, `turn fewer-pieces`), where a person reads
+    what it means."""
+    keyword = vars(kind).get("keyword")
+    if keyword is None:
+        return f"{kind.__name__} declares no keyword of its own: docs/language.md cannot name it"
+    if not re.search(rf"`(?:[a-z]+ )?{re.escape(keyword)}\b", LANGUAGE_DOC):
+        return f"docs/language.md never shows `{keyword}` ({cat.name}): add a row to its table saying what it means"
     return None
 
 
@@ -480,6 +531,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer("program", _program_code, None),
     Layer("kernels", _kernel_branch, None),
     Layer("families", _family_decision, None),
+    Layer("docs", _documented, None),
 )
 WORD_LAYERS = tuple(layer for layer in LAYERS if layer.word is not None)
 
