@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import codes as K
+from .families import codes_used
 from .layout import returns_of
 
 # The outcomes a game can end in: a winner (0 or 1) or a draw (None): what returns_of reads.
@@ -131,19 +132,12 @@ def max_length_of(program, board: np.ndarray, has_pass: bool) -> tuple[int | Non
     return min(bounds)
 
 
-def _rule_effects(program) -> set[int]:
-    """The effect codes of every rule (the effects table is padded past each rule's count)."""
-    rules = program.rules
-    return {int(program.effects[r, e, K.FX_KIND]) for r in range(rules.shape[0]) for e in range(rules[r, K.R_N_EFFECTS])}
-
-
 def _filling(program, board: np.ndarray) -> tuple[int, str] | None:
     """(empty cells, how) if every move fills an empty cell for good: placements and clones to an
     empty cell, with no effect that empties a cell (flips and conversions only change sides)."""
-    rules = program.rules
     fills = all(kind in _PLACING or (kind == K.CLONE and target == K.TARGET_EMPTY)
-                for kind, target in rules[:, [K.R_KIND, K.R_TARGET]].tolist())
-    if not fills or K.REMOVE in _rule_effects(program):
+                for kind, target in program.rules[:, [K.R_KIND, K.R_TARGET]].tolist())
+    if not fills or K.REMOVE in codes_used(program)["effects"]:
         return None
     empty = int((board == 0).sum())
     return empty, f"every move fills one of the {empty} empty cells for good"
@@ -152,8 +146,8 @@ def _filling(program, board: np.ndarray) -> tuple[int, str] | None:
 def _advancing(program, board: np.ndarray) -> tuple[int, str] | None:
     """(the heights of the initial pieces, summed; how) if pieces only move, along graphs without a
     cycle, and never change side: no piece added (placements, clones), none flipped or converted."""
-    rules = program.rules
-    if not set(rules[:, K.R_KIND].tolist()) <= set(_MOVING) or _rule_effects(program) - {K.REMOVE, K.REQUIRE}:
+    used = codes_used(program)
+    if not used["moves"] <= set(_MOVING) or used["effects"] - {K.REMOVE, K.REQUIRE}:
         return None
     total = 0
     for player in (0, 1):

@@ -17,7 +17,10 @@ from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
 from ludica.compiler import GameInfo
+from ludica.evaluation import report
 from ludica.gdl.checks import check_stage
+from ludica.runtime import oracle
+from ludica.runtime.api import stage_view
 from ludica.sampler import edits, prior
 from strategies import othello_like_stages, placement_stages, playable_stages, stepping_stages
 
@@ -65,7 +68,8 @@ def test_bundled_stages_declare_the_bound_their_rules_prove_and_no_random_game_e
 def test_tic_tac_toe_reads_like_openspiels_game_info():
     info = compiled("tic-tac-toe").info
     assert (info.num_players, info.players, info.num_distinct_actions) == (2, ("x", "o"), 9)
-    assert (info.rows, info.cols, info.cells, info.playable_cells, info.board_kind, info.wrap) == (3, 3, 9, 9, "square", False)
+    board = (info.rows, info.cols, info.cells, info.playable_cells, info.board_kind, info.wrap)
+    assert board == (3, 3, 9, 9, "square", False)
     assert (info.min_utility, info.max_utility, info.utility_sum, info.zero_sum) == (-1.0, 1.0, 0.0, True)
     assert (info.max_length, info.has_pass, info.name) == (9, False, "Tic-tac-toe")
     assert "9 empty cells" in info.length_bound
@@ -263,3 +267,24 @@ def test_no_fresh_stage_the_sampler_draws_exceeds_its_bound():
                 never_longer(game, 20, number)
                 bounded += 1
     assert bounded >= 5
+
+
+# --- where the information is used ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["standard-8x8", "breakthrough"])
+def test_an_agent_sees_the_action_bound_in_process_and_through_a_rules_oracle(name):
+    game = compiled(name)
+    assert stage_view(game).action_bound == game.info.action_bound
+    started = oracle.start_alone(stages.path(name).read_text())
+    assert started.error is None, started.error
+    assert started.view.action_bound == game.info.action_bound
+    # nothing new to the agent: the API's move_of already tells where the actions end
+    with pytest.raises(ValueError, match=f"to {game.info.action_bound - 1}"):
+        started.api.move_of(game.info.action_bound)
+
+
+def test_the_reports_stage_table_shows_the_board_the_compiled_game_declares():
+    text = stages.path("c-squares-occlusion-agnostic").read_text()
+    assert report._board_cell({"text": text}) == "8x8 square, 4 blocked"
+    assert report._board_cell({"text": stages.path("connect-four").read_text()}) == "6x7 rect"
