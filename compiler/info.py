@@ -171,7 +171,10 @@ def _edges(program, board: np.ndarray, player: int) -> set[tuple[int, int]]:
             continue
         for d in np.flatnonzero(program.rule_dirs[r, player]):
             to = program.nbr[d]
-            edges.update((int(i), int(to[i])) for i in np.flatnonzero(open_) if to[i] >= 0 and open_[to[i]])
+            steps = open_ & (to >= 0)
+            steps[steps] = open_[to[steps]]
+            origins = np.flatnonzero(steps)
+            edges.update(zip(origins.tolist(), to[origins].tolist()))
     return edges
 
 
