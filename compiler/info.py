@@ -18,13 +18,14 @@ game, by a quantity that every move lowers by at least one and that never grows 
   most `height(i)` moves left (the longest path from i), and a capture only takes moves away.
 
 A pass is played only by a side without a move while the other side has one (gdl/interpreter/
-turns.py), which then moves (or the game is over): passes are never two in a row, and one after
-the last move leaves that side a move, so the potential is still ≥ 1 there. With P the potential
-of the initial position, a game has at most P moves and P passes: 2P plies (P without a pass rule).
-The bound is exact for tic-tac-toe (9) and Connect Four (42); Othello's 120 counts a pass before
-every move, which no real game plays. Elsewhere `max_length` is None: the rules let a game go on
-for ever (pieces can come back, cells can be emptied and filled again), and whoever plays it cuts
-it at a ply cap of its own (the referee's, the sampler's).
+turns.py), which then moves (or the game is over): passes are never two in a row, and a pass after
+the last move leaves the other side a move, so the potential is still ≥ 1 there. With P the
+potential of the initial position, a game has at most P moves and P passes: 2P plies (P without a
+pass rule). The bound is exact for tic-tac-toe (9) and Connect Four (42); Othello's 120 counts a
+pass before every move, which no real game plays. Elsewhere `max_length` is None: no bound is
+proved (pieces can come back, cells be emptied and filled again, or new pieces bring new moves,
+and a game may then go on for ever), and whoever plays it cuts it at a ply cap of its own (the
+referee's, the sampler's).
 """
 from __future__ import annotations
 
@@ -127,8 +128,8 @@ def max_length_of(program, board: np.ndarray, has_pass: bool) -> tuple[int | Non
         else:
             bounds.append((moves, f"{how}: at most {moves} moves, and no pass"))
     if not bounds:
-        return None, ("not bounded by the rules: no `after N plies` end, and moves can undo what moves did "
-                      "(pieces come back, or cells are emptied and filled again)")
+        return None, ("no bound proved from the rules: no `after N plies` end, and no count that every move "
+                      "lowers (pieces can come back, cells be emptied again, or new pieces bring new moves)")
     return min(bounds)
 
 
