@@ -6,6 +6,7 @@
     game.perft(8)                                     # move-tree leaves, inside the kernel
     game.solve(100_000)                               # exact value, for a game of ≤ 100,000 positions
     compiler.kind(stage)                              # "othello", "placement", "pieces" or "generic"
+    game.info.max_length                              # the game's information as data (info.py)
 
 A stage is a value (a frozen, hashable AST), so `compile` keeps the games it made: a stage compiles
 once per process, however many parts of a run ask for it. The key is the Stage itself: its hash
@@ -23,6 +24,7 @@ import numpy as np
 from ..gdl.ast import Stage
 from . import families
 from .game import CompiledGame, Games, Playouts, Solution
+from .info import GameInfo
 from .program import Program, build
 
 # Games kept at once: an evaluation has up to a few hundred stages (each compiled once while it
@@ -56,4 +58,4 @@ def kind(stage: Stage) -> str:
     return family.NAME if family is not None else "generic"
 
 
-__all__ = ["compile", "kind", "CompiledGame", "Games", "Playouts", "Solution"]
+__all__ = ["compile", "kind", "CompiledGame", "GameInfo", "Games", "Playouts", "Solution"]

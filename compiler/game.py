@@ -22,6 +22,7 @@ from . import codes as K
 from . import matches as match_kernels
 from . import playouts as cell_kernels
 from . import solve as solve_kernels
+from .info import GameInfo, game_info
 from .layout import ACTIONS, MoveTable, as_state, board_of, illegal_move, read_only, returns_of
 from .program import Program, build, pack
 
@@ -100,6 +101,7 @@ class CompiledGame:
         placements_only = bool(np.isin(self.program.rules[:, K.R_KIND],
                                        (K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.CLONE)).all())
         self._moves = MoveTable(self.rows, self.cols, placements_only)
+        self._info = game_info(stage, self.program, initial, placements_only)
         self._code_of = self._moves.code_of
         self._new_slab()
         self._seen: object = _UNSEEN  # the last position a step described (kept alive: `is` is safe)
@@ -229,6 +231,12 @@ class CompiledGame:
         """int32[n_dirs, n_cells]: the neighbour of each cell in each of the board's compass
         directions (n ne e se s sw w nw; n ne e s sw w on hex boards), -1 off the board."""
         return self.program.nbr.copy()
+
+    @property
+    def info(self) -> GameInfo:
+        """The game's information as data (compiler/info.py): players, board, actions, utilities,
+        and the longest a game can last where the rules prove it."""
+        return self._info
 
     @property
     def max_moves(self) -> int:

@@ -217,12 +217,12 @@ def metrics(s: Summary) -> Metrics:
                    "E: analysis used", "E: s per game", "E: ms per move"],
                   [[x.name, *metric_cells(s, x.name)] for x in s.overall.ratings])
     every_game = s.games + s.adaptation_games + s.reference_games
-    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _weight_cell(st), _divergence_cell(st),
+    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _board_cell(st), _weight_cell(st), _divergence_cell(st),
                    f"{st['analysis_time']:g}",
                    sum(1 for g in every_game if g["stage_hash"] == st["stage_hash"]), st["planned"],
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
-    stages = Table(["Stage", "Role", "Weight", "Divergence", "Analysis s", "Games", "Planned",
+    stages = Table(["Stage", "Role", "Board", "Weight", "Divergence", "Analysis s", "Games", "Planned",
                     "Best (per-stage Elo)"], stage_rows)
     measured = any(c["points"] for c in s.metrics["A"].values())
     return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s), stages,
@@ -284,7 +284,7 @@ def replays(s: Summary) -> list[dict]:
         if not games:
             continue
         game = compile_stage(loads(st["text"]))
-        board = game.stage.board
+        info = game.info
         for g in games:
             state = game.initial_state()
             boards, captured = [_cells(game.board(state))], []
@@ -295,13 +295,22 @@ def replays(s: Summary) -> list[dict]:
             out.append({"stage": s.stage_name(st["stage_hash"]), "black": g["black"], "white": g["white"],
                         "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
                         "moves": json.loads(g["moves"]), "seconds": json.loads(g.get("ply_seconds") or "[]"),
-                        "captured": captured, "boards": boards, "rows": board.rows, "cols": board.cols,
-                        "hex": board.keyword == "hex", "log": g["log"]})
+                        "captured": captured, "boards": boards, "rows": info.rows, "cols": info.cols,
+                        "hex": info.board_kind == "hex", "log": g["log"]})
     return out
 
 
 def _cells(board) -> str:
     return "".join(CELL.get(int(v), "?") for v in board.reshape(-1))
+
+
+def _board_cell(st: dict) -> str:
+    """The stage's board as its compiled game declares it (what the Arena shows an agent too):
+    `8x8 square, 4 blocked`."""
+    info = compile_stage(loads(st["text"])).info
+    blocked = info.cells - info.playable_cells
+    return (f"{info.rows}x{info.cols} {info.board_kind}" + (" wrapped" if info.wrap else "")
+            + (f", {blocked} blocked" if blocked else ""))
 
 
 def _weight_cell(st: dict) -> str:

@@ -16,7 +16,6 @@ import numpy as np
 
 from ..compiler import CompiledGame, Playouts
 from ..compiler.layout import as_state
-from ..gdl.ast import HexBoard
 from ..gdl.game import Move
 from . import metrics
 
@@ -26,8 +25,11 @@ class StageView:
     """The stage as the Arena shows it to a system under test.
 
     name, rows, cols; shape: "square" or "hex"; blocked: the blocked cells as (row, col), row 0 at
-    the top; players: names in turn order (players[0] is black, the first seat); initial_state;
-    legal_first_moves; description: the stage's .gdl text in GGP mode (rules revealed), else None.
+    the top; players: names in turn order (players[0] is black, the first seat); action_bound:
+    every action (`legal_actions`) but the pass (-1) lies in range(action_bound), for an agent that
+    keeps a value per action (the compiled game's `info`; the rest of its information is the
+    rules', which an agent is not told); initial_state; legal_first_moves; description: the
+    stage's .gdl text in GGP mode (rules revealed), else None.
     """
 
     name: str
@@ -36,19 +38,20 @@ class StageView:
     shape: str
     blocked: tuple[tuple[int, int], ...]
     players: tuple[str, ...]
+    action_bound: int
     initial_state: Any
     legal_first_moves: tuple[Move, ...]
     description: str | None = None
 
 
 def stage_view(game: CompiledGame, description: str | None = None) -> StageView:
-    start = game.initial_state()
+    start, info = game.initial_state(), game.info
     board = game.board(start)
-    return StageView(name=game.stage.name, rows=game.rows, cols=game.cols,
-                     shape="hex" if isinstance(game.stage.board, HexBoard) else "square",
+    return StageView(name=info.name, rows=info.rows, cols=info.cols,
+                     shape="hex" if info.board_kind == "hex" else "square",
                      blocked=tuple((int(r), int(c)) for r, c in zip(*np.nonzero(board < 0))),
-                     players=game.players, initial_state=start, legal_first_moves=tuple(game.legal_moves(start)),
-                     description=description)
+                     players=info.players, action_bound=info.action_bound, initial_state=start,
+                     legal_first_moves=tuple(game.legal_moves(start)), description=description)
 
 
 def seat(player) -> int:

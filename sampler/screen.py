@@ -267,8 +267,7 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     figures["choice"] = round(float(randoms.choices.sum() / max(1, randoms.lengths.sum())), 4)
     if figures["choice"] < f.min_choice:
         return _reject(out, "choice", f"{figures['choice']:.0%} of plies offer a choice")
-    playable = stage.board.rows * stage.board.cols - len(stage.blocked_cells)
-    figures["coverage"] = round(float(randoms.covered.mean() / max(1, playable)), 4)
+    figures["coverage"] = round(float(randoms.covered.mean() / max(1, game.info.playable_cells)), 4)
     if figures["coverage"] < f.min_coverage:
         return _reject(out, "coverage", f"random games cover {figures['coverage']:.0%} of the board")
     n = f.random_games

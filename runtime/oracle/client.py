@@ -101,6 +101,7 @@ class OracleRules(Rules):
         start.flags.writeable = False
         self.view = StageView(name=v["name"], rows=self._rows, cols=self._cols, shape=v["shape"],
                               blocked=tuple(tuple(cell) for cell in v["blocked"]), players=tuple(v["players"]),
+                              action_bound=int(v["action_bound"]),
                               initial_state=start,
                               legal_first_moves=tuple(self._moves.parse(t) for t in v["legal_first_moves"]),
                               description=v["description"])

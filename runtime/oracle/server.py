@@ -177,7 +177,7 @@ def main(referee: socket.socket, data: socket.socket, control: socket.socket, sp
     hello = {"ok": True, "setup": setup, "lockdown": report, "width": int(view.initial_state.shape[0]),
              "placements_only": game.placements_only,
              "view": {"name": view.name, "rows": view.rows, "cols": view.cols, "shape": view.shape,
-                      "blocked": view.blocked, "players": view.players,
+                      "blocked": view.blocked, "players": view.players, "action_bound": view.action_bound,
                       "initial_state": view.initial_state.tolist(),
                       "legal_first_moves": [str(m) for m in view.legal_first_moves],
                       "description": view.description}}
