@@ -73,7 +73,8 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
                                           "edit": edits.edit_text(c.edit)}),
             "description_length": round(description_length(stage), 6),
             "tau": round(present(c.tau, f"the τ of {what}"), 4),
-            "K": round(present(c.K, f"the K of {what}"), 6), "multiplicity": c.multiplicity, "levin_weight": round(weight, 9),
+            "K": round(present(c.K, f"the K of {what}"), 6), "multiplicity": c.multiplicity,
+            "levin_weight": round(weight, 9),
             **({} if c.divergence is None else {"divergence": c.divergence}), "figures": c.figures,
             "key": c.key, "fingerprint": c.fingerprint, "sha256": stage_hash(text),
         })
@@ -92,7 +93,8 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
                  "carry changes that give nothing) for variants; the description length for fresh stages"),
         "divergence": None if result.reference is None else {
             "definition": DIVERGENCE,
-            "settings": present(spec.divergence, "the divergence settings of a run measured from the base").as_dict(), "minimum": spec.min_divergence,
+            "settings": present(spec.divergence, "the divergence settings of a run measured from the base").as_dict(),
+            "minimum": spec.min_divergence,
             "base": {"score": round(result.reference.score, 4), "se": round(result.reference.se, 4),
                      "games": result.reference.games}},
         "stages": entries,

@@ -215,7 +215,8 @@ def _screened(spec: Spec, known: Known, jobs: int, start: int,
             number += 1
     # fork: the workers start with the kernels this process loaded (Linux, like the sandbox)
     with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
-        ahead: deque[Future[Candidate]] = deque()  # candidates in flight, oldest first: a window kept full, results in order
+        # candidates in flight, oldest first: a window kept full, results in order
+        ahead: deque[Future[Candidate]] = deque()
         while True:
             while len(ahead) < 4 * jobs:
                 ahead.append(pool.submit(draw_candidate, spec, known, number, reference))
