@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar, Union
+from typing import Any, Callable, ClassVar, Union
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 MAX_BOARD_SIDE = len(COLUMN_LETTERS)  # a column is one letter, so at most 26 columns (and rows)
@@ -137,9 +137,15 @@ def _param(form: Form, default: Any = dataclasses.MISSING) -> Any:
     return field(default=default, metadata={"form": form})
 
 
-@lru_cache(maxsize=None)
 def forms(kind: type) -> tuple[tuple[str, Form], ...]:
     """A concept's fields and their forms, in the order they are written and coded."""
+    return _forms(kind)
+
+
+# Memoised behind `forms`, which takes any class as a plain `type`: mypy calls the class object of
+# a declared class (`type[Step]`) unhashable and refuses it to an lru_cache (python/mypy#11470).
+@lru_cache(maxsize=None)
+def _forms(kind: type) -> tuple[tuple[str, Form], ...]:
     out = []
     for f in dataclasses.fields(kind):
         if f.name == "span":
@@ -216,12 +222,21 @@ def expand(items: tuple[CellItem, ...]) -> tuple[Cell, ...]:
 
 class BoardKind(Concept):
     """`board KIND ...`. Trait: `hexagonal`, whether the cells are hexagons (6 directions) or
-    squares (8 directions, gdl/geometry.py)."""
+    squares (8 directions, gdl/geometry.py). Every board has its `rows` and `cols` and may `wrap`."""
 
     alternatives: ClassVar[str] = "board_kind"
     statement: ClassVar[str] = "board"
     traits: ClassVar[tuple[str, ...]] = ("hexagonal",)
     hexagonal: ClassVar[bool]
+    wrap: bool  # a field of each board kind
+
+    @property
+    def rows(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def cols(self) -> int:
+        raise NotImplementedError
 
 
 WRAP = Flag("WRAP", "wrap")
@@ -290,7 +305,7 @@ class HexBoard(BoardKind, Node):
 
 
 Board = BoardKind
-BOARD_KINDS: tuple[type, ...] = (SquareBoard, RectBoard, HexBoard)
+BOARD_KINDS: tuple[type[BoardKind], ...] = (SquareBoard, RectBoard, HexBoard)
 
 
 # --- directions --------------------------------------------------------------------------------
@@ -420,8 +435,8 @@ class Clone(MoveKind, Node):
     target: str = _param(TARGET, "empty")
 
 
-MOVE_KINDS: tuple[type, ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent, Step, Slide, Jump, Clone)
-PLACEMENTS: tuple[type, ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent)
+MOVE_KINDS: tuple[type[MoveKind], ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent, Step, Slide, Jump, Clone)
+PLACEMENTS: tuple[type[MoveKind], ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent)
 
 
 # --- effects (indented under their move) ---------------------------------------------------------
@@ -480,7 +495,7 @@ class RequireCapture(Effect, Node):
     takes: ClassVar[bool] = False
 
 
-EFFECT_KINDS: tuple[type, ...] = (FlipCustodial, RemoveCustodial, ConvertAdjacent, RequireCapture)
+EFFECT_KINDS: tuple[type[Effect], ...] = (FlipCustodial, RemoveCustodial, ConvertAdjacent, RequireCapture)
 
 
 @dataclass(frozen=True)
@@ -526,7 +541,7 @@ class AgainAfterCapture(TurnOrder, Node):
     rule: ClassVar[str] = "turn_again_after_capture"
 
 
-TURN_ORDERS: tuple[type, ...] = (Alternate, FewerPieces, AgainAfterCapture)
+TURN_ORDERS: tuple[type[TurnOrder], ...] = (Alternate, FewerPieces, AgainAfterCapture)
 
 
 class PassRule(Concept):
@@ -544,7 +559,7 @@ class PassForced(PassRule, Node):
     rule: ClassVar[str] = "pass_forced"
 
 
-PASS_RULES: tuple[type, ...] = (PassForced,)
+PASS_RULES: tuple[type[PassRule], ...] = (PassForced,)
 
 # --- ends ----------------------------------------------------------------------------------------
 
@@ -650,7 +665,7 @@ class AfterPlies(Condition, Node):
     plies: int = _param(Count("plies", then="plies"), 100)
 
 
-CONDITIONS: tuple[type, ...] = (NoMoves, BoardFull, Line, ReachFarRow, Connect, NoPieces, AfterPlies)
+CONDITIONS: tuple[type[Condition], ...] = (NoMoves, BoardFull, Line, ReachFarRow, Connect, NoPieces, AfterPlies)
 
 
 class Result(Concept):
@@ -689,7 +704,7 @@ class Draw(Result, Node):
     rule: ClassVar[str] = "result_draw"
 
 
-RESULTS: tuple[type, ...] = (MoverWins, MoverLoses, MostPieces, FewestPieces, Draw)
+RESULTS: tuple[type[Result], ...] = (MoverWins, MoverLoses, MostPieces, FewestPieces, Draw)
 
 
 @dataclass(frozen=True)
@@ -703,13 +718,13 @@ class End(Node):
 
 # Each category of concepts with its alternatives, in the order the description length numbers
 # them, and the statement keyword that writes it when the concept is a statement of its own.
-CATEGORIES: tuple[tuple[type, tuple[type, ...]], ...] = (
+CATEGORIES: tuple[tuple[type[Concept], tuple[type[Concept], ...]], ...] = (
     (BoardKind, BOARD_KINDS), (MoveKind, MOVE_KINDS), (Effect, EFFECT_KINDS), (TurnOrder, TURN_ORDERS),
     (PassRule, PASS_RULES), (Condition, CONDITIONS), (Result, RESULTS),
 )
 
 # Every concept node, category by category in the order of the statements that hold them.
-CONCEPTS: tuple[type, ...] = tuple(kind for _, kinds in CATEGORIES for kind in kinds)
+CONCEPTS: tuple[type[Concept], ...] = tuple(kind for _, kinds in CATEGORIES for kind in kinds)
 
 # Keywords that open a statement, in the order the canonical printer writes them.
 STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end")
@@ -774,11 +789,15 @@ class Stage(Node):
         return frozenset((c.row, c.col) for c in expand(self.blocked))
 
 
-def _hash_with_class(cls: type) -> None:
+def _hash_with_class(cls: type[Node]) -> None:
     # A frozen dataclass hashes its fields only, so every node without fields (NoMoves, Draw,
     # PlaceEmpty...) would hash alike and sets of nodes would degrade; mix the class in.
-    by_fields = cls.__hash__
-    cls.__hash__ = lambda self: hash((cls.__name__, by_fields(self)))
+    by_fields: Callable[[Node], int] = cls.__hash__
+
+    def __hash__(self: Node) -> int:
+        return hash((cls.__name__, by_fields(self)))
+
+    setattr(cls, "__hash__", __hash__)  # replaced on purpose (mypy rightly flags a plain assignment to a method)
 
 
 for _cls in [c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Node)]:

@@ -353,8 +353,13 @@ def _players(c: Coder, p: A.Players | None, ctx: _Context) -> A.Players:
 
 @codes(A.Heading)
 def _heading(c: Coder, h: A.Heading, ctx: _Context) -> A.Heading:
-    """A heading, whose player the `forward` field has read (decoding, `h` has no heading yet)."""
-    return A.Heading(h.player, c.choice(h.heading, A.HEADINGS))
+    """A heading whose player is known (the `forward` field codes whose each heading is)."""
+    return _heading_of(c, h.player, h.heading)
+
+
+def _heading_of(c: Coder, player: str, heading: str | None) -> A.Heading:
+    """The player's heading: one of four (None: not known yet, when decoding or drawing)."""
+    return A.Heading(player, c.choice(heading, A.HEADINGS))
 
 
 def _forward(c: Coder, forward: tuple[A.Heading, ...] | None, ctx: _Context) -> tuple[A.Heading, ...]:
@@ -369,7 +374,7 @@ def _forward(c: Coder, forward: tuple[A.Heading, ...] | None, ctx: _Context) -> 
                 raise NotCodable(f"`forward` gives {h.player} two headings")
             given[h.player] = h.heading
     present = [p for p in ctx.players if c.choice(None if forward is None else given[p] is not None, FLAGS)]
-    headings = tuple(_node(c, A.Heading, A.Heading(p, None if forward is None else given[p]), ctx) for p in present)
+    headings = tuple(_heading_of(c, p, None if forward is None else given[p]) for p in present)
     if len(headings) == 2:
         first_written_first = c.choice(None if forward is None else forward[0].player == ctx.players[0], FLAGS)
         if not first_written_first:

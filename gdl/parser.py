@@ -307,7 +307,10 @@ def _int(children: list) -> list[int]:
     return [_bounded(c) for c in children if isinstance(c, Token) and c.type == "INT"]
 
 
-def _token_span(tok: Token) -> A.Span:
+def _token_span(tok: Token) -> A.Span | None:
+    """Where a token was read; None for a token without a position (one made, not lexed)."""
+    if tok.line is None or tok.column is None or tok.end_line is None or tok.end_column is None:
+        return None
     return A.Span(tok.line, tok.column, tok.end_line, tok.end_column)
 
 
@@ -581,8 +584,8 @@ def parse_diagnostics(text: str, name: str = "") -> Parsed:
         except _OutOfBounds as err:
             problems.append(diagnostic(err.code, _token_span(err.tok), None, **err.fields))
             failed.add(block.head)
-    lines = text.splitlines() or [""]
-    whole = A.Span(1, 1, len(lines), len(lines[-1]) + 1)
+    written = text.splitlines() or [""]
+    whole = A.Span(1, 1, len(written), len(written[-1]) + 1)
     stage = _assemble(statements, name, problems, whole, failed)
     return Parsed(stage, problems, frozenset(failed))
 

@@ -19,6 +19,7 @@ output.py (the files and manifest).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 from ..gdl.ast import Stage
 from .output import write
@@ -29,7 +30,7 @@ from .edits import FAMILIES
 
 
 def variants(base: Stage, n: int, *, seed: int, family: str = "all", filters: Filters = Filters(), jobs: int = 0,
-             exclude: list[Path] = (), max_candidates: int | None = None, progress=None,
+             exclude: Sequence[Path] = (), max_candidates: int | None = None, progress=None,
              min_divergence: float | None = None) -> Run:
     """Draw variants of `base` until `n` are accepted (see sample.run); `min_divergence`: reject
     those on which a policy tuned to the base loses less of its score (sampler/divergence.py)."""
@@ -38,7 +39,7 @@ def variants(base: Stage, n: int, *, seed: int, family: str = "all", filters: Fi
 
 
 def fresh(n: int, *, seed: int, limits: Limits = Limits(), filters: Filters = Filters(), jobs: int = 0,
-          exclude: list[Path] = (), max_candidates: int | None = None, progress=None) -> Run:
+          exclude: Sequence[Path] = (), max_candidates: int | None = None, progress=None) -> Run:
     """Draw fresh stages from the whole language until `n` are accepted."""
     return run(Spec(seed, None, limits=limits, filters=filters), n, jobs=jobs, exclude=exclude,
                max_candidates=max_candidates, progress=progress)

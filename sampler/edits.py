@@ -66,15 +66,18 @@ class Change:
     (what changed is said by `describe`, from the net difference to the base)."""
 
     name: str
-    draw: Callable
+    draw: Callable[[B.Coder, A.Stage, str], A.Stage]
 
 
-def _board_size(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _board_size(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     b = s.board
+    board: A.BoardKind
     if isinstance(b, A.RectBoard):
         board = A.RectBoard(c.side(None), c.side(None), b.wrap)
-    else:
+    elif isinstance(b, (A.SquareBoard, A.HexBoard)):
         board = type(b)(c.side(None), b.wrap)
+    else:
+        raise TypeError(f"no size change for a board {b.keyword}: the edit model does not know its sides")
     if (board.rows, board.cols) == (b.rows, b.cols):
         raise NotApplicable("the same size")
     # half the growth, rounded toward zero: one row more then one row less is the same board
@@ -94,7 +97,7 @@ def _board_size(c: Draw, s: A.Stage, family: str) -> A.Stage:
     return replace(s, board=board, blocked=moved(s.blocked), setup=setup)
 
 
-def _board_shape(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _board_shape(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     b = s.board
     kind = c.choice(None, tuple(k for k in A.BOARD_KINDS if k is not type(b)))
     if kind is A.RectBoard:
@@ -118,7 +121,7 @@ def _orbit(cell: A.Cell, rows: int, cols: int) -> set[tuple[int, int]]:
     return out
 
 
-def _blocked_cells(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _blocked_cells(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     rows, cols = s.board.rows, s.board.cols
     k = c.integer(None, "cells changed")
     symmetric = c.choice(None, B.FLAGS)
@@ -132,13 +135,13 @@ def _blocked_cells(c: Draw, s: A.Stage, family: str) -> A.Stage:
     return replace(s, blocked=tuple(A.expand(s.blocked)) + tuple(A.Cell(r, col) for r, col in new))
 
 
-def _unblock(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _unblock(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     if not s.blocked:
         raise NotApplicable("no blocked cell")
     return replace(s, blocked=())
 
 
-def _setup_pieces(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _setup_pieces(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     rows, cols = s.board.rows, s.board.cols
     pieces = [(x.player, cell) for x in s.setup for cell in A.expand(x.cells)]
     if not pieces:
@@ -152,9 +155,11 @@ def _setup_pieces(c: Draw, s: A.Stage, family: str) -> A.Stage:
     return replace(s, setup=setup)
 
 
+CUSTODIAL = (A.FlipCustodial, A.RemoveCustodial)
+
+
 def _custodial(s: A.Stage) -> list[tuple[int, int]]:
-    return [(i, j) for i, m in enumerate(s.moves) for j, e in enumerate(m.effects)
-            if isinstance(e, (A.FlipCustodial, A.RemoveCustodial))]
+    return [(i, j) for i, m in enumerate(s.moves) for j, e in enumerate(m.effects) if isinstance(e, CUSTODIAL)]
 
 
 def _with_effect(s: A.Stage, where: tuple[int, int], effect) -> A.Stage:
@@ -164,26 +169,26 @@ def _with_effect(s: A.Stage, where: tuple[int, int], effect) -> A.Stage:
     return replace(s, moves=s.moves[:i] + (replace(rule, effects=effects),) + s.moves[i + 1:])
 
 
-def _pick(c: Draw, options: list, what: str):
+def _pick(c: B.Coder, options: list, what: str):
     if not options:
         raise NotApplicable(f"no {what}")
     return options[c.choice(None, range(len(options)))]
 
 
-def _over_blocked(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _over_blocked(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     where = _pick(c, _custodial(s), "custodial capture")
     e = s.moves[where[0]].effects[where[1]]
     return _with_effect(s, where, replace(e, over_blocked=not e.over_blocked))
 
 
-def _capture_kind(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _capture_kind(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     where = _pick(c, _custodial(s), "custodial capture")
     e = s.moves[where[0]].effects[where[1]]
     kind = A.RemoveCustodial if isinstance(e, A.FlipCustodial) else A.FlipCustodial
     return _with_effect(s, where, kind(e.directions, e.over_blocked))
 
 
-def _capture_rays(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _capture_rays(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     options = [(i, j) for i, m in enumerate(s.moves) for j, e in enumerate(m.effects) if hasattr(e, "directions")]
     where = _pick(c, options, "capture with directions")
     e = s.moves[where[0]].effects[where[1]]
@@ -197,7 +202,7 @@ ARENA_TURNS = (A.Alternate, A.FewerPieces)
 ARENA_RESULTS = (A.MostPieces, A.FewestPieces)
 
 
-def _turn_order(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _turn_order(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     kinds = ARENA_TURNS if family == "arena" else A.TURN_ORDERS
     others = tuple(k for k in kinds if k is not type(s.turn))
     if type(s.turn) not in kinds:
@@ -205,11 +210,11 @@ def _turn_order(c: Draw, s: A.Stage, family: str) -> A.Stage:
     return replace(s, turn=c.choice(None, others)())
 
 
-def _pass_rule(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _pass_rule(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     return replace(s, pass_rule=A.PassForced() if s.pass_rule is None else None)
 
 
-def _result(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _result(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     kinds = ARENA_RESULTS if family == "arena" else A.RESULTS
     options = [i for i, e in enumerate(s.ends) if type(e.result) in kinds]
     i = _pick(c, options, "end with a result to change")
@@ -218,12 +223,12 @@ def _result(c: Draw, s: A.Stage, family: str) -> A.Stage:
     return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:])
 
 
-def _move_cap(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _move_cap(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     end = A.End(A.AfterPlies(c.integer(None, "plies")), c.choice(None, A.RESULTS)())
     return replace(s, ends=s.ends + (end,))
 
 
-def _line_length(c: Draw, s: A.Stage, family: str) -> A.Stage:
+def _line_length(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     i = _pick(c, [i for i, e in enumerate(s.ends) if isinstance(e.condition, A.Line)], "line end")
     end = s.ends[i]
     length = end.condition.length + (1 if c.choice(None, B.FLAGS) else -1)
@@ -270,7 +275,7 @@ class Edited:
     word: tuple = ()  # the values drawn, in order: the edit's code word (replay reads it back)
 
 
-def _apply(coder, base: A.Stage, family: str, limits: Limits) -> A.Stage:
+def _apply(coder: Draw | _Given, base: A.Stage, family: str, limits: Limits) -> A.Stage:
     """The edit model read through `coder` (drawn, recorded or replayed): the number of changes,
     then each change's kind and parameters. NotApplicable or OutOfLimits reject it whole."""
     kinds = FAMILIES[family]
@@ -491,10 +496,10 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
     changes: list[tuple] = []
     s = base
     if stage.board != base.board:
-        b, t = base.board, stage.board
-        if type(b) is not type(t) or b.wrap != t.wrap:
+        was, now = base.board, stage.board
+        if type(was) is not type(now) or was.wrap != now.wrap:
             return []
-        change = ("board size", t.rows, t.cols) if isinstance(t, A.RectBoard) else ("board size", t.rows)
+        change = ("board size", now.rows, now.cols) if isinstance(now, A.RectBoard) else ("board size", now.rows)
         try:
             s = _board_size(_Given(list(change[1:]), Limits(min_side=1, max_side=B.SIDE_MAX)), s, family)
         except NotApplicable:
@@ -525,16 +530,17 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
         for j, (e, f) in enumerate(zip(a.effects, b.effects)):
             if e == f:
                 continue
-            custodial_pair = (i, j) in custodial and isinstance(f, (A.FlipCustodial, A.RemoveCustodial))
+            custodial_pair = isinstance(e, CUSTODIAL) and isinstance(f, CUSTODIAL)
             if not custodial_pair and type(e) is not type(f):
                 return []
             if type(e) is not type(f):
                 changes.append(("capture kind", custodial.index((i, j))))
-            if custodial_pair and e.over_blocked != f.over_blocked:
+            if isinstance(e, CUSTODIAL) and isinstance(f, CUSTODIAL) and e.over_blocked != f.over_blocked:
                 changes.append(("over-blocked", custodial.index((i, j))))
-            if getattr(e, "directions", None) != getattr(f, "directions", None):
-                words = f.directions.words
-                changes.append(("capture rays", rays.index((i, j)), len(words), *words))
+            # e and f have directions both or neither here (one kind, or both custodial)
+            directions = getattr(f, "directions", None)
+            if isinstance(directions, A.Directions) and getattr(e, "directions", None) != directions:
+                changes.append(("capture rays", rays.index((i, j)), len(directions.words), *directions.words))
             others = {k: v for k, v in vars(f).items() if k not in ("directions", "over_blocked", "span")}
             if others != {k: v for k, v in vars(e).items() if k not in ("directions", "over_blocked", "span")}:
                 return []
@@ -546,13 +552,13 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
         return []
     kinds = ARENA_RESULTS if family == "arena" else A.RESULTS
     options = [i for i, e in enumerate(s.ends) if type(e.result) in kinds]
-    for i, (e, f) in enumerate(zip(s.ends, stage.ends)):
-        if e.condition != f.condition:
+    for i, (end_was, end_now) in enumerate(zip(s.ends, stage.ends)):
+        if end_was.condition != end_now.condition:
             return []
-        if type(e.result) is not type(f.result):
+        if type(end_was.result) is not type(end_now.result):
             if i not in options:
                 return []
-            changes.append(("result", options.index(i), type(f.result)))
+            changes.append(("result", options.index(i), type(end_now.result)))
     words = []
     for option in blocked:
         # board size first: the cells of the changes after it are the new board's

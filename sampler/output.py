@@ -23,7 +23,7 @@ from .cost import TAU_GAMES, TAU_SEED
 from . import edits
 from .edits import VARIANT_LIMITS
 from .prior import Limits
-from .sample import DRAW_REJECTIONS, EXCLUDED, PUBLIC, Run
+from .sample import DRAW_REJECTIONS, EXCLUDED, PUBLIC, Run, present
 from .screen import FILTERS
 
 PRIOR = ("Each stage is drawn from a prefix-free code by drawing every field at random, so a draw has "
@@ -61,15 +61,20 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
     for i, (c, weight) in enumerate(zip(result.accepted, result.weights()), start=1):
         name = f"{prefix}-{i:03d}"
         label = (f"{spec.base.name} variant {i}" if spec.base is not None and spec.base.name else name)
-        text = format(replace(c.stage, name=label))
+        what = f"accepted candidate {c.number}"  # screened whole: each figure below is there
+        stage = present(c.stage, f"the stage of {what}")
+        text = format(replace(stage, name=label))
         path = write_atomic(out / f"{name}.gdl", text)
         files.append(path)
         entries.append({
             "file": path.name, "name": label, "candidate": c.number,
-            "changes": c.changes or None, "bits": round(c.bits, 6),
-            **({} if c.edit is None else {"bits_drawn": round(c.drawn_bits, 6), "edit": edits.edit_text(c.edit)}),
-            "description_length": round(description_length(c.stage), 6), "tau": round(c.tau, 4),
-            "K": round(c.K, 6), "multiplicity": c.multiplicity, "levin_weight": round(weight, 9),
+            "changes": c.changes or None, "bits": round(present(c.bits, f"the bits of {what}"), 6),
+            **({} if c.edit is None else {"bits_drawn": round(present(c.drawn_bits, f"the bits drawn of {what}"), 6),
+                                          "edit": edits.edit_text(c.edit)}),
+            "description_length": round(description_length(stage), 6),
+            "tau": round(present(c.tau, f"the τ of {what}"), 4),
+            "K": round(present(c.K, f"the K of {what}"), 6), "multiplicity": c.multiplicity,
+            "levin_weight": round(weight, 9),
             **({} if c.divergence is None else {"divergence": c.divergence}), "figures": c.figures,
             "key": c.key, "fingerprint": c.fingerprint, "sha256": stage_hash(text),
         })
@@ -87,7 +92,9 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         "bits": ("of the smallest edit that gives the variant (edit; bits_drawn: of the edit drawn, which may "
                  "carry changes that give nothing) for variants; the description length for fresh stages"),
         "divergence": None if result.reference is None else {
-            "definition": DIVERGENCE, "settings": spec.divergence.as_dict(), "minimum": spec.min_divergence,
+            "definition": DIVERGENCE,
+            "settings": present(spec.divergence, "the divergence settings of a run measured from the base").as_dict(),
+            "minimum": spec.min_divergence,
             "base": {"score": round(result.reference.score, 4), "se": round(result.reference.se, 4),
                      "games": result.reference.games}},
         "stages": entries,

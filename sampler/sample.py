@@ -31,17 +31,29 @@ import math
 import os
 from collections import deque
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from ..gdl import ast as A
 from .. import stages as bundled_stages
 from ..gdl import load
+from ..gdl.diagnostics import InternalError
 from . import divergence, edits, prior, screen, symmetry
 from .cost import levin_k
+
+
+T = TypeVar("T")
+
+
+def present(value: T | None, what: str) -> T:
+    """A value the steps before promise (a draw not rejected has its stage, a screened one its τ):
+    missing, it is a bug of ours."""
+    if value is None:
+        raise InternalError(f"{what} is missing")
+    return value
 
 
 @dataclass
@@ -126,19 +138,20 @@ def draw_candidate(spec: Spec, known: "Known", number: int, reference: divergenc
     if rejected is not None:
         c.rejected_by, _, c.reason = rejected.partition(": ")
     else:
-        c.key = symmetry.canonical_key(c.stage)
-        if c.key in known.keys:
-            what = known.keys[c.key]
+        stage = present(c.stage, f"the stage of candidate {number}, drawn and not rejected")
+        key = c.key = symmetry.canonical_key(stage)
+        if key in known.keys:
+            what = known.keys[key]
             c.rejected_by, c.reason = known.why[what], f"the same game as {what}"
         else:
             if spec.base is not None:  # K counts the smallest edit that gives the variant (edits.smallest)
-                c.bits, c.edit = edits.smallest(spec.base, c.stage, edited.word, spec.family,
+                c.bits, c.edit = edits.smallest(spec.base, stage, edited.word, spec.family,
                                                 spec.limits or edits.VARIANT_LIMITS)
-            found = screen.screen(c.stage, spec.filters, known.prints)
+            found = screen.screen(stage, spec.filters, known.prints)
             c.tau, c.fingerprint, c.figures = found.tau, found.fingerprint, found.figures
             c.rejected_by, c.reason = found.rejected_by, found.reason
             if found.rejected_by == "duplicate":  # screening's word for a fingerprint of `known`
-                c.rejected_by = known.why[known.prints[c.fingerprint]]
+                c.rejected_by = known.why[known.prints[present(c.fingerprint, "a duplicate's fingerprint")]]
             c.every_filter = found.rejected_by in (None, screen.FILTERS[-1])
             if c.rejected_by is None and reference is not None:
                 _diverge(c, spec, reference)
@@ -148,8 +161,11 @@ def draw_candidate(spec: Spec, known: "Known", number: int, reference: divergenc
 
 def _diverge(c: Candidate, spec: Spec, reference: divergence.Score) -> None:
     """The variant's divergence from the base (divergence.py), and the verdict of min_divergence."""
-    c.divergence = divergence.figure(reference, divergence.score(c.stage, spec.divergence.games,
-                                                                     spec.divergence))
+    settings = spec.divergence
+    if settings is None:
+        raise ValueError("a divergence from the base is measured with the spec's divergence settings, and it has none")
+    stage = present(c.stage, f"the stage of candidate {c.number}")
+    c.divergence = divergence.figure(reference, divergence.score(stage, settings.games, settings))
     if spec.min_divergence is not None and c.divergence["value"] < spec.min_divergence:
         c.rejected_by, c.reason = "divergence", (f"the base-tuned policy loses {c.divergence['value']:.2f} of its "
                                                  f"score here, below {spec.min_divergence:g}")
@@ -199,7 +215,8 @@ def _screened(spec: Spec, known: Known, jobs: int, start: int,
             number += 1
     # fork: the workers start with the kernels this process loaded (Linux, like the sandbox)
     with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
-        ahead = deque()  # candidates in flight, oldest first: a window kept full, results in order
+        # candidates in flight, oldest first: a window kept full, results in order
+        ahead: deque[Future[Candidate]] = deque()
         while True:
             while len(ahead) < 4 * jobs:
                 ahead.append(pool.submit(draw_candidate, spec, known, number, reference))
@@ -229,7 +246,7 @@ class Run:
         """Each accepted stage's Levin weight, normalised over the set: multiplicity / τ, the
         importance weight 2^-K / 2^-bits = 1/τ of each of its draws (the draws carry the 2^-bits:
         weighting by it again would count it twice), summed over them (see the module docstring)."""
-        raw = [c.multiplicity / c.tau for c in self.accepted]
+        raw = [c.multiplicity / present(c.tau, f"the τ of accepted candidate {c.number}") for c in self.accepted]
         total = math.fsum(raw)
         return [w / total for w in raw]
 
@@ -245,7 +262,7 @@ class Run:
                 "public share": round(public / len(valid), 4) if valid else None}
 
 
-def run(spec: Spec, n: int, *, jobs: int = 0, exclude: list[Path] = (), max_candidates: int | None = None,
+def run(spec: Spec, n: int, *, jobs: int = 0, exclude: Sequence[Path] = (), max_candidates: int | None = None,
         progress: Callable[[Candidate, int], None] | None = None) -> Run:
     """Draw and screen candidates until `n` are accepted (or `max_candidates` were judged)."""
     started = time.perf_counter()
@@ -263,22 +280,30 @@ def run(spec: Spec, n: int, *, jobs: int = 0, exclude: list[Path] = (), max_cand
         if len(judged) >= limit:
             return Run(spec, accepted, judged, time.perf_counter() - started,
                        f"{limit} candidates judged, {len(accepted)} of {n} accepted", reference)
-        again = None if raw or c.key is None else number_of.get(c.key) or number_of.get(c.fingerprint)
-        if again is not None and c.rejected_by not in (PUBLIC, EXCLUDED):
+        key = None if raw else c.key
+        again = None if key is None else number_of.get(key) or _number(number_of, c.fingerprint)
+        if key is not None and again is not None and c.rejected_by not in (PUBLIC, EXCLUDED):
             # the same game, whatever its own screening said (a mirror image plays other random games)
             first = accepted[again - 1]
             first.multiplicity += 1
             c.drawn_again, c.rejected_by, c.reason = again, None, None
-            number_of.setdefault(c.key, again)
-            if c.key == first.key and c.bits < first.bits:  # another edit of the very stage, smaller
-                first.bits, first.edit = c.bits, c.edit
+            number_of.setdefault(key, again)
+            bits = present(c.bits, f"the bits of candidate {c.number}, drawn")
+            if key == first.key and bits < present(first.bits, f"the bits of accepted candidate {first.number}"):
+                first.bits, first.edit = bits, c.edit  # another edit of the very stage, smaller
         judged.append(c)
         if c.accepted:
             accepted.append(c)
             if not raw:
-                number_of[c.key] = number_of[c.fingerprint] = len(accepted)
+                number_of[present(c.key, "an accepted stage's key")] = len(accepted)
+                number_of[present(c.fingerprint, "an accepted stage's fingerprint")] = len(accepted)
         if progress is not None:
             progress(c, len(accepted))
         if len(accepted) == n:
             break
     return Run(spec, accepted, judged, time.perf_counter() - started, reference=reference)
+
+
+def _number(number_of: dict[str, int], fingerprint: str | None) -> int | None:
+    """The number in the set of the stage that plays these random games (None: none, or no games)."""
+    return None if fingerprint is None else number_of.get(fingerprint)

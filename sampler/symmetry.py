@@ -109,7 +109,7 @@ def _rules(stage: A.Stage, m) -> tuple:
             fields.append(value)
         return (type(n).__name__, *fields)
 
-    setups = {0: set(), 1: set()}
+    setups: dict[int, set[tuple[int, int]]] = {0: set(), 1: set()}
     for s in stage.setup:
         setups[0 if s.player == first else 1].update(cells(s.cells))
     headings = {0 if h.player == first else 1: _lookup(HEADINGS, _apply(m, HEADINGS[h.heading])) for h in stage.forward}

@@ -366,6 +366,16 @@ def test_a_minimum_divergence_rejects_a_variant_below_it():
         sampler.Spec(1, None, min_divergence=0.1)  # fresh stages have no base to diverge from
 
 
+def test_a_divergence_without_settings_says_so():
+    """A reference score given with a spec that measures no divergence (divergence=None) is a
+    caller's mistake, named as such (it was an AttributeError on None; mypy found it)."""
+    from ludica.sampler import sample
+
+    c = sample.Candidate(1, stage=replace(SMALL, turn=A.FewerPieces()))
+    with pytest.raises(ValueError, match="divergence settings"):
+        sample._diverge(c, sampler.Spec(1, SMALL, "arena", divergence=None), divergence.Score(0.5, 0.05, 80))
+
+
 @pytest.fixture(scope="module")
 def small_sets(tmp_path_factory):
     base = gdl.load(STAGES / "small-board-6x6.gdl")

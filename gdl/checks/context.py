@@ -119,7 +119,8 @@ def word_spans(span: A.Span | None, words: list[str]) -> list[A.Span | None]:
     only when the node's width shows single spaces; otherwise each word gets the node's span."""
     if span is None or span.end_line != span.line or span.end_column - span.column != len(" ".join(words)):
         return [span] * len(words)
-    out, column = [], span.column
+    out: list[A.Span | None] = []
+    column = span.column
     for word in words:
         out.append(A.Span(span.line, column, span.line, column + len(word)))
         column += len(word) + 1

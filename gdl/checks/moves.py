@@ -77,16 +77,17 @@ def _distances(ctx: Context) -> Iterator[Diagnostic]:
     g = ctx.geometry
     for rule in ctx.stage.moves:
         kind = rule.kind
-        if not isinstance(getattr(kind, "distance", None), int):  # `jump N`, `clone N`
+        distance = getattr(kind, "distance", None)
+        if not isinstance(distance, int):  # `jump N`, `clone N`
             continue
         move, span = show(kind, "move "), span_of(kind, rule)
-        if kind.distance < 1:
+        if distance < 1:
             yield diagnostic("check.distance-zero", span,
                              "distance counts king steps between two cells: 1 is a neighbouring cell", move=move)
-        elif g is not None and kind.distance > g.max_distance:
+        elif g is not None and distance > g.max_distance:
             yield diagnostic("check.distance-too-far", span,
                              f"on this board the distance is 1 to {g.max_distance}",
-                             move=move, dims=g.dims, distance=kind.distance, most=g.max_distance)
+                             move=move, dims=g.dims, distance=distance, most=g.max_distance)
 
 
 @check

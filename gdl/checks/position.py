@@ -108,7 +108,7 @@ def _forward_missing(ctx: Context) -> Iterator[Diagnostic]:
     missing = [p for p in ctx.players if p not in ctx.headings]
     if not uses or not missing or any(h.player not in ctx.players for h in ctx.stage.forward):
         return  # (a heading for an unknown player is likely the missing one, misspelt: reported as such)
-    spanned = [u for u in uses if u[1] is not None]
+    spanned = [(what, span) for what, span in uses if span is not None]
     what, span = min(spanned, key=lambda u: (u[1].line, u[1].column)) if spanned else uses[0]
     headings = _suggest_headings(ctx)
     statement = "forward " + ", ".join(f"{p} {headings[p]}" for p in dict.fromkeys(ctx.players))

@@ -67,8 +67,9 @@ class ReferenceGame:
         for player in (0, 1):
             for rule in self.stage.moves:
                 for node in (rule.kind, *rule.effects):
-                    if isinstance(getattr(node, "directions", None), Directions):
-                        topo.resolve(node.directions, player)
+                    directions = getattr(node, "directions", None)
+                    if isinstance(directions, Directions):
+                        topo.resolve(directions, player)
             for end in self.stage.ends:
                 if isinstance(end.condition, ReachFarRow):
                     topo.far_row(player)
@@ -106,9 +107,9 @@ class ReferenceGame:
                 if move in found:
                     continue
                 board = list(cells)
-                taken = arrive(rule.kind, board, player, src, dst)
-                taken = apply_effects(rule.effects, self.topology, board, player, dst, taken)
-                if taken is not None:
+                arrived = arrive(rule.kind, board, player, src, dst)
+                taken = apply_effects(rule.effects, self.topology, board, player, dst, arrived)
+                if taken is not None:  # None: an effect made the move illegal (`require capture`)
                     found[move] = (tuple(board), taken)
         # Placements by cell, then piece moves by origin then destination, all row-major.
         order = sorted(found, key=lambda m: (m.src is not None, m.src or (0, 0), m.dst))
