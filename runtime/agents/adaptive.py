@@ -195,8 +195,13 @@ def _scoring(margins, results):
 
 def learn(stage, api, clock):
     """Self-play and playouts until the analysis budget is nearly spent; fills and returns LEARNED."""
-    facts = {"moves": 0, "captures": 0, "piece_moves": 0, "again": 0, "margins": [], "results": [], "lengths": []}
-    xs, ys, occupancy, plies_left, positions = [], [], [], [], []
+    facts: dict[str, Any] = {"moves": 0, "captures": 0, "piece_moves": 0, "again": 0, "margins": [], "results": [],
+                             "lengths": []}
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
+    occupancy: list[int] = []
+    plies_left: list[int] = []
+    positions: list = []
     stop_at = LEARN_UNTIL * clock.remaining()
     fixed, per_row = _fit_cost(stage.rows * stage.cols + 3)
 
@@ -223,11 +228,11 @@ def learn(stage, api, clock):
         piece_moves=facts["piece_moves"] > 0,
         mean_length=float(np.mean(facts["lengths"])) if facts["lengths"] else 0.0,
         first_player_score=float(np.mean(facts["results"])) if facts["results"] else 0.0)
-    occupancy = np.array(occupancy)
-    edges, weights, r2, symmetries = _values(stage, api, np.array(xs), np.array(ys), occupancy)
+    occupied = np.array(occupancy)
+    edges, weights, r2, symmetries = _values(stage, api, np.array(xs), np.array(ys), occupied)
     # how long a random game goes on from a position, by its occupied cells: the clock's share per move
-    levels = np.unique(occupancy) if len(ys) else np.zeros(1)
-    left = [np.mean(np.array(plies_left)[occupancy == v]) for v in levels] if len(ys) else [30.0]
+    levels = np.unique(occupied) if len(ys) else np.zeros(1)
+    left = [np.mean(np.array(plies_left)[occupied == v]) for v in levels] if len(ys) else [30.0]
     LEARNED.update(edges=edges, weights=weights, r2=r2, symmetries=symmetries, plies_left=(levels, left),
                    mode="search" if r2 >= MIN_R2 else "playouts")
     return LEARNED

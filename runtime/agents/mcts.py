@@ -103,7 +103,7 @@ def analyze(stage, api, clock):
         games += 4
     rate = games / max(time.process_time() - t0, 1e-6)
     batch = max(1, min(MAX_BATCH, int(rate * LEAF_SECONDS)))
-    kept = {"root": None}
+    kept: dict[str, Node | None] = {"root": None}
 
     def strategy(state, legal_moves, clock):
         if len(legal_moves) == 1:
