@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 from time import perf_counter
-from typing import Callable
+from collections.abc import Callable
 
 from concurrent.futures import ThreadPoolExecutor
 

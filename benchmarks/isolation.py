@@ -85,8 +85,8 @@ def main() -> None:
     for name, work in cases:
         work(local), work(remote)  # warm: kernels, caches of the first positions
         remote._known.clear()
-        real_l, cpu_l, n_l = timed(local, lambda: work(local), cpu_seconds)
-        real_r, cpu_r, n_r = timed(remote, lambda: work(remote), remote.cpu_seconds)
+        real_l, cpu_l, n_l = timed(local, lambda work=work: work(local), cpu_seconds)
+        real_r, cpu_r, n_r = timed(remote, lambda work=work: work(remote), remote.cpu_seconds)
         print(f"  {name:42s} in-process {real_l / n_l * 1e6:8.2f} µs ({cpu_l / n_l * 1e6:7.2f} CPU) | "
               f"oracle {real_r / n_r * 1e6:8.2f} µs ({cpu_r / n_r * 1e6:7.2f} CPU) | "
               f"{real_r / real_l * n_l / n_r:5.1f}x real, {cpu_r / max(cpu_l, 1e-9) * n_l / n_r:5.1f}x CPU")

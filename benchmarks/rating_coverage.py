@@ -88,7 +88,7 @@ def measure(name: str, trials: int, seed: int, methods: list[str], resamples: in
     design = DESIGNS[name]
     rng = random.Random(seed * 1000 + list(DESIGNS).index(name))
     tallies = {m: {a: Tally() for a in design.strengths if a != ANCHOR} for m in methods}
-    seconds = {m: 0.0 for m in methods}
+    seconds = dict.fromkeys(methods, 0.0)
     drawn = played = 0
     for trial in range(trials):
         games = simulate(design, rng)

@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         game.games(2, 0)
         game.playouts(2, 0)  # compiled and warm before timing
         tau = cost.tau(game.games(cost.TAU_GAMES, cost.TAU_SEED, max_plies=10_000).costs.tolist())
-        generic = _best_of(lambda: game.games(args.games, 1, max_plies=10_000)) / args.games
-        fastest = _best_of(lambda: game.playouts(args.games, 1, max_plies=10_000)) / args.games
+        generic = _best_of(lambda game=game: game.games(args.games, 1, max_plies=10_000)) / args.games
+        fastest = _best_of(lambda game=game: game.playouts(args.games, 1, max_plies=10_000)) / args.games
         rows.append((path.stem, tau, generic, fastest))
         print(f"{path.stem:32s} tau {tau:10.1f}   generic {generic * 1e6:9.1f} µs/game ({generic / tau * 1e9:6.1f} ns per unit)"
               f"   fastest {fastest * 1e6:9.1f} µs/game", flush=True)

@@ -34,7 +34,7 @@ KEPT = 256
 
 
 @lru_cache(maxsize=KEPT)
-def compile(stage: Stage) -> CompiledGame:  # noqa: A001 - the public name the design gives it
+def compile(stage: Stage) -> CompiledGame:
     """The compiled game of a stage, shared within the process (compiled on first use)."""
     return CompiledGame(stage, lowered=_LOWERED.pop(stage, None))
 

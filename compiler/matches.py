@@ -135,7 +135,7 @@ def _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchil
         values[m] = v
         picked[m] = policy == GREEDY or beam >= n
     if policy == SEARCH and beam < n:
-        for b in range(beam):  # the beam: the best greedy values, the first of equal ones
+        for _ in range(beam):  # the beam: the best greedy values, the first of equal ones
             top = -1
             for m in range(n):
                 if not picked[m] and (top < 0 or values[m] > values[top]):
@@ -231,7 +231,7 @@ def _monte_carlo(state, me, n, samples, plies, max_plies, P, root, child, kids, 
         m = order[i]
         advance(state, child, True, root[4][m], root[2][m], root[3][m], P, kids[1])  # it was played above
         total = 0
-        for g in range(each):
+        for _ in range(each):
             v, x = _playout(child, me, plies + 1, max_plies, P, kids, playing, x)
             if v == K.BAD_CODE:
                 return -1, x

@@ -8,7 +8,7 @@ integer codes and rule *parameters* become data.
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -19,7 +19,7 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
@@ -64,7 +64,7 @@ class Config:
                 "adaptation": list(self.adaptation), "reference_games": self.reference_games}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Stopping:
     """When to stop before the planned stages are all played (none of it is part of the run's
     identity: a resumed run may be given other rules)."""
@@ -125,7 +125,7 @@ def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config
     return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class Callbacks:
     on_plan: Callable[[int, int], None] | None = None  # (games to play, games in the run)
     on_game: Callable[[dict], None] | None = None

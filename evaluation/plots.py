@@ -14,13 +14,13 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")  # files only: no display is needed or wanted
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Patch, Rectangle  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator
 
-from .anytime import Estimate  # noqa: E402
-from .page import Markup  # noqa: E402
-from .summary import Summary  # noqa: E402
+from .anytime import Estimate
+from .page import Markup
+from .summary import Summary
 
 __all__ = ["adaptation_plot", "anytime_plot", "leaderboard_plot", "matrix_figure", "matrix_plot", "stage_plot"]
 

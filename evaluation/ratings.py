@@ -534,8 +534,8 @@ def _intervals(table: _Table, weight: np.ndarray, wins: np.ndarray, theta: np.nd
 
 def _matrix(games: list[Outcome], agents: list[str]):
     matrix = {a: {b: (0.0, 0) for b in agents if b != a} for a in agents}
-    played = {a: 0 for a in agents}
-    scored = {a: 0.0 for a in agents}
+    played = dict.fromkeys(agents, 0)
+    scored = dict.fromkeys(agents, 0.0)
     for g in games:
         for me, other, s in ((g.black, g.white, g.score), (g.white, g.black, 1.0 - g.score)):
             p, n = matrix[me][other]

@@ -46,7 +46,7 @@ EVEN = Fraction(1, 2)  # a score's even outcome: what an agent that met nobody c
 
 def online_elo(games: list[Outcome], agents: list[str]) -> dict[str, float]:
     """Sequential Elo over `games` in the order given (one stage's games, as scheduled)."""
-    rating = {a: ONLINE_START for a in agents}
+    rating = dict.fromkeys(agents, ONLINE_START)
     for g in games:
         rb, rw = rating[g.black], rating[g.white]
         expected = 1.0 / (1.0 + 10.0 ** ((rw - rb) / 400.0))

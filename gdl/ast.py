@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Callable, ClassVar, Union
+from functools import cache
+from typing import Any, ClassVar
+from collections.abc import Callable
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 MAX_BOARD_SIDE = len(COLUMN_LETTERS)  # a column is one letter, so at most 26 columns (and rows)
@@ -144,7 +145,7 @@ def forms(kind: type) -> tuple[tuple[str, Form], ...]:
 
 # Memoised behind `forms`, which takes any class as a plain `type`: mypy calls the class object of
 # a declared class (`type[Step]`) unhashable and refuses it to an lru_cache (python/mypy#11470).
-@lru_cache(maxsize=None)
+@cache
 def _forms(kind: type) -> tuple[tuple[str, Form], ...]:
     out = []
     for f in dataclasses.fields(kind):
@@ -202,7 +203,7 @@ class CellRange(Node):
         return tuple(Cell(r, c, span=self.span) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
 
 
-CellItem = Union[Cell, CellRange]
+CellItem = Cell | CellRange
 
 
 def cell_name(row: int, col: int) -> str:
@@ -797,7 +798,8 @@ def _hash_with_class(cls: type[Node]) -> None:
     def __hash__(self: Node) -> int:
         return hash((cls.__name__, by_fields(self)))
 
-    setattr(cls, "__hash__", __hash__)  # replaced on purpose (mypy rightly flags a plain assignment to a method)
+    # replaced on purpose: mypy rightly flags a plain assignment to a method, so not `cls.__hash__ = ...`
+    setattr(cls, "__hash__", __hash__)  # noqa: B010
 
 
 for _cls in [c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Node)]:

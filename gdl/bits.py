@@ -110,7 +110,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from . import ast as A
 from .diagnostics import LudicaError
@@ -365,7 +366,7 @@ def _heading_of(c: Coder, player: str, heading: str | None) -> A.Heading:
 def _forward(c: Coder, forward: tuple[A.Heading, ...] | None, ctx: _Context) -> tuple[A.Heading, ...]:
     """Two presence bits (has the first player a heading? the second?), a heading per player given
     (whose it is, the presence bits say), and the order bit when both are given."""
-    given: dict[str, str | None] = {p: None for p in ctx.players}
+    given: dict[str, str | None] = dict.fromkeys(ctx.players)
     if forward is not None:
         for h in forward:
             if h.player not in given:

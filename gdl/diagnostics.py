@@ -14,7 +14,7 @@ the stage author's fault; it subclasses ValueError.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 from .ast import Span
 from .messages import MESSAGES

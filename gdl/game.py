@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -45,7 +46,7 @@ class Move:
         return f"Move.parse({str(self)!r})"
 
     @staticmethod
-    def parse(text: str) -> "Move":
+    def parse(text: str) -> Move:
         """Read `d3`, `b2-b3` or `pass`; raises ValueError (quoting the text) on anything else."""
         m = _MOVE_TEXT.match(text.lower()) if isinstance(text, str) else None
         if not m:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .ast import BOARD_KINDS, MAX_BOARD_SIDE, cell_name
 from .diagnostics import LudicaError

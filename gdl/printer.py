@@ -6,7 +6,8 @@ direction list and move target written out, and `turn alternate` (the default) l
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from . import ast as A
 
@@ -97,7 +98,7 @@ def _end(e: A.End) -> str:
     return f"end {text(e.condition)}: {text(e.result)}"
 
 
-def format(stage: A.Stage) -> str:  # noqa: A001 - the public name the design gives it
+def format(stage: A.Stage) -> str:
     """The canonical text of a stage, ending with a newline."""
     # Any line break the parser splits lines on (str.splitlines: \r, \x0c, \u2028, ...), not only \n.
     if '"' in stage.name or len((stage.name + ".").splitlines()) > 1:

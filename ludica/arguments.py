@@ -65,7 +65,7 @@ def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (
         if not Path(folder).is_dir():
             raise gdl.LudicaError(f"--agent-data {item!r}: {folder} is not a folder")
         folders[agent] = Path(folder).resolve()
-    given = {s: c for s, c in zip(specs, chosen)}
+    given = dict(zip(specs, chosen))
     for agent, path in folders.items():
         match = [c for c in chosen if agent in (c.name, str(c.path))
                  or (agent in given and given[agent] is c) or Path(agent).resolve() == c.path]

@@ -95,7 +95,7 @@ class AgentGroup:
         self._usage, self._procs = str(usage), str(dirs[0] / "cgroup.procs")
 
     @classmethod
-    def create(cls, max_tasks: int, memory_bytes: int | None = None) -> "AgentGroup | None":
+    def create(cls, max_tasks: int, memory_bytes: int | None = None) -> AgentGroup | None:
         if next(_sweeps) == 0:
             _sweep()
         name = f"ludica-{os.getpid()}-{started(os.getpid())}-{next(_names)}"

@@ -191,7 +191,7 @@ def _numba_caches() -> list[tuple[str, str]]:
         for cls in locators:
             try:
                 locator = cls.from_function(_numba_caches, probe)
-            except Exception:  # noqa: BLE001 - a locator that cannot serve this folder
+            except Exception:
                 locator = None
             if locator is not None:
                 found.append((str(folder), locator.get_cache_path()))

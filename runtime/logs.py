@@ -6,7 +6,7 @@ seat, and what each seat printed (cut off at a fixed size).
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from ..files import slug
@@ -30,7 +30,7 @@ def game_json(record: GameRecord, analyses: dict[str, dict] | None = None) -> di
                      "stageHash": record.stage_hash, "blackScore": record.scores[0], "whiteScore": record.scores[1],
                      "result": record.result, "reason": record.reason, "seed": record.seed,
                      "timeUsed": {"black": round(record.time_used[0], 4), "white": round(record.time_used[1], 4)},
-                     "date": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+                     "date": datetime.now(UTC).isoformat(timespec="seconds")},
         "initialBoard": record.initial_board,
         "moves": moves,
         "boards": [ply.board for ply in record.plies],

@@ -112,7 +112,7 @@ class Reader:
         del self._buf[: _HEADER.size + size]
         try:
             message = json.loads(data)
-        except Exception as e:  # noqa: BLE001 - JSONDecodeError, RecursionError, ValueError (huge ints)...
+        except Exception as e:
             raise ProtocolError(f"a message that is not JSON ({type(e).__name__}: {str(e)[:80]})") from None
         if not isinstance(message, dict):
             raise ProtocolError(f"a message that is not a JSON object: {data[:80]!r}")

@@ -12,7 +12,7 @@ import json
 import os
 import sqlite3
 import threading
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import IO
 
@@ -46,7 +46,7 @@ ADDED = {"games": {"ply_seconds": "TEXT NOT NULL DEFAULT '[]'"},
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # SQLite's header field for the application that owns a file: "LUDC". A store made before it was

@@ -24,7 +24,8 @@ import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO
+from collections.abc import Callable
 
 from ..compiler import compile as compile_stage
 from ..gdl import ast as A
@@ -40,7 +41,7 @@ from .stage_entrant import Entrant, Stopped
 from .warmup import warm_stages
 
 
-@dataclass
+@dataclass(frozen=True)
 class Hooks:
     """What `Run.play` tells its caller as it goes, and asks it; every hook is optional. With
     several jobs they are called from the jobs' threads; an exception in one stops the run."""
@@ -209,7 +210,7 @@ class _Jobs:
                     self.hooks.on_stage_done(plan)
         except Stopped:
             pass
-        except BaseException as err:  # noqa: BLE001 - handed to the caller's thread
+        except BaseException as err:
             self._stop(err)
 
     def _stage(self, plan: StagePlan) -> None:

@@ -6,7 +6,7 @@ runtime.Run (run.py); what a run plays, its Options and StagePlans, is in plans.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from ..files import write_atomic
 from ..gdl import load

@@ -19,7 +19,7 @@ output.py (the files and manifest).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..gdl.ast import Stage
 from .output import write

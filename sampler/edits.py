@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Callable
+from collections.abc import Callable
 
 from ..gdl import ast as A
 from ..gdl import bits as B
@@ -251,7 +251,7 @@ CHANGES = {c.name: c for c in (
 # moved to any cell (256 games, each about as likely as one cell blocked, nearly all playable) made
 # 25 of the 90 variants of seeds 1 to 3; 9 with these weights.
 FAMILIES: dict[str, dict[str, int]] = {
-    "all": {name: 1 for name in CHANGES},
+    "all": dict.fromkeys(CHANGES, 1),
     "arena": {"board size": 3, "blocked cells": 3, "over-blocked": 3, "turn order": 3, "result": 3,
               "setup pieces": 1},
 }

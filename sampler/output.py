@@ -101,7 +101,7 @@ def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) 
         "candidates": len(result.judged),
         "accepted": len(result.accepted),
         "draws": result.draws(),
-        "rejections": {k: v for k, v in sorted(result.rejections().items(), key=lambda kv: filter_order(kv[0]))},
+        "rejections": dict(sorted(result.rejections().items(), key=lambda kv: filter_order(kv[0]))),
         "stopped": result.stopped,
     }
     # last, and whole or not at all: a folder with a manifest holds its whole set

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..gdl import ast as A
 from ..gdl import bits as B

@@ -35,7 +35,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import TypeVar
+from collections.abc import Callable, Iterator, Sequence
 
 from ..gdl import ast as A
 from .. import stages as bundled_stages
@@ -120,7 +121,7 @@ class Spec:
         return self.base is not None and self.divergence is not None and self.filters.enabled
 
 
-def draw_candidate(spec: Spec, known: "Known", number: int, reference: divergence.Score | None = None) -> Candidate:
+def draw_candidate(spec: Spec, known: Known, number: int, reference: divergence.Score | None = None) -> Candidate:
     """Draw and screen candidate `number` (in a worker process); a candidate the same as one of
     `known` is rejected as soon as that shows (by its key before screening, by its fingerprint
     after the random games). A variant that passes every filter has its divergence from the base

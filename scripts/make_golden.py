@@ -22,7 +22,7 @@ from pathlib import Path
 from ludica import gdl, stages
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from playthrough import record  # noqa: E402  (the format lives with the tests that read it)
+from playthrough import record
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 

@@ -2,7 +2,7 @@
 moves, the move played with what it took, the board after it, and the final returns."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ludica import gdl
 

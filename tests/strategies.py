@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import string
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -35,7 +35,7 @@ NAME_START = string.ascii_letters
 NAME_REST = string.ascii_letters + string.digits + "_"
 
 
-@lru_cache(maxsize=None)
+@cache
 def player_names() -> st.SearchStrategy[str]:
     """A player name: `[A-Za-z][A-Za-z0-9_]*` (keywords included: they are names in that place)."""
     keywords = st.sampled_from(("game", "board", "players", "setup", "move", "end", "forward", "up",
@@ -45,7 +45,7 @@ def player_names() -> st.SearchStrategy[str]:
     return st.one_of(made, keywords)
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_names() -> st.SearchStrategy[str]:
     """A game name: any text without `"` and without line breaks (a `#` is fine: it is quoted)."""
     return st.text(st.characters(exclude_characters='"' + LINE_BREAKS, exclude_categories=("Cs",)),
@@ -55,13 +55,13 @@ def game_names() -> st.SearchStrategy[str]:
 # --- integers ------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def naturals(min_value: int = 0) -> st.SearchStrategy[int]:
     """Mostly small integers, sometimes large ones (the grammar reads any run of digits)."""
     return st.one_of(st.integers(min_value, 12), st.integers(min_value, 10**6))
 
 
-@lru_cache(maxsize=None)
+@cache
 def sides(max_side: int = MAX_SIDE) -> st.SearchStrategy[int]:
     return st.integers(1, max_side)
 
@@ -69,23 +69,23 @@ def sides(max_side: int = MAX_SIDE) -> st.SearchStrategy[int]:
 # --- cells ---------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def cells(rows: int = MAX_SIDE, cols: int = MAX_SIDE) -> st.SearchStrategy[A.Cell]:
     """A cell with row < rows and col < cols (by default anything a1..z26 can name)."""
     return st.builds(A.Cell, st.integers(0, rows - 1), st.integers(0, cols - 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def cell_ranges(rows: int = MAX_SIDE, cols: int = MAX_SIDE) -> st.SearchStrategy[A.CellRange]:
     return st.builds(A.CellRange, cells(rows, cols), cells(rows, cols))
 
 
-@lru_cache(maxsize=None)
+@cache
 def cell_items(rows: int = MAX_SIDE, cols: int = MAX_SIDE) -> st.SearchStrategy[A.CellItem]:
     return st.one_of(cells(rows, cols), cell_ranges(rows, cols))
 
 
-@lru_cache(maxsize=None)
+@cache
 def cell_lists(rows: int = MAX_SIDE, cols: int = MAX_SIDE, *, min_size: int = 1,
                max_size: int = 5) -> st.SearchStrategy[tuple[A.CellItem, ...]]:
     return st.lists(cell_items(rows, cols), min_size=min_size, max_size=max_size).map(tuple)
@@ -112,7 +112,7 @@ def _values(form: A.Form, sizes, integers) -> st.SearchStrategy:
     raise TypeError(f"tests/strategies.py draws no value of the form {type(form).__name__}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def concepts(kinds: tuple[type, ...], sizes: st.SearchStrategy[int] | None = None,
              integers: st.SearchStrategy[int] | tuple | None = None,
              weights: tuple[tuple[type, int], ...] = ()) -> st.SearchStrategy:
@@ -156,7 +156,7 @@ def every_concept(kinds: tuple[type, ...], *, sides=(1,), integers=(1,), directi
 # --- boards --------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def boards(sizes: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Board]:
     return concepts(A.BOARD_KINDS, sizes=sizes if sizes is not None else sides())
 
@@ -164,33 +164,33 @@ def boards(sizes: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.B
 # --- directions, moves, effects ------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def direction_words() -> st.SearchStrategy[str]:
     return st.sampled_from(A.DIRECTION_WORDS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def directions(max_words: int = 4) -> st.SearchStrategy[A.Directions]:
     """A non-empty union of direction words (repeats allowed: they print and parse)."""
     return st.lists(direction_words(), min_size=1, max_size=max_words).map(lambda w: A.Directions(tuple(w)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def targets() -> st.SearchStrategy[str]:
     return st.sampled_from(A.TARGETS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def move_kinds(distances: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.MoveKind]:
     return concepts(A.MOVE_KINDS, integers=distances)
 
 
-@lru_cache(maxsize=None)
+@cache
 def effects() -> st.SearchStrategy[A.Effect]:
     return concepts(A.EFFECT_KINDS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def move_rules(distances: st.SearchStrategy[int] | None = None, max_effects: int = 3) -> st.SearchStrategy[A.MoveRule]:
     return st.builds(A.MoveRule, move_kinds(distances),
                      st.lists(effects(), max_size=max_effects).map(tuple))
@@ -199,27 +199,27 @@ def move_rules(distances: st.SearchStrategy[int] | None = None, max_effects: int
 # --- turn order, ends ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def turn_orders() -> st.SearchStrategy[A.TurnOrder]:
     return concepts(A.TURN_ORDERS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pass_rules() -> st.SearchStrategy[A.PassForced | None]:
     return st.one_of(st.none(), concepts(A.PASS_RULES))
 
 
-@lru_cache(maxsize=None)
+@cache
 def conditions(integers: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Condition]:
     return concepts(A.CONDITIONS, integers=integers)
 
 
-@lru_cache(maxsize=None)
+@cache
 def results() -> st.SearchStrategy[A.Result]:
     return concepts(A.RESULTS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def ends(integers: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.End]:
     return st.builds(A.End, conditions(integers), results())
 
@@ -238,7 +238,7 @@ def _named(ref: int | str, names: tuple[str, str]) -> str:
     return names[ref] if isinstance(ref, int) else ref
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lists(strategy: st.SearchStrategy, min_size: int, max_size: int) -> st.SearchStrategy[tuple]:
     return st.lists(strategy, min_size=min_size, max_size=max_size).map(tuple)
 
@@ -268,7 +268,7 @@ _HEADING_ORDERS = st.sampled_from([(), (0,), (1,), (0, 1), (1, 0)])
 _TWO_NAMES = st.lists(player_names(), min_size=2, max_size=2, unique=True).map(tuple)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _setup_entries(rows: int, cols: int) -> st.SearchStrategy[tuple[int, tuple]]:
     return st.tuples(st.integers(0, 1), cell_lists(rows, cols))
 
@@ -298,7 +298,7 @@ def codable_stages(draw, max_moves: int = 4, max_ends: int = 4, max_side: int = 
 # --- playable stages (for differential tests of the compiled kernels) -----------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _conditions_on(rows: int, cols: int, max_plies: int, lines: int = 1, reaches: int = 1,
                    counts: int = 1) -> st.SearchStrategy[A.Condition]:
     """Every end condition, with line lengths within a rows x cols board and ply counts up to

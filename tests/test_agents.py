@@ -10,7 +10,7 @@ regular run short; the `slow` tests play more games at the default budgets.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
@@ -38,7 +38,7 @@ ARENA_TABLE = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled(stage: str):
     """The stage compiled, every API call made once (as the sandboxed worker does before it starts
     the clock), so that no kernel is compiled on an agent's time."""

@@ -18,7 +18,7 @@ import json
 import math
 import random
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -53,7 +53,7 @@ GAMES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def bundled_games(name: str):
     stage = gdl.load(BUNDLED[name])
     return gdl.reference(stage), compiler.compile(stage)
@@ -579,7 +579,7 @@ def test_big_boards(name):
 
 # --- the Arena games -------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def _arena_game(config: str):
     return compiler.compile(from_arena(json.loads(config)))
 

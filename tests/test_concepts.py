@@ -17,7 +17,8 @@ import random
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pytest

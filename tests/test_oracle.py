@@ -97,7 +97,7 @@ def test_the_oracle_answers_every_call_as_the_compiled_game_does(name):
         illegal = [m for m in (Move.parse("a1"), Move.parse("z26"), Move.parse("a1-a2"))
                    if m not in local.legal_moves(start)]
         for move in illegal:
-            assert same_error(lambda: local.apply(start, move), lambda: remote.apply(start, move)).startswith("illegal")
+            assert same_error(lambda move=move: local.apply(start, move), lambda move=move: remote.apply(start, move)).startswith("illegal")
         same_error(lambda: local.apply(start, "nonsense"), lambda: remote.apply(start, "nonsense"))
         same_error(lambda: local.apply_action(start, -7), lambda: remote.apply_action(start, -7))
         same_error(lambda: local.apply_action(start, 10**6), lambda: remote.apply_action(start, 10**6))
@@ -109,19 +109,19 @@ def test_the_oracle_answers_every_call_as_the_compiled_game_does(name):
         off = Move(None, (-1, 0))  # prints as 'a0', which does not parse back
         same_error(lambda: local.apply(start, off), lambda: remote.apply(start, off))
         for action in (2**63, -2**63 - 1, 2**31):
-            same_error(lambda: local.apply_action(start, action), lambda: remote.apply_action(start, action))
+            same_error(lambda action=action: local.apply_action(start, action), lambda action=action: remote.apply_action(start, action))
         same_error(lambda: local.legal_moves(None), lambda: remote.legal_moves(None))
         same_error(lambda: local.is_terminal(None), lambda: remote.is_terminal(None))
         for player in (0.5, 2, -1):
-            same_error(lambda: local.evaluate(start, player), lambda: remote.evaluate(start, player))
+            same_error(lambda player=player: local.evaluate(start, player), lambda player=player: remote.evaluate(start, player))
         for seed in (1.5, 2**64):
-            same_error(lambda: local.playouts(start, 2, seed=seed), lambda: remote.playouts(start, 2, seed=seed))
+            same_error(lambda seed=seed: local.playouts(start, 2, seed=seed), lambda seed=seed: remote.playouts(start, 2, seed=seed))
         broken = start.copy()
         broken[0] = 9
         for bad in (broken, start[:-1], np.zeros((2, 3), np.int32)):
-            assert same_error(lambda: local.legal_moves(bad), lambda: remote.legal_moves(bad)).startswith("not a state")
-            same_error(lambda: local.apply_action(bad, 0), lambda: remote.apply_action(bad, 0))
-            same_error(lambda: local.playouts(bad, 2), lambda: remote.playouts(bad, 2))
+            assert same_error(lambda bad=bad: local.legal_moves(bad), lambda bad=bad: remote.legal_moves(bad)).startswith("not a state")
+            same_error(lambda bad=bad: local.apply_action(bad, 0), lambda bad=bad: remote.apply_action(bad, 0))
+            same_error(lambda bad=bad: local.playouts(bad, 2), lambda bad=bad: remote.playouts(bad, 2))
         assert remote.legal_moves(start) == local.legal_moves(start)  # the oracle is still there
     finally:
         remote.close()

@@ -312,8 +312,8 @@ def test_manifest_weights_that_cannot_weigh_are_said_before_any_game(tmp_path, c
     unseen.mkdir()
     (unseen / "a.gdl").write_text(UNSEEN_STAGE)
     (unseen / "b.gdl").write_text(UNSEEN_STAGE.replace("4", "5"))
-    (unseen / "manifest.json").write_text('{"stages": [{"file": "a.gdl", "levin_weight": %s}, '
-                                          '{"file": "b.gdl", "levin_weight": 0.5}]}' % weight)
+    (unseen / "manifest.json").write_text(f'{{"stages": [{{"file": "a.gdl", "levin_weight": {weight}}}, '
+                                          '{"file": "b.gdl", "levin_weight": 0.5}]}')
     out = tmp_path / "run"
     argv = [*(a for a in EVALUATE if a != "--no-unseen"), "--unseen", str(unseen), "--out", str(out)]
     assert main(argv) == 2

@@ -175,7 +175,7 @@ def test_by_simulation_false_stops_stay_under_5_percent_and_400_elo_is_told_apar
 
     figures = {f.what: f for f in stopping_sim.main(["--trials", "1000"])}
     print(capsys.readouterr().out)
-    for what, f in figures.items():
+    for f in figures.values():
         if f.null:
             assert f.stopped <= 0.05 and f.wrong <= 0.05, f.line()
         else:

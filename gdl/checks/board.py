@@ -1,7 +1,7 @@
 """The board and its cells: size, cells on the board, blocked cells."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, diagnostic

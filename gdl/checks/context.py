@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 import re
 from functools import cached_property
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from .. import ast as A
 from ..diagnostics import Diagnostic

@@ -1,7 +1,7 @@
 """Ends: line lengths, ply caps, ends that hold at the start or never."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, diagnostic

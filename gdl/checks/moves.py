@@ -1,7 +1,7 @@
 """Moves: pieces to move, distances, `require capture`, rules that shadow others."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, diagnostic

@@ -1,7 +1,7 @@
 """The stage's name and its players."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, diagnostic
 from .context import (

@@ -1,7 +1,7 @@
 """The initial position (`setup`) and the players' headings (`forward`)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, diagnostic

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterator
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, diagnostic

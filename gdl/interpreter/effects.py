@@ -6,7 +6,7 @@ cell and returns how many pieces it took, or None when it makes the move illegal
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..ast import ConvertAdjacent, Effect, FlipCustodial, RemoveCustodial, RequireCapture
 from .moves import EMPTY, enemy, piece

@@ -6,7 +6,8 @@ for a draw). "The mover" is the side that made the last move or pass (`state.mov
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from ..ast import (
     AfterPlies, BoardFull, Condition, Connect, Directions, Draw, FewestPieces, Line, MostPieces,

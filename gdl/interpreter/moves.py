@@ -6,7 +6,7 @@ placements. Cells hold -1 (blocked), 0 (empty), 1 (first player's piece) or 2 (s
 """
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..ast import Clone, Jump, MoveKind, PlaceAdjacent, PlaceEmpty, PlaceGravity, Slide, Step
 from .topology import Topology

@@ -2,7 +2,7 @@
 no move passes."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..ast import AgainAfterCapture, Alternate, FewerPieces, PassForced, TurnOrder
 from .moves import piece

@@ -33,7 +33,7 @@ class Started:
     """What the worker has once its oracle said hello: the API and view for the agent, the setup
     (without the stage), the oracle's lockdown report; or why the oracle could not start."""
 
-    api: "OracleRules | None"
+    api: OracleRules | None
     view: StageView | None
     setup: dict
     lockdown: dict
@@ -57,7 +57,7 @@ def start(referee: socket.socket) -> Started:
                 control_here.close()
                 server.main(referee, data_there, control_there, spent)
                 code = 0
-        except BaseException:  # noqa: BLE001 - the worker sees the channel end
+        except BaseException:
             traceback.print_exc()
         finally:
             sys.stdout.flush(), sys.stderr.flush()

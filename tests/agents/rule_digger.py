@@ -31,7 +31,7 @@ def _in_gc() -> int:
         try:
             if _is_rules(obj) or (hasattr(obj, "__dict__") and any(_is_rules(v) for v in vars(obj).values())):
                 found += 1
-        except Exception:  # noqa: BLE001 - odd objects: not what we look for
+        except Exception:
             pass
     return found
 

@@ -221,11 +221,11 @@ def analyze(stage, api, clock):
                   try_kernel_settings, try_devices):
         try:
             route()
-        except Exception as e:  # noqa: BLE001 - a route that breaks is reported, the others go on
+        except Exception as e:
             say(f"error: {route.__name__}: {type(e).__name__}: {e}")
     try:
         redraw(stage, api, clock)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         say(f"error: redraw: {type(e).__name__}: {e}")
     say("done")
 
