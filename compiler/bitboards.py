@@ -44,6 +44,37 @@ def shift(b, d, bb_shift, bb_mask):
     return b << np.uint64(s) if s > 0 else b >> np.uint64(-s)
 
 
+# A step table: uint64[3, n_dirs], row STEP_MASK the cells that may step (bb_mask of the direction
+# stepped, 0 for a direction not used), rows STEP_LEFT and STEP_RIGHT the shifts that step them
+# (one of the two is 0). Its own shifts per direction, with no sign to test, let the loops over the
+# directions run as straight code that LLVM turns into vector instructions (effects.py: a custodial
+# legality test in 8 ns, against 90 ns stepping with `shift`).
+STEP_MASK, STEP_LEFT, STEP_RIGHT = 0, 1, 2
+
+
+@kernel
+def step_table(dirs, bb_shift, bb_mask, opposite=None):
+    """The step table of the directions d with dirs[d] != 0: a step in direction d, or, given the
+    `opposite` of each direction, in the opposite of d (the way a custodial run is grown from the
+    closing piece)."""
+    n = dirs.shape[0]
+    steps = np.zeros((3, n), np.uint64)
+    for d in range(n):
+        if dirs[d] != 0:
+            e = d if opposite is None else opposite[d]
+            s = bb_shift[e]
+            steps[STEP_MASK, d] = bb_mask[e]
+            steps[STEP_LEFT, d] = s if s > 0 else 0
+            steps[STEP_RIGHT, d] = -s if s < 0 else 0
+    return steps
+
+
+@inline
+def step(b, steps, d):
+    """Every bit of bitboard b moved one step by row d of a step table (off the board: dropped)."""
+    return ((b & steps[STEP_MASK, d]) << steps[STEP_LEFT, d]) >> steps[STEP_RIGHT, d]
+
+
 @kernel
 def full(size):
     """The bitboard of every cell of a board of `size` cells."""

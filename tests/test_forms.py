@@ -104,3 +104,22 @@ def test_a_connection_on_cells_in_a_union_find_and_on_bitboards_agree(position):
             masks = [_bits(region, 1) for region in (start, goal)]
             bits = connects_bits(_bits(cells, mine), *masks, program.orth, program.bb_shift, program.bb_mask)
             assert whole == bits, f"end {e}: cells and bitboards disagree"
+
+
+def test_custodial_on_bitboards_follows_runs_longer_than_six():
+    """The bitboard forms grow every run 5 steps as straight code, then on where a line is longer
+    (effects.py): a run of 12 on a board 16 wide, and one crossing a blocked cell, as the rays say."""
+    program = _program("rect 1 16")
+    for over, blocked_at in ((False, None), (True, 6)):
+        cells = np.array([1] + [2] * 12 + [0, 0, 1], dtype=np.int32)  # x o o ... o . . x
+        if blocked_at is not None:
+            cells[blocked_at] = -1
+        dirs = np.ones(program.nbr.shape[0], dtype=np.int32)
+        me, op, empty, blocked = (np.uint64(b) for b in cell_bits(cells, 0, 16))
+        targets = int(custodial_targets(me, op, empty, blocked, dirs, over, program.bb_shift, program.bb_mask,
+                                        program.opposite))
+        assert targets == 1 << 13, bin(targets)  # closes the run of 12 (cell 14 closes nothing)
+        taken = int(custodial_taken(me, op, blocked, 13, dirs, over, program.bb_shift, program.bb_mask))
+        buf = np.empty(64, np.int32)
+        m = custodial_collect(cells, 1, 2, 13, dirs, over, program.rays, program.ray_len, buf)
+        assert {i for i in range(16) if taken >> i & 1} == set(buf[:m].tolist()) == set(range(1, 13)) - {blocked_at}

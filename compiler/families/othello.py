@@ -3,8 +3,9 @@
 cells without wrap, with any turn order, pass rule, ends and results.
 
 Each side is a uint64 (bitboards.py). The legal cells of a position are one Kogge-Stone pass per
-direction (effects.custodial_targets), the k-th legal move is the k-th set bit (row-major, the
-generic order), and a move's flips are effects.custodial_taken: so the family plays the generic
+direction (effects.custodial_targets_stepped, with step tables made once per stage), the k-th legal
+move is the k-th set bit (row-major, the generic order), and a move's flips are
+effects.custodial_taken_stepped: so the family plays the generic
 kernels' very games for a seed (tests/test_fast_playouts.py, tests/test_compiled.py). It also
 answers calls from Python (`step`) without unpacking the program.
 """
@@ -16,10 +17,10 @@ from collections import namedtuple
 
 from .. import codes as K
 from ..arrays import copy_into
-from ..bitboards import (ONE, first_position, full, index_of, lowest, popcount, region_bits, sides_of,
+from ..bitboards import (ONE, first_position, full, index_of, lowest, popcount, region_bits, sides_of, step_table,
                          turn_of)
 from ..calls import step_arrays
-from ..effects import custodial_taken, custodial_targets
+from ..effects import custodial_taken_stepped, custodial_targets_stepped
 from ..ends import end_rule, holds_bits, pieces_bits
 from ..jit import inline, kernel, leaf
 from ..ply import describe_bits, listing, playout_kernel, step_kernel
@@ -40,22 +41,28 @@ EXCLUDES = K.coverage(moves={K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.STEP, K.SLIDE,
                       conditions={K.LINE, K.CONNECT})
 
 
-# The family's int32 tables, packed in `ints` in this order (applies), and the uint64 ones in `bits`.
-_LAYOUT = Layout("ends", "game", "dirs", "over_blocked", "bb_shift", "opposite")
-_ENDS, _GAME, _DIRS, _OVER_BLOCKED, _SHIFT, _OPPOSITE = map(_LAYOUT.number, _LAYOUT.names)
+# The family's int32 tables, packed in `ints` in this order (applies), and the uint64 ones in `bits`:
+# the far rows, then the step tables.
+_LAYOUT = Layout("ends", "game", "over_blocked")
+_ENDS, _GAME, _OVER_BLOCKED = map(_LAYOUT.number, _LAYOUT.names)
 # What the kernels read, by name: each table a view of the two arrays that cross a call from Python.
 # (No orthogonal directions nor line axes: line and connect ends are not the family's.)
-Tables = namedtuple("Tables", [*_LAYOUT.names, "bb_mask", "regions"])
+Tables = namedtuple("Tables", [*_LAYOUT.names, "far_rows", "back_steps", "steps"])
 
 
 def named_tables(program) -> dict[str, np.ndarray]:
-    """The family's tables of a program by name (Tables' fields): the ends, the game row, the
-    flip's directions per player, over-blocked, bit shifts, opposite directions, bit masks, regions
-    as bitboards."""
-    return dict(ends=program.ends, game=program.game, dirs=program.effect_dirs[0, 0],
+    """The family's tables of a program by name (Tables' fields): the ends, the game row,
+    over-blocked, the far rows as bitboards (regions 0 and 1: the family has no connect end), and
+    per player the step tables (bitboards.step_table) of the flip's directions, backwards (legal
+    cells: runs grown from the closing pieces) and forwards (the pieces a move takes)."""
+    dirs = program.effect_dirs[0, 0]
+
+    def steps(opposite):
+        return np.stack([step_table(dirs[p], program.bb_shift, program.bb_mask, opposite) for p in (0, 1)])
+
+    return dict(ends=program.ends, game=program.game,
                 over_blocked=np.array([program.effects[0, 0, K.FX_OVER_BLOCKED]], np.int32),
-                bb_shift=program.bb_shift, opposite=program.opposite, bb_mask=program.bb_mask,
-                regions=region_bits(program.regions))
+                far_rows=region_bits(program.regions[:2]), back_steps=steps(program.opposite), steps=steps(None))
 
 
 def applies(program) -> tuple | None:
@@ -68,7 +75,7 @@ def applies(program) -> tuple | None:
         return None
     named = named_tables(program)
     ints = _LAYOUT.pack(**{name: named[name] for name in _LAYOUT.names})
-    return ints, np.concatenate([named["bb_mask"], named["regions"]])
+    return ints, np.concatenate([named["far_rows"], named["back_steps"].ravel(), named["steps"].ravel()])
 
 
 @inline
@@ -76,14 +83,15 @@ def unpack(ints, bits):
     """The Tables of applies' two arrays (views, no copies).
 
     ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
-    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    bits: uint64[2 + 12 * n_dirs] — each player's far row as a bitboard, then two step tables
+      (back_steps, steps) of uint64[2, 3, n_dirs]: per player, a direction's mask, left and right shift
     -> tables: Tables — each table by name
     """
-    bb_shift = table1(ints, _SHIFT)
-    n_dirs = bb_shift.shape[0]
-    return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), dirs=table2(ints, _DIRS),
-                  over_blocked=table1(ints, _OVER_BLOCKED), bb_shift=bb_shift, opposite=table1(ints, _OPPOSITE),
-                  bb_mask=bits[:n_dirs], regions=bits[n_dirs:])
+    half = (bits.shape[0] - 2) // 2  # two step tables of 2 players x 3 rows x n_dirs
+    shape = (2, 3, half // 6)
+    return Tables(ends=table2(ints, _ENDS), game=table1(ints, _GAME), over_blocked=table1(ints, _OVER_BLOCKED),
+                  far_rows=bits[:2], back_steps=bits[2:2 + half].reshape(shape),
+                  steps=bits[2 + half:].reshape(shape))
 
 
 @inline
@@ -92,10 +100,10 @@ def _holds(cond, param, exact, e, moves, mover, at, tables):
     are not the family's (HANDLES), so their tables stay out of the ply loop.
 
     at: tuple — (empty cells, the side to move's pieces, first player's, second's: uint64; ply)
-    tables: Tables — regions (uint64[n_regions], as bitboards) read
+    tables: Tables — far_rows (uint64[2], as bitboards) read
     """
     empty, to_move, first, second, ply = at
-    holds = holds_bits(cond, param, moves, empty, to_move, first if mover == 0 else second, tables.regions[mover],
+    holds = holds_bits(cond, param, moves, empty, to_move, first if mover == 0 else second, tables.far_rows[mover],
                        ply)
     return K.UNKNOWN if holds == K.NEEDS_BOARD else holds
 
@@ -113,12 +121,11 @@ def _status(first, second, blocked, all_cells, player, mover, ply, tables):
     """
     me, op = (first, second) if player == 0 else (second, first)
     empty = all_cells & ~(me | op | blocked)
-    dirs, over, bb_shift, bb_mask, opposite = (tables.dirs, tables.over_blocked[0] != 0, tables.bb_shift,
-                                               tables.bb_mask, tables.opposite)
-    legal = custodial_targets(me, op, empty, blocked, dirs[player], over, bb_shift, bb_mask, opposite)
+    over, back = tables.over_blocked[0] != 0, tables.back_steps
+    legal = custodial_targets_stepped(me, op, empty, blocked, over, back[player])
     available = popcount(legal)
     if available == 0 and tables.game[K.G_PASS] != 0:
-        if custodial_targets(op, me, empty, blocked, dirs[1 - player], over, bb_shift, bb_mask, opposite) != 0:
+        if custodial_targets_stepped(op, me, empty, blocked, over, back[1 - player]) != 0:
             available = 1
     over_now, won = _first_end(tables.ends, available, mover, (empty, me, first, second, ply), tables)
     return legal, available, over_now, won
@@ -175,8 +182,7 @@ def _advance(position, legal, k, tables, work):
         legal &= legal - ONE
     at = index_of(lowest(legal))
     me, op = (first, second) if player == 0 else (second, first)
-    flips = custodial_taken(me, op, blocked, at, tables.dirs[player], tables.over_blocked[0] != 0, tables.bb_shift,
-                            tables.bb_mask)
+    flips = custodial_taken_stepped(me, op, blocked, at, tables.over_blocked[0] != 0, tables.steps[player])
     first, second, nxt = _place(first, second, player, at, flips, tables.game[K.G_TURN])
     return (first, second, blocked, all_cells, np.int64(nxt), player, ply + 1), nxt == K.BAD_CODE
 
@@ -190,7 +196,7 @@ def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners)
 
     starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
     ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
-    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    bits: uint64[2 + 12 * n_dirs] — the far rows, then the step tables (see unpack)
     lengths, winners: int32[games] — written: each game's plies and winner
     """
     _games(starts, first_game, seed, max_plies, unpack(ints, bits), 0, lengths, winners)  # (no scratch)
@@ -206,7 +212,7 @@ def _list(first, second, blocked, player, mover, ply, ints, bits, out):
 
     first, second, blocked: uint64 bitboards; player, mover, ply: int64
     ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
-    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    bits: uint64[2 + 12 * n_dirs] — the far rows, then the step tables (see unpack)
     out: int32[2 * max_moves] — written: the moves' codes, then their rules (the listing)
     """
     tables = unpack(ints, bits)
@@ -234,7 +240,7 @@ def _play_move(state, child, k, code, n, ints, bits):
     state: int32[n_cells + 3] — the position, read only
     child: int32[n_cells + 3] — written (a slab row)
     ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
-    bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
+    bits: uint64[2 + 12 * n_dirs] — the far rows, then the step tables (see unpack)
     """
     game = table1(ints, _GAME)
     size = game[K.G_CELLS]
@@ -244,9 +250,9 @@ def _play_move(state, child, k, code, n, ints, bits):
     taken = 0
     nxt = 1 - player  # a pass
     if code != K.PASS_CODE:
-        dirs, over, bb_shift = table2(ints, _DIRS), table1(ints, _OVER_BLOCKED)[0] != 0, table1(ints, _SHIFT)
+        tables = unpack(ints, bits)
         me, op = (first, second) if player == 0 else (second, first)
-        flips = custodial_taken(me, op, blocked, code, dirs[player], over, bb_shift, bits[:bb_shift.shape[0]])
+        flips = custodial_taken_stepped(me, op, blocked, code, tables.over_blocked[0] != 0, tables.steps[player])
         first, second, nxt = _place(first, second, player, code, flips, game[K.G_TURN])
         if nxt == K.BAD_CODE:
             return K.BAD_CODE, 0, True, K.BAD_CODE
