@@ -56,7 +56,14 @@ STEP_MASK, STEP_LEFT, STEP_RIGHT = 0, 1, 2
 def step_table(dirs, bb_shift, bb_mask, opposite=None):
     """The step table of the directions d with dirs[d] != 0: a step in direction d, or, given the
     `opposite` of each direction, in the opposite of d (the way a custodial run is grown from the
-    closing piece)."""
+    closing piece).
+
+    dirs: int32[n_dirs] — 1 for the directions to step in
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    opposite: int32[n_dirs] — the opposite of each direction, or None (step forwards)
+    -> steps: uint64[3, n_dirs] — per direction its mask, left shift and right shift (0 for unused)
+    """
     n = dirs.shape[0]
     steps = np.zeros((3, n), np.uint64)
     for d in range(n):
@@ -71,7 +78,10 @@ def step_table(dirs, bb_shift, bb_mask, opposite=None):
 
 @inline
 def step(b, steps, d):
-    """Every bit of bitboard b moved one step by row d of a step table (off the board: dropped)."""
+    """Every bit of bitboard b moved one step by row d of a step table (off the board: dropped).
+
+    steps: uint64[3, n_dirs] — a step table (step_table)
+    """
     return ((b & steps[STEP_MASK, d]) << steps[STEP_LEFT, d]) >> steps[STEP_RIGHT, d]
 
 

@@ -93,7 +93,10 @@ _UNROLLED = 5
 @inline
 def _grow(run, with_op, op, through, steps, d):
     """One more step of a custodial run grown through `through`: the cells reached (`run`) and those
-    reached with an enemy piece on the way (`with_op`), each accumulated."""
+    reached with an enemy piece on the way (`with_op`), each accumulated (uint64 bitboards).
+
+    steps: uint64[3, n_dirs] — the step table the run grows by (bitboards.step_table)
+    """
     nxt = step(run, steps, d)
     return run | (nxt & through), with_op | (step(with_op, steps, d) & through) | (nxt & op)
 
@@ -101,7 +104,11 @@ def _grow(run, with_op, op, through, steps, d):
 @kernel
 def custodial_targets_stepped(me, op, empty, blocked, over_blocked, back):
     """custodial_targets with the step table of the effect's directions, `back`wards
-    (bitboards.step_table)."""
+    (bitboards.step_table).
+
+    me, op, empty, blocked: uint64 bitboards
+    back: uint64[3, n_dirs] — the step table of the effect's directions, reversed
+    """
     through = op | blocked if over_blocked else op
     targets = growing = np.uint64(0)
     for d in range(back.shape[1]):
@@ -127,7 +134,11 @@ def custodial_targets_stepped(me, op, empty, blocked, over_blocked, back):
 
 @kernel
 def custodial_taken_stepped(me, op, blocked, at, over_blocked, steps):
-    """custodial_taken with the step table of the effect's directions (bitboards.step_table)."""
+    """custodial_taken with the step table of the effect's directions (bitboards.step_table).
+
+    me, op, blocked: uint64 bitboards; at: the arrival cell
+    steps: uint64[3, n_dirs] — the step table of the effect's directions
+    """
     through = op | blocked if over_blocked else op
     taken = growing = np.uint64(0)
     start = ONE << np.uint64(at)
