@@ -32,7 +32,8 @@ read from each module's import statements, those inside functions included, so a
 no other compiler code than those files). An edit recompiles the kernels of the modules that
 import the edited one, directly or not (an edit to rng.py: the playouts, not the ends); an
 unchanged compiler loads everything from the cache. Every kernel module imports this one, so an
-edit here recompiles everything. A kernel reads no name a module imports from outside the
+edit here recompiles everything; so does any edit, for the few plain functions of a module that
+does not import this one, compiled by another (codes.move_code as calls.encode). A kernel reads no name a module imports from outside the
 compiler (gdl's code is not in the digest): tests/test_jit_cache.py holds them to that.
 
 A kernel may also be made by a factory (ply.py: the rules every form shares, written once, each
@@ -155,9 +156,12 @@ def dependencies(path: Path) -> frozenset[Path]:
 
 @cache
 def _stamp(path: Path) -> str:
-    """The digest a module's kernels are keyed on: its dependencies' names and contents."""
+    """The digest a module's kernels are keyed on: its dependencies' names and contents. A module
+    that does not import this one has plain functions that another module compiles (calls.encode is
+    codes.move_code), we do not know which, nor with which options: those are keyed on every file."""
+    files = dependencies(path) if Path(__file__).resolve() in dependencies(path) else _ROOT.rglob("*.py")
     h = hashlib.sha256()
-    for file in sorted(dependencies(path)):
+    for file in sorted(files):
         h.update(file.relative_to(_ROOT).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
     return h.hexdigest()
 

@@ -9,6 +9,7 @@ kernels that compile in a second), in fresh processes with their own NUMBA_CACHE
     base.one  <-  middle.two  <-  top.three      top imports middle only, not base
     apart.alone                                  imports no other module
     factory.adding(f): a closure over f          made.plus = adding(made.five)
+    plain.eight: plain Python                    wrapping.eight = kernel(plain.eight)
 """
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ _TOY = {
     "apart.py": "from .jit import kernel\n\n\n@kernel\ndef alone():\n    return 7\n",
     "factory.py": ("from .jit import kernel\n\n\ndef adding(f):\n    @kernel\n    def add():\n"
                    "        return f() + 100\n    return add\n"),
+    "plain.py": "def eight():\n    return 8\n",
+    "wrapping.py": "from .jit import kernel\nfrom .plain import eight\n\neight = kernel(eight)\n",
     "made.py": ("from .factory import adding\nfrom .jit import kernel\n\n\n@kernel\ndef five():\n    return 5\n\n\n"
                 "plus = adding(five)\n"),
 }
@@ -47,16 +50,17 @@ _TOY = {
 # Call every kernel from Python; print the results and the kernels compiled (not loaded).
 _RUN = """
 import json
-from toy import apart, base, made, middle, top
-values = {"three": top.three(), "alone": apart.alone(), "plus": made.plus()}
+from toy import apart, base, made, middle, top, wrapping
+values = {"three": top.three(), "alone": apart.alone(), "plus": made.plus(), "eight": wrapping.eight()}
 kernels = {"base.one": base.one, "middle.two": middle.two, "top.three": top.three, "apart.alone": apart.alone,
-           "made.five": made.five, "made.plus": made.plus}
+           "made.five": made.five, "made.plus": made.plus, "wrapping.eight": wrapping.eight}
 compiled = sorted(name for name, kernel in kernels.items() if kernel.stats.cache_misses)
 print(json.dumps({"values": values, "compiled": compiled}))
 """
 
-EVERY_KERNEL = ["apart.alone", "base.one", "made.five", "made.plus", "middle.two", "top.three"]
-FIRST_VALUES = {"three": 3, "alone": 7, "plus": 105}
+EVERY_KERNEL = ["apart.alone", "base.one", "made.five", "made.plus", "middle.two", "top.three", "wrapping.eight"]
+FIRST_VALUES = {"three": 3, "alone": 7, "plus": 105, "eight": 8}
+WRAPPED = ["wrapping.eight"]  # plain.eight, compiled by wrapping.py: keyed on every file (jit._stamp)
 
 
 class Toy:
@@ -96,9 +100,16 @@ def test_an_unchanged_package_loads_every_kernel(toy):
     assert toy.run() == {"values": FIRST_VALUES, "compiled": []}
 
 
+def test_a_plain_function_another_module_compiles_is_compiled_again_after_an_edit_there(toy):
+    """plain.py imports nothing: its function's key must still change when wrapping.py compiles it
+    otherwise (numba's key holds neither the options nor the module that compiled it)."""
+    toy.edit("wrapping.py", "eight = kernel(eight)", "eight = kernel(eight)  # an edit")
+    assert toy.run() == {"values": FIRST_VALUES, "compiled": WRAPPED}
+
+
 def test_an_edit_to_a_module_no_other_imports_recompiles_its_kernels_only(toy):
     toy.edit("apart.py", "return 7", "return 7  # an edit")
-    assert toy.run() == {"values": FIRST_VALUES, "compiled": ["apart.alone"]}
+    assert toy.run() == {"values": FIRST_VALUES, "compiled": ["apart.alone"] + WRAPPED}
 
 
 def test_an_edit_recompiles_the_kernels_of_modules_that_import_it_transitively(toy):
@@ -106,7 +117,8 @@ def test_an_edit_recompiles_the_kernels_of_modules_that_import_it_transitively(t
     the modules it imports directly (or numba's own, on the module alone) would load the old three
     and answer 3."""
     toy.edit("base.py", "return 1", "return 2")
-    assert toy.run() == {"values": dict(FIRST_VALUES, three=4), "compiled": ["base.one", "middle.two", "top.three"]}
+    assert toy.run() == {"values": dict(FIRST_VALUES, three=4),
+                         "compiled": ["base.one", "middle.two", "top.three"] + WRAPPED}
 
 
 def test_a_closure_is_recompiled_when_a_kernel_it_closes_over_or_its_factory_changes(toy):
@@ -114,9 +126,9 @@ def test_a_closure_is_recompiled_when_a_kernel_it_closes_over_or_its_factory_cha
     changed, the kernel it closes over did. Then its factory changes (made.py imports factory.py,
     so made.five is compiled again too)."""
     toy.edit("made.py", "return 5", "return 6")
-    assert toy.run() == {"values": dict(FIRST_VALUES, plus=106), "compiled": ["made.five", "made.plus"]}
+    assert toy.run() == {"values": dict(FIRST_VALUES, plus=106), "compiled": ["made.five", "made.plus"] + WRAPPED}
     toy.edit("factory.py", "return f() + 100", "return f() + 200")
-    assert toy.run() == {"values": dict(FIRST_VALUES, plus=206), "compiled": ["made.five", "made.plus"]}
+    assert toy.run() == {"values": dict(FIRST_VALUES, plus=206), "compiled": ["made.five", "made.plus"] + WRAPPED}
 
 
 def _names(*paths: str) -> set[Path]:
