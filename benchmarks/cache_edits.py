@@ -52,15 +52,17 @@ for stage in chosen:
         game.games(2, seed=1, policies=("greedy", "search"), samples=2)
         game.games(2, seed=1, policies=("mc", "random"), samples=2)
         game.solve(500)
-kernels = {}
+kernels, seen = {}, set()
 for name, module in list(sys.modules.items()):
     if name.startswith("ludica.compiler"):
-        for value in vars(module).values():
-            if isinstance(value, Dispatcher) and value._cache is not None:
-                key = f"{name.removeprefix('ludica.compiler.')}.{value.py_func.__qualname__}"
+        for var, value in vars(module).items():
+            if isinstance(value, Dispatcher) and value._cache is not None and id(value) not in seen:
+                seen.add(id(value))  # once, however many modules import it
+                f = value.py_func  # named where it is defined; a factory's kernel where it is kept
+                where = (name, var) if f.__closure__ else (f.__module__, f.__qualname__)
                 hits, misses = sum(value.stats.cache_hits.values()), sum(value.stats.cache_misses.values())
                 if hits or misses:
-                    kernels[key] = (hits, misses)
+                    kernels[f"{where[0].removeprefix('ludica.compiler.')}.{where[1]}"] = (hits, misses)
 assert compiler.__file__.startswith(sys.argv[1]), compiler.__file__  # the copy, not the checkout
 print(json.dumps({"seconds": time.perf_counter() - start, "kernels": kernels}))
 """
@@ -79,7 +81,9 @@ kernels = {}
 for module in [ludica.compiler] + [importlib.import_module(name) for name in names]:
     for name, value in vars(module).items():
         if isinstance(value, Dispatcher) and id(value) not in kernels:
-            kernels[id(value)] = (f"{module.__name__.removeprefix('ludica.compiler.')}.{name}", value.py_func)
+            f = value.py_func  # named where it is defined; a factory's kernel where it is kept
+            where = (module.__name__, name) if f.__closure__ else (f.__module__, f.__qualname__)
+            kernels[id(value)] = (f"{where[0].removeprefix('ludica.compiler.')}.{where[1]}", f)
 def keys():
     if hasattr(jit, "dependencies"):
         jit.dependencies.cache_clear(), jit._stamp.cache_clear()

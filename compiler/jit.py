@@ -33,8 +33,9 @@ no other compiler code than those files). An edit recompiles the kernels of the 
 import the edited one, directly or not (an edit to rng.py: the playouts, not the ends); an
 unchanged compiler loads everything from the cache. Every kernel module imports this one, so an
 edit here recompiles everything; so does any edit, for the few plain functions of a module that
-does not import this one, compiled by another (codes.move_code as calls.encode). A kernel reads no name a module imports from outside the
-compiler (gdl's code is not in the digest): tests/test_jit_cache.py holds them to that.
+does not import this one, compiled by another (codes.move_code as calls.encode). A kernel reads
+no name a module imports from outside the compiler (gdl's code is not in the digest):
+tests/test_jit_cache.py holds them to that.
 
 A kernel may also be made by a factory (ply.py: the rules every form shares, written once, each
 form handing in only what differs), a closure over the form's kernels. numba keys a closure's cache
