@@ -26,20 +26,30 @@ that loops, not views made in it (a thin kernel unpacks, then calls the loop).
 
 numba keys a function's cached machine code on its own source file only, yet a kernel's machine
 code holds the code of every kernel it calls, inlined or not: change ends.py and the cached
-playouts of playouts.py would go on playing the old ends. So for the compiler's files the cache is
-keyed on a digest of every source file of the compiler instead: any change to any of them
-recompiles every kernel (once), and an unchanged compiler loads everything from the cache.
+playouts of playouts.py would go on playing the old ends. So a compiler module's kernels are keyed
+on a digest of the module and of every compiler module it imports, transitively (`dependencies`:
+read from each module's import statements, those inside functions included, so a kernel can reach
+no other compiler code than those files). An edit recompiles the kernels of the modules that
+import the edited one, directly or not (an edit to rng.py: the playouts, not the ends); an
+unchanged compiler loads everything from the cache. Every kernel module imports this one, so an
+edit here recompiles everything; so does any edit, for the few plain functions of a module that
+does not import this one, compiled by another (codes.move_code as calls.encode). A kernel reads
+no name a module imports from outside the compiler (gdl's code is not in the digest):
+tests/test_jit_cache.py holds them to that.
 
 A kernel may also be made by a factory (ply.py: the rules every form shares, written once, each
 form handing in only what differs), a closure over the form's kernels. numba keys a closure's cache
 entry on a pickle of what it closes over, and a kernel pickles differently in every process: such a
-kernel would never load from the cache (tried). For the compiler's closures the entry is keyed on the
-names of the kernels they close over instead, which the digest above already covers.
+kernel would never load from the cache (tried). For the compiler's closures the entry is keyed on
+the names of the kernels they close over instead, and on their modules' digests: the factory's
+module does not import the form that calls it (ply.py's kernels close over othello.py's).
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import sys
+from functools import cache
 from pathlib import Path
 
 from numba import njit, types
@@ -90,23 +100,79 @@ LEAF = dict(_nrt=False, pipeline_class=_LeafCompiler)
 leaf = njit(**_OPTIONS, **LEAF)
 
 _ROOT = Path(__file__).resolve().parent
+_PACKAGE = __name__.rpartition(".")[0]  # "ludica.compiler": how an absolute import names the compiler
 
 
-def _digest() -> str:
+def _module_files(path: Path) -> list[Path]:
+    """The file of the module `path` names without its suffix (a module or a package), if any."""
+    return [f for f in (path.with_suffix(".py"), path / "__init__.py") if f.is_file()]
+
+
+def _imported_from(path: Path, node: ast.ImportFrom) -> set[Path]:
+    """The compiler's files a `from ... import ...` in the module at `path` reads: the module named
+    and the submodules imported from it; a package's __init__ only when a name is not a submodule
+    (`from . import codes` reads codes.py, not the compiler's __init__, which imports everything)."""
+    if node.level:
+        base = path.parent
+        for _ in range(node.level - 1):
+            base = base.parent
+        parts = node.module.split(".") if node.module else []
+    elif node.module == _PACKAGE or (node.module or "").startswith(_PACKAGE + "."):
+        base, parts = _ROOT, node.module[len(_PACKAGE):].split(".")[1:]
+    else:
+        return set()  # outside the compiler
+    named = base.joinpath(*parts)
+    found: set[Path] = set()
+    for alias in node.names:
+        submodule = _module_files(named / alias.name) if named.is_dir() else []
+        found.update(submodule or _module_files(named))
+    return found
+
+
+def _imports(path: Path) -> set[Path]:
+    """The compiler's files the module at `path` imports, anywhere in it."""
+    found: set[Path] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            found |= _imported_from(path, node)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(_PACKAGE + "."):
+                    found.update(_module_files(_ROOT.joinpath(*alias.name[len(_PACKAGE):].split(".")[1:])))
+    return {f.resolve() for f in found if f.resolve().is_relative_to(_ROOT)}
+
+
+@cache
+def dependencies(path: Path) -> frozenset[Path]:
+    """The compiler's files whose code the kernels of the module at `path` can hold: the module and
+    every compiler module it imports, transitively."""
+    seen, waiting = set(), [path.resolve()]
+    while waiting:
+        file = waiting.pop()
+        if file not in seen:
+            seen.add(file)
+            waiting.extend(_imports(file) - seen)
+    return frozenset(seen)
+
+
+@cache
+def _stamp(path: Path) -> str:
+    """The digest a module's kernels are keyed on: its dependencies' names and contents. A module
+    that does not import this one has plain functions that another module compiles (calls.encode is
+    codes.move_code), we do not know which, nor with which options: those are keyed on every file."""
+    files = dependencies(path) if Path(__file__).resolve() in dependencies(path) else _ROOT.rglob("*.py")
     h = hashlib.sha256()
-    for path in sorted(_ROOT.rglob("*.py")):
-        h.update(path.relative_to(_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for file in sorted(files):
+        h.update(file.relative_to(_ROOT).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
     return h.hexdigest()
 
 
-_STAMP = _digest()
-
-
-class _WholeCompilerStamp:
-    """A numba cache locator for the compiler's files, stamped with the digest of all of them."""
+class _DependenciesStamp:
+    """A numba cache locator for the compiler's files, stamped with the digest of a module's
+    dependencies."""
 
     def get_source_stamp(self):
-        return _STAMP
+        return _stamp(Path(self._py_file))
 
     @classmethod
     def from_function(cls, py_func, py_file):
@@ -121,20 +187,22 @@ def _install() -> None:
     locators = impl._locator_classes
     for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"):
         base = getattr(caching, name, None) or getattr(caching, "_" + name)
-        if any(issubclass(k, _WholeCompilerStamp) and issubclass(k, base) for k in locators):
+        if any(issubclass(k, _DependenciesStamp) and issubclass(k, base) for k in locators):
             continue  # installed already (a module reloaded)
-        ours = type("WholeCompiler" + name, (_WholeCompilerStamp, base), {})
+        ours = type("Compiler" + name, (_DependenciesStamp, base), {})
         locators.insert(locators.index(base), ours)
 
 
 def _closed_over(value):
     """What a closure's cache entry is keyed on for one value it closes over: a kernel by its name
-    (its code is in the digest) and, if it is a closure itself, what it closes over; anything else
-    as itself."""
+    and its module's digest (a compiler module's; another's code is numba's to key) and, if it is
+    a closure itself, what it closes over; anything else as itself."""
     if isinstance(value, Dispatcher):
         func = value.py_func
         inner = tuple(_closed_over(cell.cell_contents) for cell in func.__closure__ or ())
-        return "kernel", func.__module__, func.__qualname__, inner
+        file = Path(func.__code__.co_filename).resolve()
+        stamp = _stamp(file) if file.is_relative_to(_ROOT) else None
+        return "kernel", func.__module__, func.__qualname__, stamp, inner
     return "value", repr(value)
 
 
