@@ -13,7 +13,7 @@ for one cell, and a bitboard of every cell at once.
 import numpy as np
 
 from . import codes as K
-from .bitboards import ONE, step, step_table
+from .bitboards import ONE, shift, step
 from .jit import inline, kernel, leaf
 
 # --- custodial, on cells --------------------------------------------------------------------------
@@ -169,8 +169,9 @@ def custodial_taken_stepped(me, op, blocked, at, over_blocked, steps):
 def custodial_targets(me, op, empty, blocked, dirs, over_blocked, bb_shift, bb_mask, opposite):
     """The bitboard of the empty cells where a piece of `me` would close a custodial run in one of
     `dirs`: runs are grown from the mover's pieces in the opposite direction, Kogge-Stone style;
-    with over-blocked a run may cross blocked cells but must hold an enemy piece. (A caller that
-    tests many positions keeps the step table and calls custodial_targets_stepped.)
+    with over-blocked a run may cross blocked cells but must hold an enemy piece. It allocates no
+    step table: leaves call it, and a leaf runs without numba's runtime (jit.py). The Othello family
+    keeps its step tables and calls custodial_targets_stepped, four to five times faster.
 
     me, op, empty, blocked: uint64 bitboards
     dirs: int32[n_dirs] — 1 for the effect's directions
@@ -178,21 +179,47 @@ def custodial_targets(me, op, empty, blocked, dirs, over_blocked, bb_shift, bb_m
     bb_mask: uint64[n_dirs] — the cells with a neighbour each way
     opposite: int32[n_dirs] — the opposite of each direction
     """
-    back = step_table(dirs, bb_shift, bb_mask, opposite)
-    return custodial_targets_stepped(me, op, empty, blocked, over_blocked, back)
+    targets = np.uint64(0)
+    through = op | blocked if over_blocked else op
+    for d in range(dirs.shape[0]):
+        if dirs[d] == 0:
+            continue
+        e = opposite[d]
+        run = shift(me, e, bb_shift, bb_mask) & through  # run cells k steps from a mover's piece
+        with_op = run & op  # ... whose run so far holds an enemy piece
+        while with_op != 0 or (over_blocked and run != 0):
+            targets |= shift(with_op, e, bb_shift, bb_mask) & empty  # an empty cell closes the run
+            nxt = shift(run, e, bb_shift, bb_mask)
+            with_op = (shift(with_op, e, bb_shift, bb_mask) & through) | (nxt & op)
+            run = nxt & through
+    return targets
 
 
 @kernel
 def custodial_taken(me, op, blocked, at, dirs, over_blocked, bb_shift, bb_mask):
-    """custodial_collect on bitboards: the enemy pieces a piece arriving on `at` takes (a uint64).
+    """custodial_collect on bitboards: the enemy pieces a piece arriving on `at` takes (a uint64);
+    like custodial_targets, without a step table (custodial_taken_stepped has one).
 
     me, op, blocked: uint64 bitboards; at: the cell
     dirs: int32[n_dirs] — 1 for the effect's directions
     bb_shift: int32[n_dirs] — the bit shift of a step each way
     bb_mask: uint64[n_dirs] — the cells with a neighbour each way
     """
-    return custodial_taken_stepped(me, op, blocked, at, over_blocked,
-                                   step_table(dirs, bb_shift, bb_mask))
+    taken = np.uint64(0)
+    for d in range(dirs.shape[0]):
+        if dirs[d] == 0:
+            continue
+        run = np.uint64(0)
+        x = shift(ONE << np.uint64(at), d, bb_shift, bb_mask)
+        while x != 0:
+            if x & op:
+                run |= x
+            elif not (over_blocked and (x & blocked)):
+                break
+            x = shift(x, d, bb_shift, bb_mask)
+        if x & me:
+            taken |= run
+    return taken
 
 
 @leaf

@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 
 from ludica import gdl
 from ludica.compiler import codes as K
-from ludica.compiler.effects import cell_bits, custodial_collect, custodial_exists, custodial_taken, custodial_targets
+from ludica.compiler.bitboards import step_table
+from ludica.compiler.effects import (
+    cell_bits, custodial_collect, custodial_exists, custodial_taken, custodial_taken_stepped, custodial_targets,
+    custodial_targets_stepped,
+)
 from ludica.compiler.ends import (
     connects_bits, connects_cells, line_bits, line_cells, line_through, sides_joined, start_sets,
 )
@@ -123,3 +127,8 @@ def test_custodial_on_bitboards_follows_runs_longer_than_six():
         buf = np.empty(64, np.int32)
         m = custodial_collect(cells, 1, 2, 13, dirs, over, program.rays, program.ray_len, buf)
         assert {i for i in range(16) if taken >> i & 1} == set(buf[:m].tolist()) == set(range(1, 13)) - {blocked_at}
+        # the Othello family's forms, with their step tables (bitboards.step_table)
+        back = step_table(dirs, program.bb_shift, program.bb_mask, program.opposite)
+        forth = step_table(dirs, program.bb_shift, program.bb_mask)
+        assert int(custodial_targets_stepped(me, op, empty, blocked, over, back)) == targets
+        assert int(custodial_taken_stepped(me, op, blocked, 13, over, forth)) == taken
