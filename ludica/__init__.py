@@ -5,7 +5,7 @@ The public API, by stage of the pipeline (each name is its package's own, import
 so `import ludica` loads no compiler):
 
     stages as text   ludica.load, loads, parse, format, check, description_length, Stage, Move
-    compiled games   ludica.compile, kind, CompiledGame
+    compiled games   ludica.compile, kind, CompiledGame, GameInfo
     agents and runs  ludica.Rules, RulesApi, Clock, resolve, play_game, Options, StagePlan, Run, Hooks
     unseen stages    ludica.variants, fresh, Spec, Filters
     evaluation       ludica.rate, Ratings, summarise, write_report
@@ -30,7 +30,7 @@ except PackageNotFoundError:  # run from a checkout that was never installed
 _FROM = {
     "ludica.gdl": ("load", "loads", "parse", "format", "check", "description_length", "Stage", "Move",
                    "LudicaError", "StageError", "IllegalMoveError"),
-    "ludica.compiler": ("compile", "kind", "CompiledGame"),
+    "ludica.compiler": ("compile", "kind", "CompiledGame", "GameInfo"),
     "ludica.runtime": ("Rules", "RulesApi", "Clock", "resolve", "play_game", "Options", "StagePlan", "Run",
                        "Hooks"),
     "ludica.sampler": ("variants", "fresh", "Spec", "Filters"),
