@@ -186,8 +186,8 @@ def _drop(moves, n, k):
 
     moves: int32[at least n] — the legal cells, changed in place
     """
-    for b in range(k, n - 1):
-        moves[b] = moves[b + 1]
+    for b in range(np.uint64(k), np.uint64(n - 1)):
+        moves[b] = moves[b + np.uint64(1)]
     return n - 1
 
 
