@@ -273,7 +273,7 @@ def _join(parent, cells, at, nbr, orth, first, second, size):
         _union(parent, at, _side_node(size, mine - 1, 1))
 
 
-@leaf
+@inline
 def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
     """Put the piece on `at` into the union-find of every connect end (sets[e] for end e).
 
