@@ -213,16 +213,19 @@ def _refill(moves, n, k, state, cols):
 @inline
 def _begin(starts, number, tables, work):
     """A game's first position (player to move, ply, moves, the cell just played, empty cells): the
-    start's cells in work's state, its moves listed, its pieces counted (and on a board of at most
-    64 cells, as bitboards), its union-finds copied.
+    start's cells in work's state, and what _playouts read of the start once a batch: its moves
+    listed, its pieces counted (and on a board of at most 64 cells, as bitboards), its union-finds
+    (reading them again every game cost tic-tac-toe's games a quarter of their time, measured).
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     tables: Tables — the family's tables
     work: tuple — (state int32[n_cells + 3], moves int32[n_cells], counts int64[2], sets
         int32[n_ends, n_cells + 4], sets_of int32[n_starts, n_ends, n_cells + 4], connect, gravity,
-        sides uint64[2]: each player's pieces as a bitboard)
+        sides uint64[2]: each player's pieces as a bitboard, firsts int64[n_starts, 4]: each start's
+        moves, pieces of each player and empty cells, moves_of int32[n_starts, n_cells]: each
+        start's moves listed, sides_at uint64[n_starts, 2]: each start's sides)
     """
-    state, moves, counts, sets, sets_of, connect, gravity, sides = work
+    state, moves, counts, sets, sets_of, connect, gravity, sides, firsts, moves_of, sides_at = work
     start = number % starts.shape[0]
     game = tables.game
     size = game[K.G_CELLS]
@@ -230,13 +233,15 @@ def _begin(starts, number, tables, work):
     if connect:
         for e in range(sets.shape[0]):
             copy_into(sets[e], sets_of[start, e])
-    counts[0], counts[1] = count(state, size, 1), count(state, size, 2)
-    if game[K.G_BITBOARD]:
-        sides[0], sides[1], _ = sides_of(state, size)
-    n = _legal_moves(state, moves, gravity, game[K.G_ROWS], game[K.G_COLS], size)
+    first = firsts[start]
+    counts[0], counts[1] = first[1], first[2]
+    sides[0], sides[1] = sides_at[start, 0], sides_at[start, 1]
+    n = first[0]
+    listed = moves_of[start]
+    for i in range(n):
+        moves[i] = listed[i]
     # the cell just played: none at the start (not a literal: see _any_connect)
-    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), np.int64(n), np.int64(-1),
-            np.int64(count(state, size, 0)))
+    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), n, np.int64(-1), first[3])
 
 
 @inline
@@ -266,7 +271,7 @@ def _advance(position, listed, k, tables, work):
     work: tuple — _begin's (its state, moves, counts and sets read and written)
     """
     player, ply, n, last, empties = position
-    state, moves, counts, sets, _, connect, gravity, sides = work
+    state, moves, counts, sets, _, connect, gravity, sides, _, _, _ = work
     game = tables.game
     size = game[K.G_CELLS]
     last = np.int64(moves[k])
@@ -316,14 +321,22 @@ def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners)
     connect = _any_connect(ends)
     sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
     state = np.empty(starts.shape[1], np.int32)
-    if connect:
-        for s in range(starts.shape[0]):
-            copy_into(state, starts[s])  # a writeable copy, as in play: the union-find code compiles once
+    game, gravity = tables.game, tables.rules[0, K.R_KIND] == K.PLACE_GRAVITY
+    firsts = np.empty((starts.shape[0], 4), np.int64)  # what _begin reads of each start
+    moves_of = np.empty((starts.shape[0], size), np.int32)
+    sides_at = np.zeros((starts.shape[0], 2), np.uint64)
+    for s in range(starts.shape[0]):
+        copy_into(state, starts[s])  # a writeable copy, as in play: the union-find code compiles once
+        if connect:
             start = start_sets(state, tables.nbr, tables.orth, ends, tables.regions, size)
             for e in range(ends.shape[0]):
                 copy_into(sets_of[s, e], start[e])
+        firsts[s, 0] = _legal_moves(state, moves_of[s], gravity, game[K.G_ROWS], game[K.G_COLS], size)
+        firsts[s, 1], firsts[s, 2], firsts[s, 3] = count(state, size, 1), count(state, size, 2), count(state, size, 0)
+        if game[K.G_BITBOARD]:
+            sides_at[s, 0], sides_at[s, 1], _ = sides_of(state, size)
     work = (state, np.empty(size, np.int32), np.zeros(2, np.int64), np.empty(sets_of.shape[1:], np.int32), sets_of,
-            connect, tables.rules[0, K.R_KIND] == K.PLACE_GRAVITY, np.zeros(2, np.uint64))
+            connect, gravity, np.zeros(2, np.uint64), firsts, moves_of, sides_at)
     _games(starts, first_game, seed, max_plies, tables, work, lengths, winners)
 
 
