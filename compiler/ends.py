@@ -116,6 +116,31 @@ def line_bits(me, k, exact, axes, bb_shift, bb_mask, opposite):
     return False
 
 
+@inline
+def line_placed_bits(me, k, exact, axes, bb_shift, bb_mask, opposite):
+    """line_bits in the placed form's ply loop: every axis shifted k - 1 times, with no exit that
+    depends on the position (in a random game a run ends anywhere: line_bits' early exits and a
+    walk from the cell played mispredict, and cost tic-tac-toe's plies more than half their
+    time, measured). Inlined: the loop is a leaf, so its arrays cost no reference counts.
+
+    me: a uint64 bitboard
+    axes: int32[n_axes] — one direction per line axis
+    bb_shift: int32[n_dirs] — the bit shift of a step each way
+    bb_mask: uint64[n_dirs] — the cells with a neighbour each way
+    opposite: int32[n_dirs] — the opposite of each direction
+    """
+    found = np.uint64(0)
+    for a in range(axes.shape[0]):
+        d = axes[a]
+        y = me & ~shift(me, d, bb_shift, bb_mask)  # first cells of runs
+        for _ in range(k - 1):
+            y = shift(y, d, bb_shift, bb_mask) & me
+        if exact:
+            y &= ~shift(me, opposite[d], bb_shift, bb_mask)  # ... and the run stops there
+        found |= y
+    return found != 0
+
+
 @leaf
 def _run_through(cells, at, d, e, mine, nbr, limit):
     """Length of the run of `mine` through `at` along directions d (forward) and e (back), capped
@@ -273,7 +298,7 @@ def _join(parent, cells, at, nbr, orth, first, second, size):
         _union(parent, at, _side_node(size, mine - 1, 1))
 
 
-@leaf
+@inline
 def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
     """Put the piece on `at` into the union-find of every connect end (sets[e] for end e).
 
@@ -526,18 +551,28 @@ first_end_bits = end_rule(_holds_bits, pieces_bits)
 
 @inline
 def _holds_placed(cond, param, exact, e, moves, mover, at, tables):
-    """end_rule's reading of an end in the placed form (holds_placed, then line_through).
+    """end_rule's reading of an end in the placed form (holds_placed, then a line on bitboards, or
+    line_through on a larger or wrapped board).
 
     at: tuple — (state int32[n_cells + 3], counts int64[2], empties, player, ply, last, last on
-        the mover's far row, sets int32[n_ends, n_cells + 4]: the union-finds)
-    tables: Tables — nbr, axes, opposite, ring (the longest line per axis) read by name
+        the mover's far row, sets int32[n_ends, n_cells + 4]: the union-finds, the mover's pieces
+        as a uint64 bitboard: kept on a board of at most 64 cells, game[G_BITBOARD])
+    tables: Tables — game, nbr, axes, opposite, ring (the longest line per axis), bb_shift, bb_mask
+        read by name
     """
-    state, counts, empties, player, ply, last, on_far_row, sets = at
+    state, counts, empties, player, ply, last, on_far_row, sets, mine = at
     holds = holds_placed(cond, param, moves, empties, counts[player], ply, last, on_far_row, sets, e, mover,
                          tables.nbr.shape[1])
     if holds == K.NEEDS_BOARD:  # a line: the kernel call stays out of the inlined helper
-        holds = line_through(state, last, mover + 1, param, exact != 0, tables.nbr, tables.axes, tables.opposite,
-                             tables.ring)
+        if tables.game[K.G_BITBOARD]:
+            # shifts over the whole board, without the data-dependent exits of a walk from `last`
+            # (mispredicted in a random game: a walk cost tic-tac-toe's plies more than half their
+            # time, measured); no line was there before this ply, so one now is through `last`
+            holds = line_placed_bits(mine, param, exact != 0, tables.axes, tables.bb_shift, tables.bb_mask,
+                                     tables.opposite)
+        else:
+            holds = line_through(state, last, mover + 1, param, exact != 0, tables.nbr, tables.axes, tables.opposite,
+                                 tables.ring)
     return holds
 
 
