@@ -16,12 +16,12 @@ rules share a game, and hashing a stage costs microseconds where compiling it co
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
 
 from ..gdl.ast import Stage
+from ..gdl.recent import Recent
 from . import families
 from .game import CompiledGame, Games, Playouts, Solution
 from .info import GameInfo
@@ -42,8 +42,7 @@ def compile(stage: Stage) -> CompiledGame:
 # Programs `kind` lowered, handed to the stage's compile (a run names every stage's kind while it
 # warms up, then compiles each): a stage is lowered once. Each is used by one game, then let go;
 # the oldest go first (a lowered 15x15 Gomoku is ~0.6 MiB).
-_LOWERED: OrderedDict[Stage, tuple[Program, np.ndarray]] = OrderedDict()
-LOWERED_KEPT = 64
+_LOWERED: Recent[Stage, tuple[Program, np.ndarray]] = Recent(64)
 
 
 @lru_cache(maxsize=4096)
@@ -52,9 +51,7 @@ def kind(stage: Stage) -> str:
     lowered program without compiling it (a valid stage: one gdl.load accepted)."""
     lowered = build(stage)
     family, _ = families.select(lowered[0])
-    _LOWERED[stage] = lowered
-    if len(_LOWERED) > LOWERED_KEPT:
-        _LOWERED.popitem(last=False)
+    _LOWERED.put(stage, lowered)
     return family.NAME if family is not None else "generic"
 
 

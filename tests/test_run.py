@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter, OrderedDict
+from collections import Counter
 
 import pytest
 
@@ -12,6 +12,7 @@ from ludica import compiler, gdl, stages
 from ludica.compiler import game as compiled
 from ludica.evaluation import evaluate, stageset, write_report
 from ludica.gdl import checks as gdl_checks
+from ludica.gdl.recent import Recent
 from ludica.gdl.printer import format as format_stage
 from ludica.runtime import Hooks, Options, Run, RunMismatch, StagePlan
 from ludica.runtime import entrants as agents
@@ -164,7 +165,7 @@ def test_the_static_checks_run_once_per_stage(monkeypatch):
     runs = []
     first, *rest = gdl_checks.CHECKS
     monkeypatch.setattr(gdl_checks, "CHECKS", [lambda ctx: runs.append(ctx.stage) or first(ctx), *rest])
-    monkeypatch.setattr(gdl_checks, "_SOUND", OrderedDict())
+    monkeypatch.setattr(gdl_checks, "_SOUND", Recent(4096))
     stage = gdl.load(stages.path("ataxx"))
     compiler.CompiledGame(stage), compiler.CompiledGame(stage)
     assert runs == [stage]

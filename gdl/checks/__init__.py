@@ -18,10 +18,9 @@ trait declared on the concept's class in gdl/ast.py, never a list of classes her
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from .. import ast as A
 from ..diagnostics import Diagnostic
+from ..recent import Recent
 from . import board, ends, moves, players, position, words
 from .context import Check, Context
 from .moves import MAX_RULES
@@ -44,28 +43,17 @@ def check_stage(stage: A.Stage, partial: frozenset[str] = frozenset()) -> list[D
     for check in CHECKS:
         out.extend(check(ctx))
     if not partial and not any(d.is_error for d in out):
-        _remember_sound(stage)
+        _SOUND.put(stage, None)
     return out
 
 
 # Stages the checks found no error in, by equality: a stage's hash and equality leave out source
 # spans (gdl/ast.py), and spans only place a message, never decide one, so an equal stage is as
 # sound. gdl.load checks a stage and the compiler trusts it; a sampler's candidates are checked once.
-_SOUND: OrderedDict[A.Stage, None] = OrderedDict()
-SOUND_KEPT = 4096
-
-
-def _remember_sound(stage: A.Stage) -> None:
-    _SOUND[stage] = None
-    _SOUND.move_to_end(stage)
-    if len(_SOUND) > SOUND_KEPT:
-        _SOUND.popitem(last=False)
+_SOUND: Recent[A.Stage, None] = Recent(4096)
 
 
 def sound(stage: A.Stage) -> bool:
     """Whether the static checks find no error in `stage` (warnings allowed): run once per stage
     (and per equal stage) in a process, however many parts of a run ask."""
-    if stage in _SOUND:
-        _SOUND.move_to_end(stage)
-        return True
-    return not any(d.is_error for d in check_stage(stage))
+    return stage in _SOUND or not any(d.is_error for d in check_stage(stage))
