@@ -22,7 +22,7 @@ from .anytime import Estimate
 from .page import Markup
 from .summary import Summary
 
-__all__ = ["AGENT_COLOURS", "SCALE", "adaptation_plot", "agent_colour", "anytime_plot", "cell_style",
+__all__ = ["AGENT_COLOURS", "SCALE", "adaptation_plot", "agent_colour", "anytime_figure", "anytime_plot", "cell_style",
            "leaderboard_plot", "matrix_figure", "matrix_plot", "stage_plot"]
 
 
@@ -147,6 +147,10 @@ def stage_plot(s: Summary) -> Markup:
 
 @_plot
 def anytime_plot(s: Summary) -> Markup:
+    return _svg(anytime_figure(s))
+
+
+def anytime_figure(s: Summary):
     """One small panel per agent (random and the reference are 0 and 1 by definition: the dotted
     lines of every panel), on shared axes: the estimate after each unseen stage, a light band for
     its 95% interval, clipped to the panel; a clipped end is marked with a triangle at the edge (the
@@ -191,7 +195,7 @@ def anytime_plot(s: Summary) -> Markup:
     fig.supxlabel("unseen stages so far", fontsize=9)
     fig.supylabel(f"lead over random, in {last.reference}'s leads", fontsize=9)
     fig.tight_layout()
-    return _svg(fig)
+    return fig
 
 
 def _band(e: Estimate) -> tuple[float, float]:

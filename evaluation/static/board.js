@@ -63,13 +63,13 @@
 
   function outline(spec, x, y, s, attributes) {
     if (!spec.hex)
-      return shape("rect", Object.assign({x: x - s / 2, y: y - s / 2, width: s, height: s}, attributes));
+      return shape("rect", Object.assign({}, attributes, {x: x - s / 2, y: y - s / 2, width: s, height: s}));
     const points = [];
     for (let k = 0; k < 6; k++) {
       const a = Math.PI / 180 * (60 * k - 30);
       points.push((x + s * 0.577 * Math.cos(a)).toFixed(1) + "," + (y + s * 0.577 * Math.sin(a)).toFixed(1));
     }
-    return shape("polygon", Object.assign({points: points.join(" ")}, attributes));
+    return shape("polygon", Object.assign({}, attributes, {points: points.join(" ")}));
   }
 
   function draw(element, spec) {
