@@ -430,8 +430,8 @@ def replays(s: Summary) -> list[dict]:
     out = []
     budget = json.loads(s.settings.get("options", "{}")).get("game_time")  # each player's clock, per game
     games_by_stage: dict[str, list[tuple[str, dict]]] = {}
-    for kind, games in zip(GAME_KINDS, (s.games, s.adaptation_games, s.reference_games)):
-        for g in games:
+    for kind, kept in zip(GAME_KINDS, (s.games, s.adaptation_games, s.reference_games)):
+        for g in kept:
             games_by_stage.setdefault(g["stage_hash"], []).append((kind, g))
     for st in s.stages:
         games = games_by_stage.get(st["stage_hash"], [])
@@ -439,7 +439,7 @@ def replays(s: Summary) -> list[dict]:
             continue
         game = compile_stage(loads(st["text"]))
         info = game.info
-        for kind, g in sorted(games, key=lambda kg: GAME_KINDS.index(kg[0])):
+        for kind, g in games:  # in GAME_KINDS' order, as gathered
             state = game.initial_state()
             boards, captured, taken = [_cells(game.board(state))], [], []
             for text in json.loads(g["moves"]):

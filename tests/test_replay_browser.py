@@ -153,7 +153,7 @@ def test_autoplay_moves_on_by_itself(page, games):
 def test_the_leaderboard_link_lands_on_the_agent_s_games_and_a_hostile_name_stays_text(page, games):
     tab = page()
     title = tab.title()
-    tab.click(f"#leaderboard a[href^='#agent=%3Cimg']")
+    tab.click("#leaderboard a[href^='#agent=%3Cimg']")
     _until(tab, "document.getElementById('replay-filter').textContent.startsWith('Showing')")
     mine = [i for i, g in enumerate(games) if HOSTILE in (g["black"], g["white"])]
     shown = tab.eval_on_selector_all("#replay-game option", "os => os.map(o => +o.value)")

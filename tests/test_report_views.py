@@ -83,7 +83,7 @@ def test_the_replay_has_every_game_adaptation_and_reference_games_included(summa
 
 
 def test_each_ply_has_its_clocks_and_piece_counts(summary):
-    for g, stored in zip(report.replays(summary), summary.games):
+    for g in report.replays(summary):
         plies = len(g["moves"])
         assert len(g["boards"]) == len(g["clocks"]) == len(g["counts"]) == plies + 1
         assert g["clocks"][0] == [0.0, 0.0] and g["budget"] == 2
