@@ -187,7 +187,7 @@ def anytime_figure(s: Summary):
     ax0 = axes.flat[0]
     ax0.set_ylim(low_edge, high_edge)
     ax0.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
-    ax0.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax0.xaxis.set_major_locator(MaxNLocator(nbins=min(len(xs), 8), integer=True, min_n_ticks=1))
     ax0.annotate("random = 0", (1.0, 0), xycoords=("axes fraction", "data"), xytext=(-2, 2),
                  textcoords="offset points", ha="right", fontsize=7, color="#666")
     ax0.annotate(f"{last.reference} = 1", (1.0, 1), xycoords=("axes fraction", "data"), xytext=(-2, 2),

@@ -347,7 +347,7 @@ def metrics(s: Summary) -> Metrics:
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
     stages = Table(["Stage", "Role", "Board", "Weight", "Divergence", "Analysis s", "Games", "Planned",
-                    "Best (per-stage Elo)"], stage_rows)
+                    "Best (per-stage Elo)"], stage_rows, "text-last")
     measured = any(c["points"] for c in s.metrics["A"].values())
     return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s), stages,
                    None if s.draw is None else revealed(s.draw), unseen_stages(s))
@@ -365,7 +365,8 @@ def anytime(s: Summary) -> Anytime:
     if last.unit < MIN_SPREAD:
         notes.append(f"a short scale: {ref} leads random by {last.unit:.2f} on average, so the scores are less "
                      "certain than they would be on a longer one")
-    return Anytime(last, notes, plots.anytime_plot(s) if last.stages else None, _anytime_table(s, last))
+    scaled = last.stages and last.unit > 0  # else there is no unit to draw the agents in yet
+    return Anytime(last, notes, plots.anytime_plot(s) if scaled else None, _anytime_table(s, last) if scaled else None)
 
 
 def _anytime_table(s: Summary, last: Point) -> Table:
@@ -394,7 +395,8 @@ def failures(s: Summary) -> Table:
     rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,
              "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
             for f in sorted(s.failures.values(), key=lambda f: -f.share)]
-    return Table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced", "Top reasons"], rows)
+    return Table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced", "Top reasons"], rows,
+                 "text-last")
 
 
 def secondary_views(s: Summary) -> Table:
@@ -404,7 +406,7 @@ def secondary_views(s: Summary) -> Table:
     rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
              " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in s.overall.ratings]
     return Table(["Agent", "Unified score (online Elo, K 32 from 1200)", "OpenSpiel competition: place",
-                  "its instant-runoff ranks per stage, worst first"], rows)
+                  "its instant-runoff ranks per stage, worst first"], rows, "text-last")
 
 
 def unfinished(s: Summary) -> list[str]:

@@ -44,7 +44,7 @@ def make_run(folder: Path) -> Path:
     evaluate.run(chosen, specs, folder / "run", evaluate.Config(
         Options(games=1, analysis_time=1, game_time=2, seed=3, sandbox=False), reference_games=2), resamples=20)
     store = ResultsStore(folder / "run" / "results.sqlite")
-    record_invocation(store, gdl.load(stages.path("small-board-6x6")))
+    record_invocation(store, gdl.load(stages.path("small-board-6x6")), ["evaluate", "--out", str(folder / "run")])
     store.close()
     return folder / "run"
 

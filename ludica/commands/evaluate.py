@@ -9,7 +9,6 @@ import json
 import os
 import platform
 import shlex
-import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -173,14 +172,14 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
     return unseen, draw
 
 
-def record_invocation(store, base) -> None:
+def record_invocation(store, base, argv: list[str]) -> None:
     """What the report's header says of a run beyond its settings, kept in its store: under
     `invocations` (JSON, a list: one entry per start, a resumed run adds one) the command line,
     ludica's version, the machine (system, architecture, cores, Python; no host name) and the time
     it started; under `base` the canonical text of the stage the unseen variants were drawn from
     (the report says what each changed). Neither is part of the run's identity (Run.start)."""
     held = json.loads(store.settings().get("invocations", "[]"))
-    held.append({"command": shlex.join(["ludica", *sys.argv[1:]]), "version": __version__,
+    held.append({"command": shlex.join(["ludica", *argv]), "version": __version__,
                  "machine": f"{platform.system()} {platform.release()} {platform.machine()}, "
                             f"{os.cpu_count()} cores, Python {platform.python_version()}",
                  "started": datetime.now(UTC).isoformat(timespec="seconds")})
@@ -271,7 +270,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
 
         def on_plan(left: int, total: int) -> None:
             # the run's settings are stored by now (Run.start): how it was started goes beside them
-            record_invocation(run.store, base)
+            record_invocation(run.store, base, args.argv)
             if args.resume:
                 progress.console.print(f"resuming: {total - left} of the {total} games are in {out / 'results.sqlite'} "
                                        f"and are kept; {left} to play")
