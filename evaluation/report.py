@@ -69,6 +69,7 @@ def to_dict(s: Summary) -> dict:
                     for p in s.anytime],
         "draw": s.draw,  # the unseen stages' seed, revealed now that the run is over
         "stopped": s.stopped,
+        "run": dict(run_info(s)),  # the page's header: date, command, options, seeds, version, machine
     }
 
 

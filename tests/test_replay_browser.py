@@ -171,3 +171,32 @@ def test_a_pair_s_address_lists_only_the_games_between_them(page, games):
     assert between and tab.eval_on_selector_all("#replay-game option", "os => os.map(o => +o.value)") == between
     tab.click("#replay-filter a")  # show all games
     _until(tab, f"document.querySelectorAll('#replay-game option').length === {len(games)}")
+
+
+def test_board_js_offers_highlighted_cells_and_names_the_one_clicked(browser):
+    """The renderer the live pages use too: a person's legal moves lit and clickable (the callback
+    gets the cell's name), blocked cells drawn as such, hexagons with their coordinates."""
+    from ludica.evaluation import page as pages
+
+    tab = browser.new_page()
+    tab.set_content("<div id='b'></div><div id='h'></div>")
+    tab.add_script_tag(content=str(pages.static("board.js")))
+    counts = tab.evaluate("""() => {
+        window.clicked = [];
+        const drawn = ludicaBoard.draw(document.getElementById('b'), {rows: 3, cols: 4, cells: '12..#...2...',
+            highlight: ['c1', 'b3', 'a3'], onCell: name => clicked.push(name)});
+        ludicaBoard.draw(document.getElementById('h'), {rows: 2, cols: 2, hex: true, cells: '1..2'});
+        return drawn.counts;
+    }""")
+    assert counts == [1, 2]
+    assert tab.eval_on_selector_all("#b .lit", "es => es.map(e => e.dataset.cell)") == ["c1", "a3", "b3"]
+    assert tab.eval_on_selector_all("#b .blocked", "es => es.map(e => e.dataset.cell)") == ["a2"]
+    tab.click("#b [data-cell='b3']")
+    tab.click("#b [data-cell='a3']")  # through the piece on it
+    tab.click("#b [data-cell='d3']", force=True)  # not offered: nothing happens
+    assert tab.evaluate("clicked") == ["b3", "a3"]
+    assert tab.evaluate("ludicaBoard.cellName(2, 1)") == "b3"
+    assert tab.eval_on_selector_all("#h polygon.cell", "es => es.length") == 4
+    assert sorted(tab.eval_on_selector_all("#h .coordinate", "es => es.map(e => e.textContent)")) == \
+        sorted(2 * ["a", "b", "1", "2"])
+    tab.close()

@@ -146,8 +146,9 @@ def test_a_pair_that_never_played_has_no_link_and_is_marked():
     assert "not played: the pair never met" in svg and "#pair=x|y" not in svg
 
 
-def test_the_page_opens_with_the_run_s_metadata_and_an_index(page_html, summary):
+def test_the_page_opens_with_the_run_s_metadata_and_an_index(page_html, summary, run_folder):
     info = dict(report.run_info(summary))
+    assert json.loads((run_folder / "report.json").read_text())["run"] == info
     assert list(info) == ["Date", "Command", "Options", "Seeds", "Version", "Machine"]
     assert info["Command"].startswith("ludica") and "cores, Python" in info["Machine"]
     assert "game_time 2" in info["Options"] and "seed 3" in info["Seeds"]

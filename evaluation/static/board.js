@@ -93,13 +93,14 @@
       }
       if (last.has(name))
         svg.appendChild(outline(spec, x, y, s * 0.9, {class: "last", fill: "none", stroke: COLOURS.last,
-                                                       "stroke-width": 3}));
+                                                       "stroke-width": 3, "pointer-events": "none"}));
       if (v === "1" || v === "2")
-        svg.appendChild(shape("circle", {class: "piece piece-" + v, cx: x, cy: y, r: s * 0.38,
-                                         fill: v === "1" ? COLOURS.first : COLOURS.second, stroke: "#000"}));
+        svg.appendChild(shape("circle", {class: "piece piece-" + v, cx: x, cy: y, r: s * 0.38,  // a click is its cell's
+                                         fill: v === "1" ? COLOURS.first : COLOURS.second, stroke: "#000",
+                                         "pointer-events": "none"}));
       if (taken.has(i))
         svg.appendChild(shape("circle", {class: "taken", cx: x, cy: y, r: s * 0.12, fill: COLOURS.taken,
-                                         stroke: "#fff", "stroke-width": 1}));
+                                         stroke: "#fff", "stroke-width": 1, "pointer-events": "none"}));
     }
     if (spec.coordinates !== false) labels(svg, spec, at, s);
     element.replaceChildren(svg);
