@@ -2,17 +2,20 @@
 report.json (the same numbers) and ratings.csv / games.csv.
 
 The page is the report's views laid out by templates: this module gathers each view's data from a
-Summary (`page_views`: tables of cells, notes, plots, the replay's games), and
-evaluation/templates/report.html.j2 lays them out, one partial per view, with the CSS and the
-replay's script of evaluation/static/ inlined (page.py). The plots are matplotlib's, drawn as SVG
-into the page (plots.py); the game replay is a script over the boards the compiled stage gives when
-the game's moves are applied again (each board a string of cells: '.' empty, '1' first player, '2'
-second, '#' blocked), drawn as squares, or as hexagons on hex boards.
+Summary (`page_views`: the run's metadata, tables of cells, notes, plots, the unseen stages, the
+replay's games), and evaluation/templates/report.html.j2 lays them out, one partial per view, with
+the CSS and the scripts of evaluation/static/ inlined (page.py). The plots are matplotlib's, drawn
+as SVG into the page (plots.py); the game replay (static/replay.js) draws its boards with the one
+board renderer, static/board.js, from the boards the compiled stage gives when the game's moves are
+applied again (each board a string of cells: '.' empty, '1' first player, '2' second, '#'
+blocked), with each ply's clocks, piece counts and captured cells. A leaderboard row and a matrix
+cell link to their games in the replay (`replay_link`: issue 22's #agent=NAME and #pair=A|B).
 
 Agents' names, their failures' text and stages' names are data wherever they appear: escaped in the
-HTML (the templates autoescape), `<`, `>` and `&` escaped in the JSON the replay reads, put into the
-page by the replay as text only, and never read as mathtext by the plots; the page's
-Content-Security-Policy lets no script run but the replay's own (by its hash) and loads nothing.
+HTML (the templates autoescape), URL-encoded in links, `<`, `>` and `&` escaped in the JSON the
+replay reads, put into the page by the scripts as text only, and never read as mathtext by the
+plots; the page's Content-Security-Policy lets no script run but its own two (by their hashes) and
+loads nothing.
 """
 from __future__ import annotations
 
@@ -162,11 +165,10 @@ class Link:
 
 @dataclass(frozen=True)
 class Shade:
-    """A cell shaded by a value in [0, 1] on the page's one colour scale (plots.shade); `empty`: no
-    value, drawn as such (not as a 0 or an even score)."""
+    """A cell shaded by a probability on the page's one colour scale (plots.cell_style); a value of
+    None: no shade."""
     text: str
     value: float | None
-    title: str = ""
 
     @property
     def style(self) -> str:
@@ -333,7 +335,7 @@ def _probability(p: float) -> str:
     """A probability as a rank table shows it: tiny ones said as such, not rounded to a bare 0.00."""
     if p == 0:
         return "0"
-    return "<0.01" if p < 0.005 else ">0.99" if p > 0.995 and p < 1 else f"{p:.2f}"
+    return "<0.01" if p < 0.005 else ">0.99" if 0.995 < p < 1 else f"{p:.2f}"
 
 
 def metrics(s: Summary) -> Metrics:
@@ -388,7 +390,6 @@ def _anytime_table(s: Summary, last: Point) -> Table:
     names = sorted(last.estimates, key=lambda a: -last.estimates[a].mean if math.isfinite(last.estimates[a].mean)
                    else math.inf)
     return Table(["Agent", "Score", "95% interval"], [row(a) for a in names], "anytime")
-
 
 
 def failures(s: Summary) -> Table:
