@@ -2,17 +2,20 @@
 report.json (the same numbers) and ratings.csv / games.csv.
 
 The page is the report's views laid out by templates: this module gathers each view's data from a
-Summary (`page_views`: tables of cells, notes, plots, the replay's games), and
-evaluation/templates/report.html.j2 lays them out, one partial per view, with the CSS and the
-replay's script of evaluation/static/ inlined (page.py). The plots are matplotlib's, drawn as SVG
-into the page (plots.py); the game replay is a script over the boards the compiled stage gives when
-the game's moves are applied again (each board a string of cells: '.' empty, '1' first player, '2'
-second, '#' blocked), drawn as squares, or as hexagons on hex boards.
+Summary (`page_views`: the run's metadata, tables of cells, notes, plots, the unseen stages, the
+replay's games), and evaluation/templates/report.html.j2 lays them out, one partial per view, with
+the CSS and the scripts of evaluation/static/ inlined (page.py). The plots are matplotlib's, drawn
+as SVG into the page (plots.py); the game replay (static/replay.js) draws its boards with the one
+board renderer, static/board.js, from the boards the compiled stage gives when the game's moves are
+applied again (each board a string of cells: '.' empty, '1' first player, '2' second, '#'
+blocked), with each ply's clocks, piece counts and captured cells. A leaderboard row and a matrix
+cell link to their games in the replay (`replay_link`: issue 22's #agent=NAME and #pair=A|B).
 
 Agents' names, their failures' text and stages' names are data wherever they appear: escaped in the
-HTML (the templates autoescape), `<`, `>` and `&` escaped in the JSON the replay reads, put into the
-page by the replay as text only, and never read as mathtext by the plots; the page's
-Content-Security-Policy lets no script run but the replay's own (by its hash) and loads nothing.
+HTML (the templates autoescape), URL-encoded in links, `<`, `>` and `&` escaped in the JSON the
+replay reads, put into the page by the scripts as text only, and never read as mathtext by the
+plots; the page's Content-Security-Policy lets no script run but its own two (by their hashes) and
+loads nothing.
 """
 from __future__ import annotations
 
@@ -22,13 +25,17 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from ..compiler import compile as compile_stage
 from ..files import check_writable, write_atomic
+from .. import gdl
 from ..gdl import loads
+from ..sampler.edits import describe
 from ..gdl.diagnostics import LudicaError
 from . import plots
 from .anytime import MIN_SPREAD, Point
+from .anytime import _bound as bound
 from .drawseed import revealed
 from .failures import KINDS
 from .page import Markup, render
@@ -65,6 +72,7 @@ def to_dict(s: Summary) -> dict:
                     for p in s.anytime],
         "draw": s.draw,  # the unseen stages' seed, revealed now that the run is over
         "stopped": s.stopped,
+        "run": dict(run_info(s)),  # the page's header: date, command, options, seeds, version, machine
     }
 
 
@@ -148,11 +156,44 @@ def _games_csv(s: Summary) -> str:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A cell that links into the page: `href` is ours (a fragment, names in it URL-encoded), and
+    the template escapes both."""
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class Shade:
+    """A cell shaded by a probability on the page's one colour scale (plots.cell_style); a value of
+    None: no shade."""
+    text: str
+    value: float | None
+
+    @property
+    def style(self) -> str:
+        return "" if self.value is None else plots.cell_style(self.value)
+
+
+@dataclass(frozen=True)
 class Table:
-    """A table as a page shows it: a header and rows of cells, each cell shown as text."""
+    """A table as a page shows it: a header and rows of cells, each cell shown as text (a Link or a
+    Shade as such)."""
     header: list[str]
     rows: list[list]
     css_class: str = ""
+
+
+def replay_link(key: str, *names: str) -> str:
+    """The replay's address of a selection (the scheme of issue 22): `#agent=NAME`, or `#pair=A|B`
+    for the games between A and B, either seat; each name encoded as JavaScript's
+    encodeURIComponent does, so the replay decodes it whatever it holds (`|`, `&`, `#`, quotes,
+    markup)."""
+    return f"#{key}=" + "|".join(_uri_component(n) for n in names)
+
+
+def _uri_component(text: str) -> str:
+    return quote(text, safe="-_.!~*'()")
 
 
 @dataclass(frozen=True)
@@ -171,6 +212,7 @@ class Metrics:
     stage_plot: Markup
     stages: Table
     draw: str | None  # how the unseen stages were drawn, revealed once the run is over
+    unseen: list[UnseenStage]  # each unseen stage's text, change and rules
 
 
 @dataclass(frozen=True)
@@ -178,15 +220,92 @@ class Anytime:
     last: Point | None  # the estimate after the unseen stages so far; None before the first is finished
     notes: list[str]  # what qualifies it (stages left out, faint stages, a short scale)
     plot: Markup | None
+    table: Table | None  # each agent's estimate and interval, as numbers (the plot clips what runs off it)
+
+
+@dataclass(frozen=True)
+class UnseenStage:
+    """An unseen stage as the report shows it once the run is over: its name, what it changed from
+    the stage it was drawn from, its text in the language, and its rules in English."""
+    name: str
+    change: str | None  # sampler/edits.describe's line; None: not drawn as a variant of a known base
+    text: str
+    rules: str | None  # gdl.rules_text(stage); None where this ludica has no English rules yet
+
+
+# The sections of the page in order, by the id of their element and their heading (the index lists them).
+SECTIONS = (("leaderboard", "Leaderboard"), ("pairwise", "Pairwise scores"), ("metrics", "Metrics"),
+            ("anytime", "Anytime generalisation estimate"), ("failures", "Failures"),
+            ("secondary", "Secondary views"), ("replay", "Replay"))
 
 
 def page_views(s: Summary) -> dict:
     """Every view of the report by the name its template partial reads it under (templates/
     report.html.j2 includes them all): what a live page of the same run shows too."""
     return {"title": f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games",
-            "unfinished": unfinished(s), "leaderboard": leaderboard(s), "pairwise": plots.matrix_plot(s),
+            "run": run_info(s), "sections": SECTIONS,
+            "unfinished": unfinished(s), "leaderboard": leaderboard(s),
+            "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b)),
             "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
             "secondary": secondary_views(s), "replay": replays(s)}
+
+
+def run_info(s: Summary) -> list[tuple[str, str]]:
+    """The run's metadata, as (what, value) lines for the page's header: when, how it was started,
+    its options, seeds, the version of ludica and the machine. The command, version and machine
+    are what `ludica evaluate` kept in the store (commands/evaluate.record_invocation); a run made
+    before they were kept says so."""
+    held = s.settings
+    options = json.loads(held.get("options", "{}"))
+    config = json.loads(held.get("evaluation", "{}")).get("config", {})
+    starts = json.loads(held.get("invocations", "[]"))
+    finished = [g["finished_at"] for g in s.games + s.adaptation_games + s.reference_games if g.get("finished_at")]
+    unknown = "not recorded (the run was made by a ludica that did not keep it)"
+    lines = [("Date", f"started {_when(starts[0]['started'] if starts else min(finished, default=''))}"
+              + (f"; last game {_when(max(finished))}" if finished else "; no game yet")),
+             ("Command", "; then ".join(x["command"] for x in starts) if starts else unknown)]
+    shown = {k: v for k, v in (config | options).items() if k not in {"seed"}}
+    lines.append(("Options", ", ".join(f"{k} {_option(v)}" for k, v in sorted(shown.items())) or "—"))
+    seeds = f"games: seed {options['seed']}" if "seed" in options else "games: —"
+    draw = s.draw
+    if draw is not None:
+        seeds += "; unseen stages: " + (f"secret seed (revealed now: {draw['seed']})" if draw["secret"]
+                                        else f"seed {draw['seed']}, given (not secret)")
+    lines += [("Seeds", seeds), ("Version", f"ludica {starts[-1]['version']}" if starts else unknown),
+              ("Machine", starts[-1]["machine"] if starts else unknown)]
+    return lines
+
+
+def _when(stamp: str) -> str:
+    """An ISO time as the header says it: `2026-11-24 21:05:56 UTC`."""
+    return stamp.replace("T", " ").replace("+00:00", " UTC") if stamp else "—"
+
+
+def _option(value) -> str:
+    if isinstance(value, list):
+        return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value) or "none"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def unseen_stages(s: Summary) -> list[UnseenStage]:
+    """The unseen stages with their text, what each changed from the base it was drawn from, and
+    its rules in English."""
+    base = loads(s.settings["base"]) if "base" in s.settings else None
+    out = []
+    for st in s.stages:
+        if st["role"] != "unseen":
+            continue
+        stage = loads(st["text"])
+        change = describe(base, stage) if base is not None else None
+        out.append(UnseenStage(s.stage_name(st["stage_hash"]), change, st["text"], _rules_text(stage)))
+    return out
+
+
+def _rules_text(stage) -> str | None:
+    """THE PLACE FOR THE RULES IN ENGLISH (issue 22): `gdl.rules_text(stage)` is being written on
+    another branch; until it is on main this ludica has none and the page says so."""
+    rules_text = getattr(gdl, "rules_text", None)
+    return None if rules_text is None else rules_text(stage)
 
 
 def render_html(s: Summary) -> str:
@@ -201,14 +320,22 @@ def leaderboard(s: Summary) -> Leaderboard:
     for x in r.ratings:
         f = s.failures.get(x.name)
         rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}", f"{x.rank_probabilities[0]:.2f}",
-                     f"{100 * x.score:.1f}%", x.games, *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
+                     f"{100 * x.score:.1f}%", Link(str(x.games), replay_link("agent", x.name)),
+                     *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
     table = Table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
                    *(k.capitalize() for k in KINDS)], rows, "leaderboard")
     ranks = Table(["Agent", *[f"P(rank {k + 1})" for k in range(len(r.ratings))]],
-                  [[x.name, *(f"{p:.2f}" for p in x.rank_probabilities)] for x in r.ratings])
+                  [[x.name, *(Shade(_probability(p), p) for p in x.rank_probabilities)] for x in r.ratings], "ranks")
     method = (f"Intervals: {r.method}. Rank probabilities: {r.resamples} bootstrap resamples within {r.strata}. "
               f"Stages weigh equally; draws count half; {r.anchor} = 1000.")
     return Leaderboard(table, method, s.warnings, plots.leaderboard_plot(s), ranks)
+
+
+def _probability(p: float) -> str:
+    """A probability as a rank table shows it: tiny ones said as such, not rounded to a bare 0.00."""
+    if p == 0:
+        return "0"
+    return "<0.01" if p < 0.005 else ">0.99" if 0.995 < p < 1 else f"{p:.2f}"
 
 
 def metrics(s: Summary) -> Metrics:
@@ -223,16 +350,16 @@ def metrics(s: Summary) -> Metrics:
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
     stages = Table(["Stage", "Role", "Board", "Weight", "Divergence", "Analysis s", "Games", "Planned",
-                    "Best (per-stage Elo)"], stage_rows)
+                    "Best (per-stage Elo)"], stage_rows, "text-last")
     measured = any(c["points"] for c in s.metrics["A"].values())
     return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s), stages,
-                   None if s.draw is None else revealed(s.draw))
+                   None if s.draw is None else revealed(s.draw), unseen_stages(s))
 
 
 def anytime(s: Summary) -> Anytime:
     """The anytime estimate so far; its explanation is the template's (templates/anytime.html.j2)."""
     if not s.anytime:
-        return Anytime(None, [], None)
+        return Anytime(None, [], None, None)
     last, ref = s.anytime[-1], s.anytime[-1].reference
     notes = [f"{last.skipped} stage(s) left out (an agent without a level there)"] if last.skipped else []
     if last.faint:
@@ -241,7 +368,28 @@ def anytime(s: Summary) -> Anytime:
     if last.unit < MIN_SPREAD:
         notes.append(f"a short scale: {ref} leads random by {last.unit:.2f} on average, so the scores are less "
                      "certain than they would be on a longer one")
-    return Anytime(last, notes, plots.anytime_plot(s) if last.stages else None)
+    scaled = last.stages and last.unit > 0  # else there is no unit to draw the agents in yet
+    return Anytime(last, notes, plots.anytime_plot(s) if scaled else None, _anytime_table(s, last) if scaled else None)
+
+
+def _anytime_table(s: Summary, last: Point) -> Table:
+    """The last estimate of every agent, best first: the numbers beside the plot, whole (the plot
+    clips an interval that runs off it and marks the clipped end)."""
+    def row(name: str):
+        e = last.estimates[name]
+        if name == last.reference:
+            return [name, "1", "(the reference, by definition)"]
+        if name == "random":
+            return [name, "0", "(by definition)"]
+        if math.isnan(e.mean):
+            return [name, "—", "no level yet"]
+        interval = "— (one stage: none yet)" if e.low is None or e.high is None else \
+            f"{bound(e.low)} – {bound(e.high)}"
+        return [name, f"{e.mean:.2f}", interval]
+
+    names = sorted(last.estimates, key=lambda a: -last.estimates[a].mean if math.isfinite(last.estimates[a].mean)
+                   else math.inf)
+    return Table(["Agent", "Score", "95% interval"], [row(a) for a in names], "anytime")
 
 
 def failures(s: Summary) -> Table:
@@ -249,7 +397,8 @@ def failures(s: Summary) -> Table:
     rows = [[f.agent, f.games, *(f.lost.get(k, 0) for k in KINDS), f.illegal_moves,
              "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
             for f in sorted(s.failures.values(), key=lambda f: -f.share)]
-    return Table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced", "Top reasons"], rows)
+    return Table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced", "Top reasons"], rows,
+                 "text-last")
 
 
 def secondary_views(s: Summary) -> Table:
@@ -259,7 +408,7 @@ def secondary_views(s: Summary) -> Table:
     rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
              " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in s.overall.ratings]
     return Table(["Agent", "Unified score (online Elo, K 32 from 1200)", "OpenSpiel competition: place",
-                  "its instant-runoff ranks per stage, worst first"], rows)
+                  "its instant-runoff ranks per stage, worst first"], rows, "text-last")
 
 
 def unfinished(s: Summary) -> list[str]:
@@ -273,31 +422,56 @@ def unfinished(s: Summary) -> list[str]:
     return notes
 
 
+GAME_KINDS = ("main", "adaptation", "reference")  # the format's games, metric A's, the anytime score's references
+
+
 def replays(s: Summary) -> list[dict]:
-    """Every game with its boards, for the replay (static/replay.js)."""
+    """Every game with its boards, for the replay (static/replay.js, drawn by static/board.js): the
+    format's games, then the adaptation games (name@f against the baselines) and the baselines'
+    reference games, each marked with its `kind`. Per ply (0 = the start): the board, each player's
+    pieces and the clock each has used; per move: the cells it captured (the opponent's pieces it
+    flipped, converted or removed, as row-major indices)."""
     out = []
-    games_by_stage: dict[str, list[dict]] = {}
-    for g in s.games:
-        games_by_stage.setdefault(g["stage_hash"], []).append(g)
+    budget = json.loads(s.settings.get("options", "{}")).get("game_time")  # each player's clock, per game
+    games_by_stage: dict[str, list[tuple[str, dict]]] = {}
+    for kind, kept in zip(GAME_KINDS, (s.games, s.adaptation_games, s.reference_games)):
+        for g in kept:
+            games_by_stage.setdefault(g["stage_hash"], []).append((kind, g))
     for st in s.stages:
         games = games_by_stage.get(st["stage_hash"], [])
         if not games:
             continue
         game = compile_stage(loads(st["text"]))
         info = game.info
-        for g in games:
+        for kind, g in games:  # in GAME_KINDS' order, as gathered
             state = game.initial_state()
-            boards, captured = [_cells(game.board(state))], []
+            boards, captured, taken = [_cells(game.board(state))], [], []
             for text in json.loads(g["moves"]):
+                other = "2" if game.to_move(state) == 0 else "1"
                 state, took = game.apply_counted(state, game.parse_move(text))
                 boards.append(_cells(game.board(state)))
                 captured.append(took)
-            out.append({"stage": s.stage_name(st["stage_hash"]), "black": g["black"], "white": g["white"],
+                taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
+            seconds = json.loads(g.get("ply_seconds") or "[]")
+            out.append({"stage": s.stage_name(st["stage_hash"]), "kind": kind, "black": g["black"], "white": g["white"],
                         "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
-                        "moves": json.loads(g["moves"]), "seconds": json.loads(g.get("ply_seconds") or "[]"),
-                        "captured": captured, "boards": boards, "rows": info.rows, "cols": info.cols,
+                        "moves": json.loads(g["moves"]), "seconds": seconds, "clocks": _clocks(seconds), "budget": budget,
+                        "captured": captured, "taken": taken,
+                        "counts": [[b.count("1"), b.count("2")] for b in boards],
+                        "boards": boards, "rows": info.rows, "cols": info.cols,
                         "hex": info.board_kind == "hex", "log": g["log"]})
     return out
+
+
+def _clocks(seconds: list) -> list[list[float]]:
+    """The time each player had used after each ply (0 = the start), from the games' per-ply
+    [player, seconds] (a game stored before they were kept has none: only the start)."""
+    used = [0.0, 0.0]
+    clocks = [used[:]]
+    for player, spent in seconds:
+        used[player] += spent
+        clocks.append([round(used[0], 4), round(used[1], 4)])
+    return clocks
 
 
 def _cells(board) -> str:

@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
+    args.argv = sys.argv[1:] if argv is None else list(argv)  # as given: a run keeps its command line
     if args.command == "bench":  # its arguments are the bench script's to parse
         args.bench_args = rest
     elif rest:

@@ -136,3 +136,22 @@ def test_qualification_games_are_played_before_anything_is_drawn(tmp_path, monke
                      "--out", str(out)])
     assert code == 0 and seen and not {drawseed.SEED_FILE, "unseen"} & set(seen[0])
     assert (out / drawseed.SEED_FILE).is_file() and (out / "unseen" / "manifest.json").is_file()
+
+
+def test_the_report_says_how_each_start_of_the_run_was_made_and_what_each_variant_changed(runs):
+    """`ludica evaluate` keeps its command line, version and machine beside the run's settings (one
+    entry per start: the resumed run has two) and the base the variants were drawn from, and the
+    report's header and stages say them (issue 22)."""
+    root, _ = runs
+    with sqlite3.connect(root / "second" / "results.sqlite") as db:
+        settings = dict(db.execute("SELECT key, value FROM settings"))
+    starts = json.loads(settings["invocations"])
+    assert [s["command"].split(" --out ")[0] for s in starts] == 2 * ["ludica evaluate " + " ".join(QUICK)]
+    assert starts[1]["command"].endswith("--resume") and all("cores, Python" in s["machine"] for s in starts)
+    assert settings["base"].startswith('game "Small Board (6x6)"')
+    page = (root / "second" / "report.html").read_text()
+    header = page[page.index('<header id="run">'): page.index("</header>")]
+    assert "<dt>Command</dt><dd>ludica evaluate --no-builtins random greedy" in header and "; then " in header
+    assert "unseen stages: secret seed (revealed now:" in header
+    stages = page[page.index('id="unseen-stages"'):]
+    assert stages.count('<details class="unseen-stage">') == 2 and "drawn from no stage" not in stages

@@ -1,85 +1,194 @@
-// The replay of a game, board by board, over the games in the page's #replay-data JSON.
-// Every name, move and stage title goes into the page as text (textContent, setAttribute), never
-// as markup, and the board is built with createElementNS: nothing in the data can become an element
-// or a script. The report inlines this file as its only script, allowed by its hash in the page's
+// The replay of the games in the page's #replay-data JSON (report.replays), board by board, drawn
+// by board.js (ludicaBoard, inlined before this file). Every name, move and stage title goes into
+// the page as text (textContent, setAttribute), never as markup: nothing in the data can become an
+// element or a script. The report inlines this file, allowed by its hash in the page's
 // Content-Security-Policy.
+//
+// Its address (issue 22's scheme): #game=K&ply=P opens game K (its place in the data, from 0) at ply
+// P (0: the start); #agent=NAME lists only NAME's games; #pair=A|B only the games between A and B,
+// either seat (each name encoded with encodeURIComponent). The address follows the position as it
+// changes (history.replaceState), and a changed address is followed; an address that names none of
+// these (the index's #leaderboard...) is left to the browser.
+// Keys, while the replay is on screen: ← → a ply, Home End the start and the end.
 (function () {
+  "use strict";
   const games = JSON.parse(document.getElementById("replay-data").textContent);
-  const pick = document.getElementById("replay-game"), where = document.getElementById("replay-where");
-  const boardBox = document.getElementById("replay-board"), movesBox = document.getElementById("replay-moves");
-  const SVG = "http://www.w3.org/2000/svg";
-  let game = null, ply = 0;
+  const $ = id => document.getElementById(id);
+  const section = $("replay"), pick = $("replay-game"), where = $("replay-where"), status = $("replay-status");
+  const boardBox = $("replay-board"), movesBox = $("replay-moves"), filterBox = $("replay-filter");
+  const playButton = $("replay-play"), speed = $("replay-speed");
+  let shown = [], game = null, index = -1, ply = 0, filter = null, timer = null;
+
   function element(tag, text) {
     const e = document.createElement(tag);
     e.textContent = text;
     return e;
   }
-  function shape(tag, attributes) {
-    const e = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
-    return e;
-  }
-  games.forEach((g, i) => {
-    const o = element("option", g.stage + ": " + g.black + " vs " + g.white + " → " + g.result +
-      (g.reason === "normal" ? "" : " (" + g.reason + ")"));
-    o.value = i;
-    pick.appendChild(o);
-  });
-  const colour = {".": "#3f8f4f", "1": "#111", "2": "#f4f4f4", "#": "#777"};
-  function draw() {
-    const cells = game.boards[ply], n = game.rows, m = game.cols, s = 30;
-    const w = game.hex ? s * (m + n / 2 + 1) : s * (m + 1), h = game.hex ? s * (n * 0.866 + 1.2) : s * (n + 1);
-    const svg = shape("svg", {viewBox: "0 0 " + w + " " + h});
-    for (let r = 0; r < n; r++) for (let c = 0; c < m; c++) {
-      const v = cells[r * m + c], fill = v === "#" ? "#777" : "#3f8f4f";
-      let x, y;
-      if (game.hex) {
-        x = s * (c + r / 2) + s; y = s * r * 0.866 + s;
-        const pts = [];
-        for (let k = 0; k < 6; k++) {
-          const a = Math.PI / 180 * (60 * k - 30);
-          pts.push((x + s * 0.577 * Math.cos(a)).toFixed(1) + "," + (y + s * 0.577 * Math.sin(a)).toFixed(1));
-        }
-        svg.appendChild(shape("polygon", {class: "cell", points: pts.join(" "), fill: fill, stroke: "#1b3d22"}));
-      } else {
-        x = s * c + s; y = s * r + s;
-        svg.appendChild(shape("rect", {class: "cell", x: x - s / 2, y: y - s / 2, width: s, height: s, fill: fill,
-                                       stroke: "#1b3d22"}));
-      }
-      if (v === "1" || v === "2")
-        svg.appendChild(shape("circle", {class: "piece piece-" + v, cx: x, cy: y, r: s * 0.38, fill: colour[v],
-                                         stroke: "#000"}));
+
+  // the address's keys, each value decoded (a pair's names split on "|" before decoding)
+  function readHash() {
+    const out = {};
+    for (const part of location.hash.slice(1).split("&")) {
+      const at = part.indexOf("=");
+      if (at < 0) continue;
+      const key = part.slice(0, at), raw = part.slice(at + 1);
+      try {
+        out[key] = key === "pair" ? raw.split("|").map(decodeURIComponent) : decodeURIComponent(raw);
+      } catch (e) { /* a malformed address: that key is ignored */ }
     }
-    boardBox.replaceChildren(svg);
-    const total = game.boards.length - 1;
-    where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + game.moves[ply - 1] : " (the start)");
-    movesBox.querySelectorAll("li").forEach((li, i) => {
-      li.classList.toggle("current", i === ply - 1);
-      if (i === ply - 1) li.scrollIntoView({block: "nearest"});
-    });
+    return out;
   }
+
+  function writeHash() {
+    const parts = [];
+    if (filter && filter.agent !== undefined) parts.push("agent=" + encodeURIComponent(filter.agent));
+    if (filter && filter.pair) parts.push("pair=" + filter.pair.map(encodeURIComponent).join("|"));
+    parts.push("game=" + index, "ply=" + ply);
+    history.replaceState(null, "", "#" + parts.join("&"));
+  }
+
+  function matches(g) {
+    if (!filter) return true;
+    if (filter.agent !== undefined) return g.black === filter.agent || g.white === filter.agent;
+    const [a, b] = filter.pair;
+    return (g.black === a && g.white === b) || (g.black === b && g.white === a);
+  }
+
+  function title(g) {
+    return g.stage + ": " + g.black + " vs " + g.white + " → " + g.result +
+      (g.reason === "normal" ? "" : " (" + g.reason + ")") + (g.kind === "main" ? "" : " [" + g.kind + " game]");
+  }
+
+  function list() {
+    shown = games.map((g, i) => i).filter(i => matches(games[i]));
+    pick.replaceChildren(...shown.map(i => {
+      const o = element("option", title(games[i]));
+      o.value = i;
+      return o;
+    }));
+    if (!filter) {
+      filterBox.replaceChildren(element("span", "All " + games.length + " games."));
+      return;
+    }
+    const what = filter.agent !== undefined ? "the games of " + filter.agent
+      : "the games between " + filter.pair[0] + " and " + filter.pair[1];
+    const all = element("a", "show all games");
+    all.setAttribute("href", "#game=" + (shown.length ? shown[0] : 0) + "&ply=0");
+    filterBox.replaceChildren(element("span", "Showing " + shown.length + " of " + games.length + " games: " +
+      what + (shown.length ? ". " : " (none). ")), all);
+  }
+
+  function move(k) {
+    return k > 0 ? game.moves[k - 1] : "";
+  }
+
+  function draw() {
+    const total = game.boards.length - 1;
+    const played = move(ply), cells = game.boards[ply];
+    const last = ply > 0 && played !== "pass" ? played.split("-") : [];
+    const drawn = ludicaBoard.draw(boardBox, {rows: game.rows, cols: game.cols, hex: game.hex, cells: cells,
+                                              last: last, taken: ply > 0 ? game.taken[ply - 1] : []});
+    where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + played : " (the start)");
+    const clocks = game.clocks[Math.min(ply, game.clocks.length - 1)];
+    const budget = game.budget ? " of " + game.budget + " s" : "";
+    const side = (mark, name, k) => mark + " " + name + ": " + drawn.counts[k] + " pieces, clock " +
+      clocks[k].toFixed(2) + " s" + budget;
+    status.textContent = side("●", game.black, 0) + "  –  " + side("○", game.white, 1) +
+      (ply > 0 && game.captured[ply - 1] ? "  –  the last move took " + game.captured[ply - 1] : "");
+    movesBox.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === ply - 1));
+    const current = movesBox.querySelector("li.current");
+    if (current) {  // keep the move in the list's view without scrolling the page
+      const top = current.offsetTop - movesBox.offsetTop;
+      if (top < movesBox.scrollTop || top > movesBox.scrollTop + movesBox.clientHeight - current.offsetHeight)
+        movesBox.scrollTop = top - movesBox.clientHeight / 2;
+    }
+  }
+
   function load(i) {
-    game = games[i]; ply = 0;
-    const list = document.createElement("ol");
+    index = i; game = games[i]; ply = 0;
+    pick.value = i;
+    const moves = document.createElement("ol");
     game.moves.forEach((mv, k) => {
       const t = game.seconds[k], who = t ? (t[0] === 0 ? game.black : game.white) : "";
-      list.appendChild(element("li", who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
-        (t ? " (" + t[1].toFixed(3) + " s)" : "")));
+      const li = element("li", who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
+        (t ? " (" + t[1].toFixed(3) + " s)" : ""));
+      li.addEventListener("click", () => go(k + 1));
+      moves.appendChild(li);
     });
     movesBox.replaceChildren(element("p", "● " + game.black + " (first) – ○ " + game.white + " (second)"),
-      list, element("p", game.black + " " + game.score[0] + " – " + game.score[1] + " " + game.white));
+      moves, element("p", game.black + " " + game.score[0] + " – " + game.score[1] + " " + game.white));
+  }
+
+  function go(p) {
+    if (!game) return;
+    ply = Math.max(0, Math.min(game.boards.length - 1, p));
     draw();
+    writeHash();
   }
-  const step = d => { if (game) { ply = Math.max(0, Math.min(game.boards.length - 1, ply + d)); draw(); } };
-  document.getElementById("replay-next").onclick = () => step(1);
-  document.getElementById("replay-back").onclick = () => step(-1);
-  document.getElementById("replay-first").onclick = () => step(-1e9);
-  document.getElementById("replay-last").onclick = () => step(1e9);
-  pick.onchange = () => load(+pick.value);
-  // report.html#game=G&ply=P opens game G at ply P (a link to a position; tests use it too)
-  const wanted = new URLSearchParams(location.hash.slice(1));
-  if (games.length) {
-    const g = Math.min(games.length - 1, Math.max(0, +(wanted.get("game") || 0)));
-    pick.value = g; load(g); step(+(wanted.get("ply") || 0));
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    playButton.textContent = "▶ play";
   }
+
+  function play() {
+    if (timer) return stop();
+    if (!game) return;
+    if (ply === game.boards.length - 1) go(0);
+    playButton.textContent = "❚❚ pause";
+    timer = setInterval(() => {
+      if (ply >= game.boards.length - 1) stop();
+      else go(ply + 1);
+    }, 1000 / +speed.value);
+  }
+
+  // open what the address names; false: it names nothing of the replay's
+  function follow() {
+    const wanted = readHash();
+    const named = "game" in wanted || "agent" in wanted || ("pair" in wanted && wanted.pair.length === 2);
+    if (!named && game) return false;
+    filter = "agent" in wanted ? {agent: wanted.agent} : "pair" in wanted && wanted.pair.length === 2 ?
+      {pair: wanted.pair} : null;
+    list();
+    const k = +wanted.game;
+    const open = Number.isInteger(k) && shown.includes(k) ? k : shown.length ? shown[0] : -1;
+    if (open < 0) {
+      game = null; index = -1;
+      boardBox.replaceChildren(); movesBox.replaceChildren(); where.textContent = ""; status.textContent = "";
+      return named;
+    }
+    if (open !== index || !game) load(open);
+    const p = +(wanted.ply || 0);
+    ply = Math.max(0, Math.min(game.boards.length - 1, Number.isInteger(p) ? p : 0));
+    draw();
+    return named;
+  }
+
+  function step(d) {
+    stop();
+    go(ply + d);
+  }
+
+  $("replay-next").addEventListener("click", () => step(1));
+  $("replay-back").addEventListener("click", () => step(-1));
+  $("replay-first").addEventListener("click", () => step(-1e9));
+  $("replay-last").addEventListener("click", () => step(1e9));
+  playButton.addEventListener("click", play);
+  speed.addEventListener("change", () => { if (timer) { stop(); play(); } });
+  pick.addEventListener("change", () => { stop(); load(+pick.value); go(0); });
+  document.addEventListener("keydown", e => {
+    if (!game || e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    const box = section.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > window.innerHeight) return;  // the keys are the page's while it is away
+    const d = {ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9}[e.key];
+    if (d === undefined) return;
+    e.preventDefault();
+    step(d);
+  });
+  window.addEventListener("hashchange", () => {
+    stop();
+    if (follow()) section.scrollIntoView({block: "start"});
+  });
+  if (games.length && follow() && location.hash.length > 1) section.scrollIntoView({block: "start"});
 })();

@@ -5,11 +5,16 @@ the report's path (printed as `ludica report` prints it: ludica/commands/report.
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
+import shlex
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
-from ludica import gdl
+from ludica import __version__, gdl
 from ludica.arguments import (
     chosen_agents, count, episode_options, jobs_option, run_options, seconds, stage_files, stage_path,
 )
@@ -167,6 +172,20 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
     return unseen, draw
 
 
+def record_invocation(store, base, argv: list[str]) -> None:
+    """What the report's header says of a run beyond its settings, kept in its store: under
+    `invocations` (JSON, a list: one entry per start, a resumed run adds one) the command line,
+    ludica's version, the machine (system, architecture, cores, Python; no host name) and the time
+    it started; under `base` the canonical text of the stage the unseen variants were drawn from
+    (the report says what each changed). Neither is part of the run's identity (Run.start)."""
+    held = json.loads(store.settings().get("invocations", "[]"))
+    held.append({"command": shlex.join(["ludica", *argv]), "version": __version__,
+                 "machine": f"{platform.system()} {platform.release()} {platform.machine()}, "
+                            f"{os.cpu_count()} cores, Python {platform.python_version()}",
+                 "started": datetime.now(UTC).isoformat(timespec="seconds")})
+    store.save_settings({"invocations": json.dumps(held)} | ({} if base is None else {"base": gdl.format(base)}))
+
+
 def run(args) -> int:
     from rich.console import Console
 
@@ -214,7 +233,8 @@ def run(args) -> int:
                               f"{out}) and go on[/]")
                 return 130
             stages = stages + unseen
-        summary = _played(args, run, stages, agents, config, baselines, jobs, draw, console)
+        summary = _played(args, run, stages, agents, config, baselines, jobs, draw, console,
+                          None if to_draw is None else to_draw.base)
         if summary is None:
             return 130
         # under the run's lock: a second run (--resume) must not write the same files at once; and
@@ -228,9 +248,10 @@ def run(args) -> int:
     return 0
 
 
-def _played(args, run, stages, agents, config, baselines, jobs: int, draw, console):
+def _played(args, run, stages, agents, config, baselines, jobs: int, draw, console, base):
     """The evaluation played in the held run folder with a progress bar; its summary, or None if
-    it was interrupted (Ctrl-C: said, every finished game kept)."""
+    it was interrupted (Ctrl-C: said, every finished game kept). `base`: the stage the unseen
+    variants were drawn from, if they were."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
 
@@ -248,6 +269,8 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
         bar = {}
 
         def on_plan(left: int, total: int) -> None:
+            # the run's settings are stored by now (Run.start): how it was started goes beside them
+            record_invocation(run.store, base, args.argv)
             if args.resume:
                 progress.console.print(f"resuming: {total - left} of the {total} games are in {out / 'results.sqlite'} "
                                        f"and are kept; {left} to play")
