@@ -26,3 +26,12 @@ def inert_rich(text: object) -> str:
     """`inert(text)` with rich's markup escaped: for console.print, table cells and progress
     descriptions, where `[red]` would otherwise be a style."""
     return escape(inert(text))
+
+
+def clock(seconds: float) -> str:
+    """Seconds as a clock shows them: 29:58, 1:02:03, or 9.5 s under a minute."""
+    if seconds < 60:
+        return f"{max(seconds, 0.0):.1f} s"
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
