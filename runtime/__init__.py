@@ -15,7 +15,7 @@ through `play_game(..., on_ply=...)` or `Hooks(on_ply=...)`, shown a referee Mom
 from .api import Rules, RulesApi, StageView, stage_view
 from .clock import Clock
 from .entrants import AgentSpec, builtins, resolve
-from .human import HUMAN, HumanSeat, MoveSource, TerminalSource, Turn
+from .human import HUMAN, HUMAN_TIME, HumanSeat, MoveSource, TerminalSource, Turn
 from .leaderboard import Standing, standings
 from .plans import Options, StagePlan
 from .referee import GameRecord, Moment, play_game
@@ -24,5 +24,5 @@ from .runfolder import RunMismatch
 from .tournament import run as run_tournament
 
 __all__ = ["Rules", "RulesApi", "StageView", "stage_view", "Clock", "AgentSpec", "builtins", "resolve", "HUMAN",
-           "HumanSeat", "MoveSource", "TerminalSource", "Turn", "Standing", "standings", "GameRecord", "Moment",
+           "HUMAN_TIME", "HumanSeat", "MoveSource", "TerminalSource", "Turn", "Standing", "standings", "GameRecord", "Moment",
            "play_game", "Options", "StagePlan", "Run", "Hooks", "RunMismatch", "run_tournament"]

@@ -244,7 +244,7 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
                      + (f" ({answer.detail})" if answer.detail else ""), by_time=True)
             return state
         if answer.failure == "resign":
-            _forfeit(record, p, "resign", f"{SEAT_NAMES[p]} ({names[p]}) resigns")
+            _forfeit(record, p, "resign", f"{SEAT_NAMES[p]} ({names[p]}) resigns", penalty=False)
             return state
         if answer.failure:
             _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) failed ({answer.failure}): "
@@ -277,10 +277,11 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
     return state
 
 
-def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False) -> None:
-    """Seat p loses the game (both lose if both forfeit before it starts)."""
+def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False, penalty: bool = True) -> None:
+    """Seat p loses the game (both lose if both forfeit before it starts); a resignation is no penalty."""
     record.log.append(line)
-    record.penalties.append(line)
+    if penalty:
+        record.penalties.append(line)
     lost = list(record.forfeited)
     lost[p] = True
     record.forfeited = (lost[0], lost[1])
