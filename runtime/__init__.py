@@ -24,5 +24,5 @@ from .runfolder import RunMismatch
 from .tournament import run as run_tournament
 
 __all__ = ["Rules", "RulesApi", "StageView", "stage_view", "Clock", "AgentSpec", "builtins", "resolve", "HUMAN",
-           "HUMAN_TIME", "HumanSeat", "MoveSource", "TerminalSource", "Turn", "Standing", "standings", "GameRecord", "Moment",
-           "play_game", "Options", "StagePlan", "Run", "Hooks", "RunMismatch", "run_tournament"]
+           "HUMAN_TIME", "HumanSeat", "MoveSource", "TerminalSource", "Turn", "Standing", "standings", "GameRecord",
+           "Moment", "play_game", "Options", "StagePlan", "Run", "Hooks", "RunMismatch", "run_tournament"]

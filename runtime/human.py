@@ -59,7 +59,8 @@ class Turn:
         try:
             move = self.game.parse_move(text)
         except ValueError:
-            return f"'{inert(entry.strip())}' is not a move: moves are written like {self.legal[0]}; ? lists the legal moves"
+            return (f"'{inert(entry.strip())}' is not a move: moves are written like {self.legal[0]}; "
+                    "? lists the legal moves")
         if str(move) in self.legal:
             return ""
         return f"{move} is not a legal move now; ? lists the legal moves"

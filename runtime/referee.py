@@ -146,7 +146,8 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
     or (black's, white's): a human's clock is not an agent's. `on_ply` watches the game live: it is
     called once before the first move and after every ply; an exception in it ends the game (and
     goes on to the caller)."""
-    budgets = (float(game_time), float(game_time)) if isinstance(game_time, (int, float)) else tuple(game_time)
+    budgets = (float(game_time), float(game_time)) if isinstance(game_time, (int, float)) else \
+        (float(game_time[0]), float(game_time[1]))
     black, white = seats
     if not names:
         if black is None or white is None:

@@ -217,6 +217,10 @@ class _Jobs:
         except BaseException as err:
             self._stop(err)
 
+    def _budget(self, name: str) -> float:
+        """An entrant's time per game: a person's is wall time, and theirs (Options.human_time)."""
+        return self.options.human_time if self.agents[name].human else self.options.game_time
+
     def _stage(self, plan: StagePlan) -> None:
         """Play the missing games of one stage."""
         stage, store, options, hooks = plan.stage, self.run.store, self.options, self.hooks
@@ -242,8 +246,7 @@ class _Jobs:
                 if self.stopping.is_set():
                     raise Stopped
                 seats = (entrants[black].ready(), entrants[white].ready())
-                budgets = tuple(options.human_time if self.agents[n].human else options.game_time
-                                for n in (black, white))
+                budgets = (self._budget(black), self._budget(white))
                 watch = None if hooks.on_ply is None else functools.partial(hooks.on_ply, plan.title, number)
                 record = play_game(game, seats, plan.seed(options.seed, black, white, k), budgets,
                                    names=(black, white),

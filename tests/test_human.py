@@ -116,8 +116,10 @@ def test_human_is_an_entrant_without_a_file():
     from ludica.arguments import run_options
     from ludica.cli import build_parser
     parser = build_parser()
-    assert run_options(parser.parse_args(["play", "x", "--black", "human", "--white", "random"])).human_time == HUMAN_TIME
-    assert f"default {HUMAN_TIME:g}" in " ".join(parser._subparsers._group_actions[0].choices["play"].format_help().split())
+    args = parser.parse_args(["play", "x", "--black", "human", "--white", "random"])
+    assert run_options(args).human_time == HUMAN_TIME  # the default the help names
+    play_help = parser._subparsers._group_actions[0].choices["play"].format_help()
+    assert f"default {HUMAN_TIME:g}" in " ".join(play_help.split())
     assert clock(1799.9) == "30:00" and clock(3723) == "1:02:03" and clock(9.46) == "9.5 s"
 
 

@@ -1,6 +1,6 @@
 """`ludica evaluate`: an evaluation of agents on public and unseen stages, with a progress bar
-(games done and left, time left, the current leader; plain lines when the output is not a terminal), the anytime estimate after each unseen stage,
-and at the end the leaderboard with intervals and failures, the metrics, the anytime estimate and
+(games done and left, time left, the current leader; plain lines when the output is not a
+terminal), the anytime estimate after each unseen stage, and at the end the leaderboard with intervals and failures, the metrics, the anytime estimate and
 the report's path (printed as `ludica report` prints it: ludica/commands/report.py)."""
 from __future__ import annotations
 
