@@ -68,7 +68,9 @@ class Turn:
 
 class MoveSource(Protocol):
     def move(self, turn: Turn) -> str | None:
-        """A move's text for `turn`, or None: the person resigns. May block."""
+        """A move's text for `turn`, or None: the person resigns. May block; a source that can
+        wait with a timeout may give up after `turn.remaining` seconds (the game is then lost on
+        time, not resigned)."""
         ...
 
 
@@ -92,6 +94,8 @@ class HumanSeat:
             except EOFError:  # the end of their input (Ctrl-D)
                 entry = None
             spent = time.monotonic() - started
+            if spent > remaining:  # their clock ran out while they thought: lost on time, whatever they did then
+                return Answer(None, spent, spent, "timeout", f"{clock(spent)} taken, {clock(remaining)} were left")
             if entry is None:
                 return Answer(None, spent, spent, "resign", "resigned")
             problem = turn.refusal(entry)

@@ -86,6 +86,19 @@ def test_a_person_is_charged_wall_time_against_a_budget_of_their_own():
     assert slow.turns[1].remaining < 0.5 - 0.25  # the second question said how little was left
 
 
+def test_a_source_that_gives_up_when_the_clock_runs_out_loses_on_time_not_by_resigning():
+    game = tic_tac_toe()
+
+    class Waiting:  # a web page's queue, say, waited on with the time left as its timeout
+        def move(self, turn):
+            time.sleep(turn.remaining + 0.05)
+            return None
+
+    record = play_game(game, (HumanSeat("ann", game, Waiting()), HumanSeat("bob", game, Typed(CELLS))), seed=1,
+                       game_time=(0.2, 10.0))
+    assert record.reason == "time" and record.winner == 1 and "were left" in record.log[-2]
+
+
 def test_the_terminal_source_lists_the_legal_moves_and_resigns_on_request():
     game = tic_tac_toe()
     said: list[str] = []
