@@ -176,3 +176,43 @@ def test_a_persons_games_are_recorded_in_the_results_store(tmp_path):
         assert reason == "normal" and len(json.loads(moves)) >= 5 and json.loads(illegal) == [0, 0]
         assert (black_time if black == "human" else white_time) > 0  # a person's wall time, charged
     assert analyses == [(HUMAN, 1, 0.0)]  # seated at once: no analysis phase
+
+
+def test_a_person_plays_at_a_real_terminal_and_ctrl_c_abandons_the_game():
+    import os
+    import pty
+    import select
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: ludica at a terminal of its own
+        os.execv(sys.executable, [sys.executable, "-m", "ludica.cli", "play", "tic-tac-toe", "--black", "human",
+                                  "--white", "random", "--in-process"])
+    seen = [""]
+
+    def read_until(text: str | None, after: int = 0, timeout: float = 300) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and (text is None or text not in seen[0][after:]):
+            if select.select([fd], [], [], 1.0)[0]:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:  # the child is gone
+                    return
+                if not chunk:
+                    return
+                seen[0] += chunk.decode(errors="replace")
+
+    try:
+        read_until("your move")
+        first = len(seen[0])
+        os.write(fd, b"b2\n")
+        read_until("your move", after=first)  # asked again, after the opponent's move
+        os.write(fd, b"\x03")  # Ctrl-C: the terminal sends SIGINT
+        read_until(None, timeout=120)
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130, seen[0]
+    text = seen[0].replace("\r\n", "\n")
+    assert "1 . . .\n2 . . .\n3 . . ." in text  # the board, with its coordinates
+    assert "human plays b2 (" in text and "2 . X ." in text
+    assert "interrupted: the game is abandoned" in text and "Traceback" not in text

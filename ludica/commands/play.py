@@ -42,10 +42,14 @@ def run(args) -> int:
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
-        one_game.start([stage], [black, white], options)
-        live = None if args.quiet else _Live(compile_stage(stage), one_game.store)
-        one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say, on_ply=live))
+    try:
+        with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
+            one_game.start([stage], [black, white], options)
+            live = None if args.quiet else _Live(compile_stage(stage), one_game.store)
+            one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say, on_ply=live))
+    except KeyboardInterrupt:  # Ctrl-C, at a person's prompt too: the game is abandoned, not recorded
+        print("\ninterrupted: the game is abandoned", file=sys.stderr)
+        return 130
     record = ended[0]["record"]
     if args.quiet:
         print(inert(record.log[-1]) + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
