@@ -25,7 +25,6 @@ import numpy as np
 
 from ..compiler.game import CompiledGame
 from ..gdl import render
-from ..terminal import clock, inert
 from .sandbox import Answer
 
 HUMAN = "human"  # the entrant name that seats a person (`--black human`)
@@ -53,6 +52,7 @@ class Turn:
 
     def refusal(self, entry: str) -> str:
         """Why `entry` is not a move to play now ("" if it is one of the legal moves)."""
+        from ..terminal import inert  # here: agents' workers import this package, and need no rich
         text = entry.strip().lower()
         if text in self.legal:
             return ""
@@ -94,7 +94,8 @@ class HumanSeat:
             except EOFError:  # the end of their input (Ctrl-D)
                 entry = None
             spent = time.monotonic() - started
-            if spent > remaining:  # their clock ran out while they thought: lost on time, whatever they did then
+            if spent > remaining:
+                from ..terminal import clock  # their clock ran out while they thought: lost on time, whatever they did then
                 return Answer(None, spent, spent, "timeout", f"{clock(spent)} taken, {clock(remaining)} were left")
             if entry is None:
                 return Answer(None, spent, spent, "resign", "resigned")
@@ -117,6 +118,7 @@ class TerminalSource:
         self.show_board, self.ask, self.say = show_board, ask, say
 
     def move(self, turn: Turn) -> str | None:
+        from ..terminal import clock, inert
         if turn.problem:
             self.say(turn.problem)
         elif self.show_board:
