@@ -94,8 +94,8 @@ class HumanSeat:
             except EOFError:  # the end of their input (Ctrl-D)
                 entry = None
             spent = time.monotonic() - started
-            if spent > remaining:
-                from ..terminal import clock  # their clock ran out while they thought: lost on time, whatever they did then
+            if spent > remaining:  # their clock ran out while they thought: lost on time, whatever they did then
+                from ..terminal import clock
                 return Answer(None, spent, spent, "timeout", f"{clock(spent)} taken, {clock(remaining)} were left")
             if entry is None:
                 return Answer(None, spent, spent, "resign", "resigned")
