@@ -43,9 +43,10 @@ def stage_files(args: list[str]) -> list[Path]:
 
 def run_options(args):
     from ludica.runtime.plans import Options
+    more = {} if args.human_time is None else {"human_time": args.human_time}  # None: Options' default
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
-                   isolate_rules=args.isolate_rules)
+                   isolate_rules=args.isolate_rules, **more)
 
 def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = ()):
     """The agents the arguments name, each with the data folder `--agent-data AGENT=DIR` gives it."""
@@ -102,6 +103,9 @@ def episode_options(p, analysis: float, game: float) -> None:
                    help=f"analysis budget per agent and stage, CPU seconds (default {analysis:g})")
     p.add_argument("--game-time", type=seconds, default=game, metavar="S",
                    help=f"cumulative move time per game, CPU seconds (default {game:g})")
+    p.add_argument("--human-time", type=seconds, default=None, metavar="S",
+                   help="a person's time per game (the entrant `human`), wall-clock seconds (default 1800: a "
+                        "person has no CPU time, and takes longer than an agent)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
     p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
     p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")

@@ -6,10 +6,15 @@ cursor, clear the screen, set the window's title (OSC 0) or write the clipboard 
 backspace or a carriage return let text overwrite what was printed before it. Each of them (C0 but
 newline and tab, DEL, C1) is shown as `\\xNN` instead. rich, on top of that, reads `[style]...[/]`
 in the strings it prints as markup: text that goes through rich is escaped for it too.
+
+Also how times are shown (`clock`), and a run's progress where no bar can be drawn (`PlainProgress`:
+output piped, in CI, under nohup).
 """
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 
 from rich.markup import escape
 
@@ -26,3 +31,62 @@ def inert_rich(text: object) -> str:
     """`inert(text)` with rich's markup escaped: for console.print, table cells and progress
     descriptions, where `[red]` would otherwise be a style."""
     return escape(inert(text))
+
+
+def clock(seconds: float) -> str:
+    """Seconds as a clock shows them: 29:58, 1:02:03, or 9.5 s under a minute."""
+    if seconds < 60:
+        return f"{max(seconds, 0.0):.1f} s"
+    hours, rest = divmod(round(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class PlainProgress:
+    """A run's progress as plain lines, for output that is not a terminal (piped, CI, nohup), where
+    no progress bar is drawn: a line when a stage's games are all played, and between those at
+    most one every `every` seconds, each with the games done of the total, the time taken and the
+    time left at this session's pace (counted from its first stage: a first run's compiling and a
+    resumed run's earlier games are not its pace)."""
+
+    def __init__(self, total: int = 0, done: int = 0, say: Callable[[str], None] | None = None,
+                 every: float = 60.0, now: Callable[[], float] = time.monotonic):
+        self.total, self.done, self.every, self.now = total, done, every, now
+        self.say = say or (lambda line: print(line, flush=True))
+        self.played = 0  # games played in this session: the pace
+        self.started: float | None = None  # when the first stage began
+        self.last = now()  # when a line was said last
+        self.stages: dict[str, list[int]] = {}  # each stage begun, by its title: [games played, games to play]
+
+    def plan(self, left: int, total: int) -> None:
+        """The run's size: `left` of its `total` games still to play."""
+        self.total, self.done = total, total - left
+
+    def stage(self, title: str, todo: int) -> None:
+        """A stage begins, with `todo` games to play on it."""
+        if self.started is None:
+            self.started = self.now()
+        self.stages[title] = [0, todo]
+
+    def game(self, title: str) -> None:
+        """A game of the stage `title` ended."""
+        self.done += 1
+        self.played += 1
+        on_stage = self.stages.setdefault(title, [0, 0])
+        on_stage[0] += 1
+        if on_stage[0] >= on_stage[1]:
+            self.say(inert(self.line(f"{title}: {on_stage[0]} of {on_stage[1]} games, done")))
+        elif self.now() - self.last >= self.every:
+            self.say(inert(self.line(f"{title}: {on_stage[0]} of {on_stage[1]} games")))
+
+    def line(self, what: str) -> str:
+        """`what`, then the run's games done of its total, the time taken and the time left."""
+        self.last = now = self.now()
+        elapsed = now - (self.started if self.started is not None else now)
+        said = f"{what}; {self.done}/{self.total} games in all"
+        if self.total:
+            said += f" ({100 * self.done / self.total:.0f}%)"
+        said += f", {clock(elapsed)} so far"
+        if self.played and self.total > self.done:
+            said += f", about {clock(elapsed / self.played * (self.total - self.done))} left"
+        return said

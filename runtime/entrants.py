@@ -3,17 +3,20 @@ against the public contract like any submission.
 
 An agent's name (in logs and leaderboards) is its file name without `.py`, unless the file sets
 `NAME = "..."` at its top level; the name is read from the file's syntax tree, never by running it
-(the referee does not run agent code).
+(the referee does not run agent code). `human` is a person (runtime/human.py): no file, never
+sandboxed, their moves from a move source.
 """
 from __future__ import annotations
 
 import ast
 import difflib
+import hashlib
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..gdl.diagnostics import LudicaError
+from .human import HUMAN, MoveSource
 
 BUILTIN_DIR = Path(__file__).parent / "agents"
 BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
@@ -22,12 +25,23 @@ BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
 @dataclass(frozen=True)
 class AgentSpec:
     name: str
-    path: Path
+    path: Path | None  # None: a person (`human`), who has no file
     data: Path | None = None  # a folder the user named for it: read-only at /agent/data in its jail
+    # a person's moves: where they come from (None: the terminal); not part of who the entrant is
+    source: MoveSource | None = field(default=None, compare=False, repr=False)
 
     @property
     def builtin(self) -> bool:
-        return self.path.parent == BUILTIN_DIR
+        return self.path is not None and self.path.parent == BUILTIN_DIR
+
+    @property
+    def human(self) -> bool:
+        return self.path is None
+
+    @property
+    def fingerprint(self) -> str:
+        """What a resumed run checks is unchanged: the agent file's sha256 (a person: `human`)."""
+        return HUMAN if self.path is None else hashlib.sha256(self.path.read_bytes()).hexdigest()
 
 
 class AgentNotFound(LudicaError, ValueError):
@@ -41,6 +55,8 @@ class AgentFileError(LudicaError, ValueError):
 def check_compiles(spec: AgentSpec) -> AgentSpec:
     """The agent file compiles (it is not run): a syntax error is said now, with the file and line,
     not as an agent that lost every game."""
+    if spec.path is None:
+        return spec  # a person: nothing to compile
     source = spec.path.read_text(encoding="utf-8", errors="replace")
     try:
         compile(source, str(spec.path), "exec")
@@ -77,16 +93,19 @@ def unfit_character(name: str) -> str | None:
 
 
 def resolve(spec: str) -> AgentSpec:
-    """A built-in name (`random`, `mcts`…) or a path to an agent file."""
+    """A built-in name (`random`, `mcts`…), `human` (a person), or a path to an agent file."""
+    if spec == HUMAN:
+        return AgentSpec(HUMAN, None)
     if spec in BUILTINS:
         path = BUILTIN_DIR / f"{spec}.py"
     else:
         path = Path(spec).expanduser()
         if not path.is_file():
             what = "a folder, not an agent file" if path.is_dir() else "no such file"
-            near = difflib.get_close_matches(spec, BUILTINS, n=1)
+            near = difflib.get_close_matches(spec, BUILTINS + (HUMAN,), n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise AgentNotFound(f"no agent {spec!r}: not a built-in ({', '.join(BUILTINS)}) and {what}{hint}")
+            raise AgentNotFound(f"no agent {spec!r}: not a built-in ({', '.join(BUILTINS)}), not {HUMAN} (a person) "
+                                f"and {what}{hint}")
     path = path.resolve()
     source = path.read_text(encoding="utf-8", errors="replace")
     name = declared_name(source) or path.stem

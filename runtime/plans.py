@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
+from .human import HUMAN_TIME
 from .referee import stage_hash
 
 
@@ -27,6 +28,7 @@ class Options:
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden
     sandbox: bool = True  # False: trusted agents in this process (tests, quick experiments)
     isolate_rules: bool = False  # each agent's rules in an oracle process of its own (runtime/oracle/)
+    human_time: float = HUMAN_TIME  # a person's budget per game (`human`), wall seconds: a person has no CPU time
 
     def __post_init__(self) -> None:
         if self.isolate_rules and not self.sandbox:

@@ -8,7 +8,9 @@ runtime/local.LocalSeat for trusted in-process play) only ever answers "which mo
   seed, so replays agree); the third in one game loses it;
 - a crash, an exception, a broken pipe, a protocol violation or too many processes: the game is lost;
 - a forced pass is played without asking the seat;
-- a game still going after MAX_PLIES plies is stopped as a draw.
+- a game still going after MAX_PLIES plies is stopped as a draw;
+- a seat that resigns (a human: `resign`, or the end of their input) loses the game.
+A watcher (`on_ply`) is shown the position at the start and after every ply, passes too.
 The log follows the Othello AI Arena's line format (runtime/logs.py writes the files).
 """
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -66,7 +69,7 @@ class GameRecord:
     plies: list[Ply] = field(default_factory=list)
     winner: int | None = None
     scores: tuple[int, int] = (0, 0)
-    reason: str = "normal"  # normal, time, crash, illegal, no-strategy, ply-cap
+    reason: str = "normal"  # normal, time, crash, illegal, no-strategy, ply-cap, resign
     detail: str = ""
     time_used: list[float] = field(default_factory=lambda: [0.0, 0.0])
     illegal: list[int] = field(default_factory=lambda: [0, 0])
@@ -80,6 +83,31 @@ class GameRecord:
         if self.winner is not None:
             return SEAT_NAMES[self.winner].lower()
         return "none" if all(self.forfeited) else "draw"
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What a watcher of a live game is shown at its start and after each ply: the record so far
+    (its last ply the one just played), the plies played, the position (`state`, flat as the
+    kernels hold it, read-only, for gdl.render) and its board, each seat's time left (black, white)
+    and who moves next with their legal moves (`to_move` None and no moves: the game is over, or a
+    seat forfeited)."""
+
+    record: GameRecord
+    ply: int
+    state: np.ndarray
+    board: list[list[int]]
+    remaining: tuple[float, float]
+    to_move: int | None
+    legal: tuple[str, ...]
+
+    @property
+    def last(self) -> Ply | None:
+        """The ply just played (None at the start)."""
+        return self.record.plies[self.ply - 1] if self.ply else None
+
+
+Watcher = Callable[[Moment], None]
 
 
 def stage_hash(stage: A.Stage) -> str:
@@ -110,10 +138,16 @@ def _continues_note(stage: A.Stage) -> str:
     return "turn rule"
 
 
-def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: int, game_time: float = 10.0,
-              names: tuple[str, str] | None = None, no_strategy: tuple[str, str] = ("", "")) -> GameRecord:
+def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: int,
+              game_time: float | tuple[float, float] = 10.0, names: tuple[str, str] | None = None,
+              no_strategy: tuple[str, str] = ("", ""), on_ply: Watcher | None = None) -> GameRecord:
     """Play one game; `seats[i]` None means that player has no strategy (`no_strategy[i]` says why,
-    and `names` names the players)."""
+    and `names` names the players). `game_time` is each seat's budget for the game, one for both
+    or (black's, white's): a human's clock is not an agent's. `on_ply` watches the game live: it is
+    called once before the first move and after every ply; an exception in it ends the game (and
+    goes on to the caller)."""
+    budgets = (float(game_time), float(game_time)) if isinstance(game_time, (int, float)) else \
+        (float(game_time[0]), float(game_time[1]))
     black, white = seats
     if not names:
         if black is None or white is None:
@@ -133,19 +167,22 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
                 _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
         if ready is not None:
             for p in (0, 1):
-                answer = ready[p].start_game(seed, game_time)
+                answer = ready[p].start_game(seed, budgets[p])
                 started[p] = True
                 record.time_used[p] += answer.seconds  # what the agent does as a game starts is its time
                 if answer.failure == "timeout":
                     _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of "
-                                                f"{game_time:g}s! (starting the game: {answer.detail})", by_time=True)
+                                                f"{budgets[p]:g}s! (starting the game: {answer.detail})", by_time=True)
                     break
                 if answer.failure:
                     _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) could not start the game: "
                                                  f"{_first_line(answer.detail)}")
                     break
+        watch = _Watch(game, record, budgets, on_ply) if on_ply is not None else None
+        if watch is not None:
+            watch(state)
         if record.reason == "normal":
-            state = _loop(game, seats, record, state, rng, game_time)
+            state = _loop(game, seats, record, state, rng, budgets, watch)
         board = game.board(state)
         record.scores = (int((board == 1).sum()), int((board == 2).sum()))
         if record.reason in ("normal", "ply-cap"):
@@ -162,8 +199,27 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
     return record
 
 
+class _Watch:
+    """Calls a watcher with the game's Moment after each ply (the legal moves are worked out only
+    for a watcher: a game nobody watches pays nothing for it)."""
+
+    def __init__(self, game: CompiledGame, record: GameRecord, budgets: tuple[float, float], on_ply: Watcher):
+        self.game, self.record, self.budgets, self.on_ply = game, record, budgets, on_ply
+
+    def __call__(self, state: np.ndarray) -> None:
+        game, record = self.game, self.record
+        going = record.reason == "normal" and not game.is_terminal(state)
+        to_move = game.to_move(state) if going else None
+        state = state.copy()
+        state.flags.writeable = False
+        self.on_ply(Moment(record, len(record.plies), state, game.board(state).tolist(),
+                           (max(0.0, self.budgets[0] - record.time_used[0]),
+                            max(0.0, self.budgets[1] - record.time_used[1])),
+                           to_move, tuple(str(m) for m in game.legal_moves(state)) if going else ()))
+
+
 def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng: random.Random,
-          game_time: float) -> np.ndarray:
+          budgets: tuple[float, float], watch: _Watch | None) -> np.ndarray:
     """Play until the game ends or a seat forfeits; returns the last state."""
     log, names = record.log, record.players
     while not game.is_terminal(state):
@@ -177,14 +233,19 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
             state = game.apply(state, legal[0])
             record.plies.append(Ply(p, "pass", 0, 0.0, game.board(state).tolist()))
             log.append(f"{names[p]} passes")
+            if watch is not None:
+                watch(state)
             continue
         texts = [str(m) for m in legal]
-        remaining = game_time - record.time_used[p]
+        remaining = budgets[p] - record.time_used[p]
         answer = seats[p].think(state.tolist(), texts, remaining)
         record.time_used[p] += answer.seconds
-        if answer.failure == "timeout" or record.time_used[p] > game_time:
-            _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of {game_time:g}s!"
+        if answer.failure == "timeout" or record.time_used[p] > budgets[p]:
+            _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of {budgets[p]:g}s!"
                      + (f" ({answer.detail})" if answer.detail else ""), by_time=True)
+            return state
+        if answer.failure == "resign":
+            _forfeit(record, p, "resign", f"{SEAT_NAMES[p]} ({names[p]}) resigns", penalty=False)
             return state
         if answer.failure:
             _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) failed ({answer.failure}): "
@@ -212,13 +273,16 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
         if not game.is_terminal(state) and game.to_move(state) == p:
             log.append(f"{names[p]} continues ({_continues_note(game.stage)})")
+        if watch is not None:
+            watch(state)
     return state
 
 
-def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False) -> None:
-    """Seat p loses the game (both lose if both forfeit before it starts)."""
+def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False, penalty: bool = True) -> None:
+    """Seat p loses the game (both lose if both forfeit before it starts); a resignation is no penalty."""
     record.log.append(line)
-    record.penalties.append(line)
+    if penalty:
+        record.penalties.append(line)
     lost = list(record.forfeited)
     lost[p] = True
     record.forfeited = (lost[0], lost[1])

@@ -16,7 +16,7 @@ doing. Agents are not pinned to cores: a core that other work shares would leave
 """
 from __future__ import annotations
 
-import hashlib
+import functools
 import json
 import os
 import queue
@@ -33,9 +33,10 @@ from ..gdl.printer import format as format_stage
 from . import jail, logs
 from .api import RulesApi, warm
 from .entrants import AgentSpec
+from .human import HUMAN_TIME
 from .plans import Options, StagePlan, title
 from .records import ResultsStore, lock_folder
-from .referee import play_game, stage_hash
+from .referee import Moment, play_game, stage_hash
 from .runfolder import STORE, RunMismatch, check_out, made
 from .stage_entrant import Entrant, Stopped
 from .warmup import warm_stages
@@ -52,6 +53,9 @@ class Hooks:
     on_game: Callable[[dict], None] | None = None
     on_wait: Callable[[str], None] | None = None  # a wait that lasts (compiling kernels): what it is
     on_stage_done: Callable[[StagePlan], None] | None = None  # a stage's games are all played
+    # a game goes on, live: its stage's title, its number on the stage, and the referee's Moment
+    # (called at its start and after every ply; runtime/referee.py)
+    on_ply: Callable[[str, int, Moment], None] | None = None
     keep_going: Callable[[StagePlan], bool] | None = None  # asked before each stage starts, in the plans' order
 
 
@@ -148,8 +152,8 @@ class Run:
             jail.require()  # before anything is compiled or started
         with notice_if_slow(hooks.on_wait, f"{COMPILING}, every kind of stage side by side"):
             warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
-        if not options.sandbox:
-            jobs = 1  # in-process agents share this process's CPU clock: one game at a time
+        if not options.sandbox or any(a.human for a in agents):
+            jobs = 1  # in-process agents share this process's CPU clock; a person plays one game at a time
         # at most one job per core: more would make every game wait longer for a CPU (fair, since
         # waiting is never charged, but slower)
         jobs = max(1, min(jobs, len(plans), len(cores())))
@@ -213,6 +217,10 @@ class _Jobs:
         except BaseException as err:
             self._stop(err)
 
+    def _budget(self, name: str) -> float:
+        """An entrant's time per game: a person's is wall time, and theirs (Options.human_time)."""
+        return self.options.human_time if self.agents[name].human else self.options.game_time
+
     def _stage(self, plan: StagePlan) -> None:
         """Play the missing games of one stage."""
         stage, store, options, hooks = plan.stage, self.run.store, self.options, self.hooks
@@ -238,9 +246,11 @@ class _Jobs:
                 if self.stopping.is_set():
                     raise Stopped
                 seats = (entrants[black].ready(), entrants[white].ready())
-                record = play_game(game, seats, plan.seed(options.seed, black, white, k), options.game_time,
+                budgets = (self._budget(black), self._budget(white))
+                watch = None if hooks.on_ply is None else functools.partial(hooks.on_ply, plan.title, number)
+                record = play_game(game, seats, plan.seed(options.seed, black, white, k), budgets,
                                    names=(black, white),
-                                   no_strategy=(entrants[black].why_not, entrants[white].why_not))
+                                   no_strategy=(entrants[black].why_not, entrants[white].why_not), on_ply=watch)
                 if self.stopping.is_set():  # the game may have been cut short by the stop: not a result
                     raise Stopped
                 analyses = {"black": entrants[black].analysis, "white": entrants[white].analysis}
@@ -259,13 +269,13 @@ class _Jobs:
 def run_settings(stages: list[A.Stage], agents: list[AgentSpec], options: Options) -> dict[str, str]:
     """What makes a run the same run: a resumed run must match it."""
     return {"stages": json.dumps([stage_hash(s) for s in stages]), "agents": json.dumps([a.name for a in agents]),
-            "agent files": json.dumps([hashlib.sha256(a.path.read_bytes()).hexdigest() for a in agents]),
+            "agent files": json.dumps([a.fingerprint for a in agents]),
             "options": json.dumps(_options_set(options), sort_keys=True)}
 
 
 # Options added after runs were made with their default: a run that leaves one at its default says
 # nothing of it, so the runs made before it can still be resumed (and read back with the default).
-_LATER_OPTIONS = {"isolate_rules": False}
+_LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME}
 
 
 def _options_set(options: Options) -> dict:

@@ -1,16 +1,18 @@
 """One agent on one stage of a run: its seat (a sandboxed worker, or a local seat for trusted
 agents), analysed once with its budget, and started again (analysed again) if its worker dies
-between games; a second death on the stage leaves it without a strategy there."""
+between games; a second death on the stage leaves it without a strategy there. A person
+(`human`) is seated at once, neither sandboxed nor analysed (runtime/human.py)."""
 from __future__ import annotations
 
 import threading
 
 from ..gdl.diagnostics import LudicaError
 from .entrants import AgentSpec
+from .human import HumanSeat, TerminalSource
 from .local import LocalSeat
 from .plans import Options
 from .referee import stage_hash
-from .sandbox import AgentProcess, Settings
+from .sandbox import AgentProcess, Answer, Settings
 
 
 class Stopped(LudicaError):
@@ -26,13 +28,13 @@ class Entrant:
         self.spec, self.game, self.text, self.options = spec, game, text, options
         self.store, self.stage, self.stopping = store, stage, stopping
         self.analysis_time = analysis_time
-        self.seat: AgentProcess | LocalSeat | None = None
+        self.seat: AgentProcess | LocalSeat | HumanSeat | None = None
         self.why_not = ""
         self.analysis: dict = {}
 
     def launch(self) -> None:
         """Start the sandboxed worker now, without waiting (the analysis comes with the first game)."""
-        if self.options.sandbox and self.seat is None and not self.why_not:
+        if self.options.sandbox and not self.spec.human and self.seat is None and not self.why_not:
             self.seat = self._process()
             self.seat.launch()
 
@@ -62,8 +64,11 @@ class Entrant:
         attempts = self.analysis.get("attempts", 0) + 1
         lockdown: dict = {}
         output = ("", 0)
-        seat: AgentProcess | LocalSeat
-        if o.sandbox:
+        seat: AgentProcess | LocalSeat | HumanSeat
+        if self.spec.human:  # a person has no analysis phase: ready at once, nothing charged
+            seat = HumanSeat(self.spec.name, self.game, self.spec.source or TerminalSource())
+            answer = Answer({"op": "analysed", "ok": True}, 0.0, 0.0)
+        elif o.sandbox:
             # every worker is in self.seat as soon as it exists: a stop (Ctrl-C) kills what it finds there
             held = self.seat  # sandboxed: a worker, if any
             seat = self.seat = held if isinstance(held, AgentProcess) else self._process()

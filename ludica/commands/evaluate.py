@@ -1,6 +1,6 @@
 """`ludica evaluate`: an evaluation of agents on public and unseen stages, with a progress bar
-(games done and left, time left, the current leader), the anytime estimate after each unseen stage,
-and at the end the leaderboard with intervals and failures, the metrics, the anytime estimate and
+(games done and left, time left, the current leader; plain lines when the output is not a
+terminal), the anytime estimate after each unseen stage, and at the end the leaderboard with intervals and failures, the metrics, the anytime estimate and
 the report's path (printed as `ludica report` prints it: ludica/commands/report.py)."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ludica.arguments import (
     chosen_agents, count, episode_options, jobs_option, run_options, seconds, stage_files, stage_path,
 )
 from ludica.commands.report import anytime_line, show
-from ludica.terminal import inert_rich
+from ludica.terminal import PlainProgress, inert_rich
 
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
 DEFAULT_BASE = "standard-8x8"
@@ -267,6 +267,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("left"), TimeRemainingColumn(), console=console) as progress:
         bar = {}
+        plain = None if console.is_terminal else PlainProgress()  # no bar is drawn: plain lines instead
 
         def on_plan(left: int, total: int) -> None:
             # the run's settings are stored by now (Run.start): how it was started goes beside them
@@ -275,6 +276,8 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
                 progress.console.print(f"resuming: {total - left} of the {total} games are in {out / 'results.sqlite'} "
                                        f"and are kept; {left} to play")
             bar["id"] = progress.add_task("games", total=total, completed=total - left)
+            if plain is not None:
+                plain.plan(left, total)
 
         def on_game(g: dict) -> None:
             score = SCORE[g["result"]]
@@ -286,6 +289,8 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
             rate = tally[leader][0] / max(tally[leader][1], 1)
             progress.update(bar["id"], advance=1, description=f"games (leader: {inert_rich(leader)}, "
                                                               f"{100 * rate:.0f}% of this session's games)")
+            if plain is not None:
+                plain.game(g["title"])
 
         def on_wait(message: str) -> None:
             progress.console.print(f"[dim]{inert_rich(message)}[/]")
@@ -297,7 +302,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
             progress.console.print(f"[yellow]stopping: {why}; the stages in hand finish[/]")
 
         callbacks = evaluate.Callbacks(on_plan=on_plan, on_game=on_game, on_wait=on_wait, on_estimate=on_estimate,
-                                       on_stop=on_stop)
+                                       on_stop=on_stop, on_stage=plain.stage if plain is not None else None)
         stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated or bool(args.separate),
                                      pairs=tuple(tuple(p) for p in args.separate or ()))
         try:

@@ -1,5 +1,5 @@
-"""`ludica play STAGE --black AGENT --white AGENT [--quiet]`: one game between two agents, printed
-as boards, with what the agents printed."""
+"""`ludica play STAGE --black AGENT --white AGENT [--quiet]`: one game between two agents (or a
+person, `human`, and an agent), printed move by move as it is played, with what the agents printed."""
 from __future__ import annotations
 
 import sys
@@ -7,14 +7,14 @@ from pathlib import Path
 
 from ludica import gdl
 from ludica.arguments import chosen_agents, episode_options, run_options, stage_path
-from ludica.terminal import inert
+from ludica.terminal import clock, inert
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("play", help="one game between two agents, printed as boards")
+    p = sub.add_parser("play", help="one game between two agents, or you (human) and an agent, shown move by move")
     p.add_argument("stage", metavar="STAGE")
-    p.add_argument("--black", required=True, metavar="AGENT")
-    p.add_argument("--white", required=True, metavar="AGENT")
+    p.add_argument("--black", required=True, metavar="AGENT", help="an agent, or human: you play at the terminal")
+    p.add_argument("--white", required=True, metavar="AGENT", help="an agent, or human: you play at the terminal")
     p.add_argument("--quiet", action="store_true", help="print only the result line")
     episode_options(p, 10.0, 10.0)
     p.set_defaults(run=run, games=1)
@@ -22,50 +22,68 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """One game: a run of one stage, one pairing and one game, in a folder of its own that goes
-    when the game is shown."""
+    when the game is over; shown move by move as it is played (`--quiet`: only its result)."""
     import tempfile
+    from dataclasses import replace
 
     from ludica.compiler import compile as compile_stage
-    from ludica.runtime import Hooks, Run, StagePlan
+    from ludica.runtime import Hooks, Run, StagePlan, TerminalSource
 
     options = run_options(args)  # refused options before anything is compiled
     stage = gdl.load(stage_path(args.stage))
     black, white = chosen_agents([args.black, args.white], False, args.agent_data)
     if black.name == white.name:  # an agent against itself: tell the two seats apart
-        black, white = (type(black)(f"{black.name}-1", black.path), type(white)(f"{white.name}-2", white.path))
+        black, white = replace(black, name=f"{black.name}-1"), replace(white, name=f"{white.name}-2")
+    # a person plays at this terminal; the live game below shows them the board, --quiet does not
+    black, white = (replace(a, source=TerminalSource(show_board=args.quiet)) if a.human else a for a in (black, white))
     plan = StagePlan(stage, ((black.name, white.name),), 1, stage.name, options.analysis_time)
     ended: list[dict] = []
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
-        one_game.start([stage], [black, white], options)
-        one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say))
-    record, analyses = ended[0]["record"], ended[0]["analyses"]
-    game = compile_stage(stage)
-    printed = [(name, "analysis", analyses[seat].get("output", ""), analyses[seat].get("outputBytes", 0))
-               for seat, name in (("black", black.name), ("white", white.name))]
-    printed += [(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output]
+    try:
+        with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
+            one_game.start([stage], [black, white], options)
+            live = None if args.quiet else _Live(compile_stage(stage), one_game.store)
+            one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say, on_ply=live))
+    except KeyboardInterrupt:  # Ctrl-C, at a person's prompt too: the game is abandoned, not recorded
+        print("\ninterrupted: the game is abandoned", file=sys.stderr)
+        return 130
+    record = ended[0]["record"]
     if args.quiet:
         print(inert(record.log[-1]) + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
               + ("" if record.reason == "normal" else f", {record.reason}") + ")")
         return 0
-    _show_output(printed)
-    state = game.initial_state()
-    print(inert(record.log[0]))
-    print(gdl.render(game, state))
-    for ply in record.plies:
-        state = game.apply(state, game.parse_move(ply.move))
-        who = record.players[ply.player]
-        took = f", taking {ply.captured}" if ply.captured else ""
-        note = f"  [{ply.note}]" if ply.note else ""
-        print(inert(f"\n{who} plays {ply.move}{took} ({ply.seconds:.2f} s){note}"))
-        print(gdl.render(game, state))
+    _show_output([(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output])
     for line in record.log:
         if line.startswith(("Game over", "Black", "White", "Tie", "Both", "Game stopped")) or "forfeit" in line:
             print(inert(line))  # a forfeit's line holds the agent's exception text
     return 0
+
+
+class _Live:
+    """The game printed as it is played (Hooks.on_ply): what the agents printed in their analysis
+    and the initial board, then each ply (the move, what it took, its time) with the board after
+    it and both clocks."""
+
+    def __init__(self, game, store):
+        self.game, self.store = game, store
+
+    def __call__(self, title: str, number: int, moment) -> None:
+        record, ply = moment.record, moment.last
+        if ply is None:  # the game starts: the analyses are over, and stored
+            _show_output([(a["agent"], "analysis", a["output"] or "", a["output_bytes"] or 0)
+                          for a in self.store.analyses()])
+            print(inert(record.log[0]))
+        else:
+            who = record.players[ply.player]
+            took = f", taking {ply.captured}" if ply.captured else ""
+            note = f"  [{ply.note}]" if ply.note else ""
+            played = "passes" if ply.move == "pass" else f"plays {ply.move}{took} ({ply.seconds:.2f} s)"
+            print(inert(f"\n{who} {played}{note}"))
+        print(gdl.render(self.game, moment.state))
+        print(f"clocks: Black {clock(moment.remaining[0])}, White {clock(moment.remaining[1])}", flush=True)
 
 
 def _show_output(printed: list[tuple[str, str, str, int]]) -> None:

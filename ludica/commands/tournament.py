@@ -1,11 +1,12 @@
 """`ludica tournament STAGE... --agent AGENT... [--builtins] --out DIR [--resume]`: round robins of
-sandboxed agents, with a progress bar per stage, then the leaderboards and the agents' failures."""
+sandboxed agents, with a progress bar per stage (plain lines when the output is not a terminal),
+then the leaderboards and the agents' failures."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from ludica.arguments import chosen_agents, count, episode_options, jobs_option, run_options, stage_path
-from ludica.terminal import inert_rich
+from ludica.terminal import PlainProgress, inert_rich
 
 
 def add_parser(sub) -> None:
@@ -33,10 +34,16 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
     from rich.table import Table
+    from ludica.gdl import load
     from ludica.runtime import leaderboard, tournament
+    from ludica.runtime.plans import unique_stages
     from ludica.runtime.run import cores
 
     console = Console()
+    # no bar is drawn where the output is not a terminal: a plain line per stage played instead
+    # (every stage plays every ordered pair of entrants, `games` games each)
+    per_stage = len(entrants) * (len(entrants) - 1) * options.games
+    plain = None if console.is_terminal else PlainProgress(per_stage * len(unique_stages(load(p) for p in paths)))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as progress:
         task: dict[str, TaskID] = {}  # a stage's bar by its title; "last", "preparing"
@@ -45,11 +52,16 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
             if "preparing" in task:  # the run's own wait (compiling its kernels) is over
                 progress.update(task.pop("preparing"), total=1, completed=1)
             task[name] = task["last"] = progress.add_task(f"{inert_rich(name)}: analysis, then games", total=todo)
+            if plain is not None:
+                plain.done += per_stage - todo  # a resumed run's games already played
+                plain.stage(name, todo)
 
         def on_game(g: dict) -> None:  # stages are played side by side: each has its own bar
             note = "" if g["reason"] == "normal" else f" ({g['reason']})"
             said = f"{g['stage']}: {g['black']} vs {g['white']} → {g['result']}{note}"
             progress.update(task[g["title"]], advance=1, description=inert_rich(said))
+            if plain is not None:
+                plain.game(g["title"])
 
         def on_wait(message: str) -> None:
             if "last" in task:

@@ -1,0 +1,135 @@
+"""A person as a player: a Seat (runtime/referee.py's protocol) whose moves come from a move source.
+
+    seat = HumanSeat("human", game, TerminalSource())   # input() at the terminal
+    record = play_game(game, (seat, agent_seat), seed=1, game_time=(HUMAN_TIME, 10.0))
+
+A move source is anything with `move(turn) -> str | None`: given a Turn (the position, the legal
+moves, the time left, what was wrong with the last entry) it returns a move's text, or None to
+resign; it may block until the person answers. The terminal's source is here; a web page's (a
+queue the page puts moves into) plugs in the same way.
+
+The seat, not the source, decides what is legal: an entry that is not a legal move goes back to
+the source with a message (`Turn.problem`), so the referee is never sent a person's typo, and a
+person never loses a game to the illegal-move penalty. A person's clock is wall time (a person
+has no CPU time), charged whole, including the time spent on refused entries; a person has no
+analysis phase.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import numpy as np
+
+from ..compiler.game import CompiledGame
+from ..gdl import render
+from .sandbox import Answer
+
+HUMAN = "human"  # the entrant name that seats a person (`--black human`)
+HUMAN_TIME = 1800.0  # a person's default budget per game, wall seconds
+SIDES = ("Black (X)", "White (O)")  # as gdl.render draws them
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a person is asked for a move: the game, the position (its flat state), the side to
+    move (0 black, 1 white) and its player's name, the legal moves as text, the seconds left on
+    their clock, and what was wrong with their last entry ("" if nothing)."""
+
+    game: CompiledGame
+    state: np.ndarray
+    player: int
+    name: str
+    legal: tuple[str, ...]
+    remaining: float
+    problem: str = ""
+
+    def board(self) -> str:
+        """The board with its coordinates (columns a, b, ...; rows 1, 2, ...)."""
+        return render(self.game, self.state)
+
+    def refusal(self, entry: str) -> str:
+        """Why `entry` is not a move to play now ("" if it is one of the legal moves)."""
+        from ..terminal import inert  # here: agents' workers import this package, and need no rich
+        text = entry.strip().lower()
+        if text in self.legal:
+            return ""
+        try:
+            move = self.game.parse_move(text)
+        except ValueError:
+            return (f"'{inert(entry.strip())}' is not a move: moves are written like {self.legal[0]}; "
+                    "? lists the legal moves")
+        if str(move) in self.legal:
+            return ""
+        return f"{move} is not a legal move now; ? lists the legal moves"
+
+
+class MoveSource(Protocol):
+    def move(self, turn: Turn) -> str | None:
+        """A move's text for `turn`, or None: the person resigns. May block; a source that can
+        wait with a timeout may give up after `turn.remaining` seconds (the game is then lost on
+        time, not resigned)."""
+        ...
+
+
+class HumanSeat:
+    """A person in one seat of a game (runtime/referee.Seat), fed by a MoveSource."""
+
+    def __init__(self, name: str, game: CompiledGame, source: MoveSource):
+        self.name, self.game, self.source = name, game, source
+
+    def start_game(self, seed: int, budget: float) -> Answer:
+        return Answer({"op": "game-ready"}, 0.0, 0.0)
+
+    def think(self, state: list[int], legal: list[str], remaining: float) -> Answer:
+        array = np.array(state, dtype=np.int32)
+        array.flags.writeable = False
+        turn = Turn(self.game, array, self.game.to_move(array), self.name, tuple(legal), remaining)
+        started = time.monotonic()
+        while True:
+            try:
+                entry = self.source.move(replace(turn, remaining=remaining - (time.monotonic() - started)))
+            except EOFError:  # the end of their input (Ctrl-D)
+                entry = None
+            spent = time.monotonic() - started
+            if spent > remaining:  # their clock ran out while they thought: lost on time, whatever they did then
+                from ..terminal import clock
+                return Answer(None, spent, spent, "timeout", f"{clock(spent)} taken, {clock(remaining)} were left")
+            if entry is None:
+                return Answer(None, spent, spent, "resign", "resigned")
+            problem = turn.refusal(entry)
+            if not problem:
+                return Answer({"op": "move", "move": entry.strip().lower()}, spent, spent)
+            turn = replace(turn, problem=problem)
+
+    def end_game(self) -> tuple[str, int]:
+        return "", 0
+
+
+class TerminalSource:
+    """A person at the terminal: the board (unless the caller prints it already, `show_board`
+    False), the side to move and the clock, then a prompt; `?` or `moves` lists the legal moves,
+    `resign` or the end of input (Ctrl-D) resigns."""
+
+    def __init__(self, show_board: bool = True, ask: Callable[[str], str] = input,
+                 say: Callable[[str], None] = print):
+        self.show_board, self.ask, self.say = show_board, ask, say
+
+    def move(self, turn: Turn) -> str | None:
+        from ..terminal import clock, inert
+        if turn.problem:
+            self.say(turn.problem)
+        elif self.show_board:
+            self.say(turn.board())
+        prompt = (f"{SIDES[turn.player]}, {inert(turn.name)}, {clock(turn.remaining)} left: your move "
+                  "(? lists the legal moves, resign gives up): ")
+        while True:
+            entry = self.ask(prompt).strip()
+            if entry.lower() in ("?", "moves", "help"):
+                self.say("legal moves: " + " ".join(turn.legal))
+            elif entry.lower() in ("resign", "quit"):
+                return None
+            elif entry:
+                return entry
