@@ -82,7 +82,8 @@ class _Stage:
 
 # --- directions ----------------------------------------------------------------------------------
 
-_RELATIVE_PHRASES = {"forward": "straight forward", "forward-diagonal": "diagonally forward",
+# How the forward-relative direction words read (what they point to is said for each player).
+RELATIVE_PHRASES = {"forward": "straight forward", "forward-diagonal": "diagonally forward",
                      "backward": "straight backward", "sideways": "sideways"}
 
 
@@ -107,11 +108,14 @@ def _direction_set(dirs: tuple[str, ...], quantifier: str, at: _Stage) -> str:
 
 def _say_directions(form: A.DirectionList, value: A.Directions, option: str, at: _Stage) -> str:
     quantifier = option or "any"
+    unknown = [w for w in value.words if w not in geometry.words(at.is_hex)]
+    if unknown:  # only in a stage the checks refuse: say what it wrote
+        return f"in the directions {_join(value.words)} (the board has no {_join(unknown, 'or')})"
     relative = [w for w in value.words if w in geometry.RELATIVE_WORDS]
     if not relative:
         return _direction_set(geometry.resolve(value.words, at.is_hex, None), quantifier, at)
     # Forward-relative words point another way for each player: say the words, then what they are.
-    words = _join(dict.fromkeys(_RELATIVE_PHRASES.get(w, f"direction {w}") for w in value.words), "or")
+    words = _join(dict.fromkeys(RELATIVE_PHRASES.get(w, f"direction {w}") for w in value.words), "or")
     each = []
     for player, name in enumerate(at.names[:2]):
         try:
@@ -449,39 +453,43 @@ def differences(base: A.Stage, stage: A.Stage) -> list[Difference]:
     return out
 
 
-def _cells_changed(d: Difference, at: _Stage) -> str:
+def _cells_changed(d: Difference) -> str:
     def named(cells: tuple[tuple[int, int], ...]) -> str:
         return _join(A.cell_name(r, c) for r, c in cells)
 
     if d.statement == "blocked":
-        said = [f"{named(d.added)} {'is' if len(d.added) == 1 else 'are'} now blocked"] if d.added else []
-        said += [f"{named(d.gone)} {'is' if len(d.gone) == 1 else 'are'} no longer blocked"] if d.gone else []
-        return f"Blocked cells: {'; '.join(said)}."
-    said = [f"{d.player} now also has a piece on {named(d.added)}"] if d.added else []
-    said += [f"{d.player} no longer has a piece on {named(d.gone)}"] if d.gone else []
+        said = [f"{named(cells)} {'is' if len(cells) == 1 else 'are'} {now}"
+                for cells, now in ((d.added, "now blocked"), (d.gone, "no longer blocked")) if cells]
+        return f"The cell{'s' * (len(d.added) + len(d.gone) > 1)} {'; '.join(said)}."
+    said = [f"{d.player} {now} {'a piece' if len(cells) == 1 else 'pieces'} on {named(cells)}"
+            for cells, now in ((d.added, "now also has"), (d.gone, "no longer has")) if cells]
     return f"At the start, {'; '.join(said)}."
+
+
+def _quoted(label: str, said: str) -> str:
+    return f'{label}: "{said}"' + "." * (not said.endswith("."))
 
 
 def _change(d: Difference, base: _Stage, variant: _Stage) -> str:
     if d.statement in ("blocked", "setup"):
-        return _cells_changed(d, variant)
+        return _cells_changed(d)
     if d.statement == "pass":
         return f'Passing: now "{_passing(variant)}" (it was "{_passing(base)}").'
     label, say = {
         "board": ("The board", lambda node, at: sentence(node, at.stage)),
         "move": (f"Move {d.at + 1}", lambda node, at: _move(node, at)),
-        "effect": (f"In move {d.move + 1}, the effect {d.at + 1}",
+        "effect": (f"In move {d.move + 1}, effect {d.at + 1}",
                    lambda node, at: sentence(node, at.stage, at.stage.moves[d.move])),
         "turn": ("The turn order", lambda node, at: sentence(node, at.stage)),
         "end": (f"End rule {d.at + 1}", lambda node, at: _end(node, at.stage)),
     }[d.statement]
     if d.old is None:
-        return f'{label} is new: "{say(d.new, variant)}"'
+        return _quoted(f"{label} is new", say(d.new, variant))
     if d.new is None:
-        return f'{label} is gone: "{say(d.old, base)}"'
+        return _quoted(f"{label} is gone", say(d.old, base))
     if d.statement == "move":  # the kind changed: its effects are said on their own
-        return f'{label}: now "{_move(A.MoveRule(d.new.kind), variant)}" (it was "{_move(A.MoveRule(d.old.kind), base)}")'
-    return f'{label}: now "{say(d.new, variant)}" (it was "{say(d.old, base)}")'
+        d = Difference("move", A.MoveRule(d.old.kind), A.MoveRule(d.new.kind))
+    return f'{label}: now "{say(d.new, variant)}" (it was "{say(d.old, base)}").'
 
 
 def changes(base: A.Stage, variant: A.Stage) -> list[str]:
