@@ -135,12 +135,10 @@ def _cells(items: tuple[A.CellItem, ...], at: _Stage) -> str:
     """Cells as written, said plainly: whole rows or columns by their numbers, a range as one."""
     cells = sorted({(c.row, c.col) for c in A.expand(items)})
     rows, cols = at.board.rows, at.board.cols
-    blocked = at.stage.blocked_cells
     by_row = {r for r, _ in cells}
     if len(by_row) * cols == len(cells) and len(cells) > 2 and max(by_row) < rows:
         whole = _join(str(r + 1) for r in sorted(by_row))
-        extra = " (but for the blocked cells)" if any((r, c) in blocked for r in by_row for c in range(cols)) else ""
-        return f"every cell of row{'s' * (len(by_row) > 1)} {whole}{extra}"
+        return f"every cell of row{'s' * (len(by_row) > 1)} {whole}"
     return _join(A.cell_name(r, c) for r, c in cells)
 
 

@@ -203,29 +203,6 @@ and after every move and pass, and the first that holds decides:
     pieces on the board wins (a draw if both have as many).
 Before the first move, the player who just moved is taken to be blue.
 """,
-    "gomoku": """\
-The game is played on a square board of 15 by 15 cells. Columns are lettered a to o from left to
-right and rows are numbered 1 to 15 from top to bottom, so a1 is the top-left cell and o15 the
-bottom-right one.
-
-There are two players, black and white. The board starts empty. Each player has a single kind of
-piece, with no limit on how many.
-
-The first to move is black. The players take turns, one move each.
-
-On your turn, put a new piece on any empty cell. In the game's record, a move that puts a new piece
-is written as its cell (such as c3).
-
-There is no passing: a player who has no legal move cannot move at all.
-
-The game ends as soon as one of these holds; they are checked in this order on the starting position
-and after every move and pass, and the first that holds decides:
-1. If the player who just moved has exactly 5 pieces in an unbroken straight line along a row, a
-    column or a diagonal (a longer line does not count), the player who just moved wins.
-2. If no empty cell is left on the board, the game is a draw.
-Before the first move, the player who just moved is taken to be white. If no end holds but the
-player to move has no legal move at all, the game ends in a draw.
-""",
     "custodian": """\
 The game is played on a square board of 7 by 7 cells. Columns are lettered a to g from left to right
 and rows are numbered 1 to 7 from top to bottom, so a1 is the top-left cell and g7 the bottom-right
@@ -253,34 +230,6 @@ and after every move and pass, and the first that holds decides:
 2. If 80 plies have been played in all (each move and each pass is one ply), the player with more
     pieces on the board wins (a draw if both have as many).
 If no end holds but the player to move has no legal move at all, the game ends in a draw.
-""",
-    "c-squares-occlusion-agnostic": """\
-The game is played on a square board of 8 by 8 cells. Columns are lettered a to h from left to right
-and rows are numbered 1 to 8 from top to bottom, so a1 is the top-left cell and h8 the bottom-right
-one. Directions are named as on a compass with north at the top: n points to row 1, s to the bottom,
-e to the right, w to the left, and ne, se, sw, nw are the diagonals between them. The cells b1, h2,
-a7 and g8 are blocked: out of play, never holding a piece; a move or a line cannot pass through a
-blocked cell unless a rule below says so.
-
-There are two players, black and white. At the start, black has pieces on e4 and d5; white has
-pieces on d4 and e5; every other cell is empty. Each player has a single kind of piece, with no
-limit on how many.
-
-The first to move is black. The players take turns, one move each.
-
-On your turn, put a new piece on any empty cell. Then, looking from the cell just played in each of
-the 8 directions, every unbroken line of one or more of your opponent's pieces closed at its far end
-by one of your pieces is flipped: those pieces become yours; a blocked cell does not end such a
-line: it is skipped over. All the lines are read on the board as it was before any of them is taken.
-This move is allowed only if it flips at least one piece. In the game's record, a move that puts a
-new piece is written as its cell (such as c3) and a pass is written as pass.
-
-If you have no legal move but your opponent has one, you must pass: passing is then your only move.
-If neither player can move, nobody passes.
-
-The game ends as soon as this holds, checked on the starting position and after every move and pass:
-if the player to move has no legal move (not even a pass), the player with more pieces on the board
-wins (a draw if both have as many).
 """,
 }
 CHANGES = {
@@ -312,6 +261,17 @@ The turn order: now "After each move, the player with strictly fewer pieces on t
 even if that is the player who just moved; with as many pieces each, the other player moves next."
 (it was "The players take turns, one move each.").
 """,
+    ("standard-8x8", "c-squares-occlusion-agnostic"): """\
+The cells b1, h2, a7 and g8 are now blocked.
+In move 1, effect 1: now "Then, looking from the cell just played in each of the 8 directions, every
+unbroken line of one or more of your opponent's pieces closed at its far end by one of your pieces
+is flipped: those pieces become yours; a blocked cell does not end such a line: it is skipped over.
+All the lines are read on the board as it was before any of them is taken." (it was "Then, looking
+from the cell just played in each of the 8 directions, every unbroken line of one or more of your
+opponent's pieces closed at its far end by one of your pieces is flipped: those pieces become yours;
+an empty cell, a blocked cell or the board's edge ends a line with nothing taken. All the lines are
+read on the board as it was before any of them is taken.").
+""",
     ("tic-tac-toe", "misere-tic-tac-toe"): """\
 End rule 1: now "If the player who just moved has at least 3 pieces in an unbroken straight line
 along a row, a column or a diagonal, the player who just moved loses." (it was "If the player who
@@ -325,6 +285,13 @@ End rule 1: now "If the player who just moved has at least 4 pieces in an unbrok
 along a row, a column or a diagonal, the player who just moved wins." (it was "If the player who
 just moved has at least 3 pieces in an unbroken straight line along a row, a column or a diagonal,
 the player who just moved wins.").
+""",
+    ("tic-tac-toe", "gomoku"): """\
+The board: now "a square board of 15 by 15 cells" (it was "a square board of 3 by 3 cells").
+End rule 1: now "If the player who just moved has exactly 5 pieces in an unbroken straight line
+along a row, a column or a diagonal (a longer line does not count), the player who just moved wins."
+(it was "If the player who just moved has at least 3 pieces in an unbroken straight line along a
+row, a column or a diagonal, the player who just moved wins.").
 """,
 }
 
