@@ -467,8 +467,8 @@ PLACEMENTS: tuple[type[MoveKind], ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacen
 
 OVER_BLOCKED = Flag("OVER_BLOCKED", "over-blocked")
 # The custodial effects' shared words: what `over-blocked` changes, and that all lines are read at once.
-OVER_BLOCKED_LINES = ("{over_blocked:; a blocked cell does not end such a line: it is skipped over|; an empty "
-                      "cell, a blocked cell or the board's edge ends a line with nothing taken}.")
+OVER_BLOCKED_LINES = ("; an empty cell{over_blocked:|, a blocked cell} or the board's edge ends a line with nothing "
+                      "taken{over_blocked:, but a blocked cell is skipped over, neither taken nor ending the line}.")
 ALL_AT_ONCE = "All the lines are read on the board as it was before any of them is taken."
 
 

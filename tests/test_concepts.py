@@ -648,6 +648,14 @@ def test_the_checks_layer_reports_a_wrong_trait(monkeypatch):
     assert "Lonely.covered_by" in _check_traits(Lonely, CATEGORIES[1])
 
 
+def test_the_english_layer_names_a_concept_that_drops_a_field(monkeypatch):
+    monkeypatch.setattr(A.Line, "sentence", "the player who just moved has {length:piece|pieces} in a line {axes}")
+    problem = _english(A.Line, END_CONDITION)
+    assert problem is not None and "Line" in problem and "'exact'" in problem
+    monkeypatch.setattr(A.Line, "sentence", "{length} {exact:exactly} {fancy}")
+    assert "{fancy}" in _english(A.Line, END_CONDITION)
+
+
 def test_every_trait_has_a_value_check():
     traits = {trait for category, _ in A.CATEGORIES for trait in category.traits}
     assert traits == set(_TRAIT_VALUES), "a trait of gdl/ast.py without its check in _TRAIT_VALUES, or the reverse"

@@ -265,12 +265,13 @@ even if that is the player who just moved; with as many pieces each, the other p
 The cells b1, h2, a7 and g8 are now blocked.
 In move 1, effect 1: now "Then, looking from the cell just played in each of the 8 directions, every
 unbroken line of one or more of your opponent's pieces closed at its far end by one of your pieces
-is flipped: those pieces become yours; a blocked cell does not end such a line: it is skipped over.
-All the lines are read on the board as it was before any of them is taken." (it was "Then, looking
-from the cell just played in each of the 8 directions, every unbroken line of one or more of your
-opponent's pieces closed at its far end by one of your pieces is flipped: those pieces become yours;
-an empty cell, a blocked cell or the board's edge ends a line with nothing taken. All the lines are
-read on the board as it was before any of them is taken.").
+is flipped: those pieces become yours; an empty cell or the board's edge ends a line with nothing
+taken, but a blocked cell is skipped over, neither taken nor ending the line. All the lines are read
+on the board as it was before any of them is taken." (it was "Then, looking from the cell just
+played in each of the 8 directions, every unbroken line of one or more of your opponent's pieces
+closed at its far end by one of your pieces is flipped: those pieces become yours; an empty cell, a
+blocked cell or the board's edge ends a line with nothing taken. All the lines are read on the board
+as it was before any of them is taken.").
 """,
     ("tic-tac-toe", "misere-tic-tac-toe"): """\
 End rule 1: now "If the player who just moved has at least 3 pieces in an unbroken straight line
@@ -374,10 +375,12 @@ BASES = ("standard-8x8", "breakthrough", "ataxx", "connect-four", "hex-11", "cus
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6))
 def test_every_fresh_stage_gets_rules(seed):
-    stage = accepted_fresh(seed)
+    stage, other = accepted_fresh(seed), accepted_fresh(seed + 1)
     text = gdl.rules_text(stage)
     assert "{" not in text and "}" not in text
     assert all(f" {name}" in text for name in stage.player_names)
+    if meaning(stage) != meaning(other):
+        assert text != gdl.rules_text(other)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
