@@ -74,7 +74,7 @@ class _Stage:
         return next((h.heading for h in self.stage.forward if h.player == name), None)
 
     def column(self, col: int) -> str:
-        return A.COLUMN_LETTERS[col] if col < len(A.COLUMN_LETTERS) else f"column {col + 1}"
+        return A.COLUMN_LETTERS[col]
 
     def all_directions(self) -> str:
         return f"the {len(geometry.steps(self.is_hex))} directions"
@@ -85,10 +85,6 @@ class _Stage:
 # How the forward-relative direction words read (what they point to is said for each player).
 RELATIVE_PHRASES = {"forward": "straight forward", "forward-diagonal": "diagonally forward",
                      "backward": "straight backward", "sideways": "sideways"}
-
-
-def _compass(dirs: tuple[str, ...]) -> str:
-    return _join(dirs, "or")
 
 
 def _direction_set(dirs: tuple[str, ...], quantifier: str, at: _Stage) -> str:
@@ -123,7 +119,7 @@ def _say_directions(form: A.DirectionList, value: A.Directions, option: str, at:
         except geometry.DirectionError:
             each.append(f"for {name} none, as {name} has no forward direction")
             continue
-        each.append(f"for {name} {_compass(dirs) if dirs else 'none on this board'}")
+        each.append(f"for {name} {_join(dirs, 'or') if dirs else 'none on this board'}")
     lead = "in any direction that is" if quantifier == "any" else "in each direction that is"
     return f"{lead} {words} ({'; '.join(each)})"
 
@@ -132,7 +128,7 @@ def _say_directions(form: A.DirectionList, value: A.Directions, option: str, at:
 
 
 def _cells(items: tuple[A.CellItem, ...], at: _Stage) -> str:
-    """Cells as written, said plainly: whole rows or columns by their numbers, a range as one."""
+    """Cells in row-major order, each once however written; whole rows said by their numbers."""
     cells = sorted({(c.row, c.col) for c in A.expand(items)})
     rows, cols = at.board.rows, at.board.cols
     by_row = {r for r, _ in cells}
@@ -190,7 +186,7 @@ _FORM_SAYERS: dict[type, Callable[[Any, Any, str, _Stage], str]] = {
 # --- the phrases a sentence may use that are no field: computed from the stage -------------------
 
 
-def _takes(node: A.Node, at: _Stage, move: A.MoveRule | None = None) -> str:
+def _takes(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
     """What a move does to the pieces it can have taken before `node` (`require capture`)."""
     verbs = []
     if move is not None:
@@ -206,31 +202,31 @@ def _takes(node: A.Node, at: _Stage, move: A.MoveRule | None = None) -> str:
     return _join(verbs, "or")
 
 
-def _far_rows(node: A.Node, at: _Stage, move: A.MoveRule | None = None) -> str:
+def _far_rows(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
     far = {"down": f"row {at.board.rows}", "up": "row 1",
            "right": f"column {at.column(at.board.cols - 1)}", "left": "column a"}
     return "; ".join(f"for {name}, {far.get(at.heading(p) or '', 'none, as it has no forward direction')}"
                      for p, name in enumerate(at.names[:2]))
 
 
-def _linked(node: A.Node, at: _Stage, move: A.MoveRule | None = None) -> str:
+def _linked(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
     if at.is_hex:
         return f"in any of {at.all_directions()}"
     return "orthogonally (n, e, s or w of it, not diagonally)"
 
 
-def _axes(node: A.Node, at: _Stage, move: A.MoveRule | None = None) -> str:
+def _axes(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
     if at.is_hex:
         return "along one of the board's three axes (w to e, n to s, or ne to sw)"
     return "along a row, a column or a diagonal"
 
 
-def _measured(node: A.Node, at: _Stage, move: A.MoveRule | None = None) -> str:
+def _measured(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
     return (f"(the distance is the fewest one-cell steps in any of {at.all_directions()} that lead there, "
             "counting blocked cells)")
 
 
-def _around(node: A.Node, at: _Stage, move: A.MoveRule | None = None) -> str:
+def _around(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
     return f"in any of {at.all_directions()}"
 
 
@@ -242,7 +238,7 @@ CONTEXT: dict[str, Callable[..., str]] = {
 }
 
 
-def sentence(node: A.Node, stage: A.Stage, move: A.MoveRule | None = None) -> str:
+def sentence(node: A.Concept, stage: A.Stage, move: A.MoveRule | None = None) -> str:
     """A concept node's sentence, filled in from its fields and the stage it is in."""
     at = _Stage(stage)
     fields = dict(A.forms(type(node)))

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ludica import gdl
 from ludica.cli import main
 from ludica.gdl import ast as A
-from ludica.gdl import english, geometry
+from ludica.gdl import geometry
 from ludica.sampler import edits, prior
 from ludica.sampler.prior import generator
 
