@@ -172,6 +172,11 @@ class Concept:
     alternatives: ClassVar[str]  # the grammar rule listing the category's concept rules
     traits: ClassVar[tuple[str, ...]] = ()
     statement: ClassVar[str] = ""  # the keyword of the statement the concept is, if it is one
+    # The concept in plain English (gdl/english.py fills it in): `{field}` says a field's value by
+    # its form, `{field:OPTION}` says it with an option of its form (a count's `ply|plies`, a flag's
+    # `said when set|said when not`, a direction list's `any` or `each`), and a placeholder that is
+    # no field names a phrase gdl/english.py computes from the stage (english.CONTEXT).
+    sentence: ClassVar[str]
 
 
 # --- cells -------------------------------------------------------------------------------------
@@ -241,6 +246,10 @@ class BoardKind(Concept):
 
 
 WRAP = Flag("WRAP", "wrap")
+# What `wrap` adds to a board's sentence (a flag's text when set: see Concept.sentence).
+WRAPPED = (", whose opposite edges are joined: it wraps around, so lines, moves and distances go on across "
+           "the edges (a whole ring of one player's pieces is a line as long as the ring, and a line of "
+           "captures that comes back round to where it started takes nothing)")
 
 
 @dataclass(frozen=True)
@@ -249,6 +258,7 @@ class SquareBoard(BoardKind, Node):
 
     keyword: ClassVar[str] = "square"
     rule: ClassVar[str] = "board_square"
+    sentence: ClassVar[str] = "a square board of {size} by {size} cells{wrap:" + WRAPPED + "}"
     hexagonal: ClassVar[bool] = False
     size: int = _param(Side())
     wrap: bool = _param(WRAP, False)
@@ -268,6 +278,7 @@ class RectBoard(BoardKind, Node):
 
     keyword: ClassVar[str] = "rect"
     rule: ClassVar[str] = "board_rect"
+    sentence: ClassVar[str] = "a rectangular board of {n_rows:row|rows} by {n_cols:column|columns}{wrap:" + WRAPPED + "}"
     hexagonal: ClassVar[bool] = False
     n_rows: int = _param(Side())
     n_cols: int = _param(Side())
@@ -292,6 +303,7 @@ class HexBoard(BoardKind, Node):
 
     keyword: ClassVar[str] = "hex"
     rule: ClassVar[str] = "board_hex"
+    sentence: ClassVar[str] = ("a rhombus of {size} by {size} hexagonal cells, as in Hex{wrap:" + WRAPPED + "}")
     hexagonal: ClassVar[bool] = True
     size: int = _param(Side())
     wrap: bool = _param(WRAP, False)
@@ -357,6 +369,7 @@ class PlaceEmpty(MoveKind, Node):
 
     keyword: ClassVar[str] = "place empty"
     rule: ClassVar[str] = "place_empty"
+    sentence: ClassVar[str] = "put a new piece on any empty cell"
     needs_piece: ClassVar[bool] = False
     takes_on_arrival: ClassVar[bool] = False
     covered_by: ClassVar[tuple[str, ...]] = ()
@@ -368,6 +381,8 @@ class PlaceGravity(MoveKind, Node):
 
     keyword: ClassVar[str] = "place gravity"
     rule: ClassVar[str] = "place_gravity"
+    sentence: ClassVar[str] = ("put a new piece on the lowest empty cell of any column, as if dropped from the top "
+                                "(the empty cell of the column nearest the bottom edge; blocked cells do not stop it)")
     needs_piece: ClassVar[bool] = False
     takes_on_arrival: ClassVar[bool] = False
     covered_by: ClassVar[tuple[str, ...]] = ("place empty",)
@@ -379,6 +394,7 @@ class PlaceAdjacent(MoveKind, Node):
 
     keyword: ClassVar[str] = "place adjacent"
     rule: ClassVar[str] = "place_adjacent"
+    sentence: ClassVar[str] = "put a new piece on an empty cell next to one of your pieces ({around})"
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = False
     covered_by: ClassVar[tuple[str, ...]] = ("place empty",)
@@ -390,6 +406,7 @@ class Step(MoveKind, Node):
 
     keyword: ClassVar[str] = "step"
     rule: ClassVar[str] = "piece_step"
+    sentence: ClassVar[str] = "move one of your pieces one cell {directions:any}, onto {target}"
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ("slide",)
@@ -403,6 +420,8 @@ class Slide(MoveKind, Node):
 
     keyword: ClassVar[str] = "slide"
     rule: ClassVar[str] = "piece_slide"
+    sentence: ClassVar[str] = ("move one of your pieces in a straight line {directions:any}, across zero or more "
+                                "empty cells, and stop on {target}")
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ()
@@ -416,6 +435,8 @@ class Jump(MoveKind, Node):
 
     keyword: ClassVar[str] = "jump"
     rule: ClassVar[str] = "piece_jump"
+    sentence: ClassVar[str] = ("move one of your pieces to {target} exactly {distance:cell|cells} away, "
+                                "whatever lies between {measured}")
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ()
@@ -429,6 +450,8 @@ class Clone(MoveKind, Node):
 
     keyword: ClassVar[str] = "clone"
     rule: ClassVar[str] = "piece_clone"
+    sentence: ClassVar[str] = ("put a new piece on {target} exactly {distance:cell|cells} away from one of your "
+                                "pieces, whatever lies between; that piece stays where it is {measured}")
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ()
@@ -443,6 +466,10 @@ PLACEMENTS: tuple[type[MoveKind], ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacen
 # --- effects (indented under their move) ---------------------------------------------------------
 
 OVER_BLOCKED = Flag("OVER_BLOCKED", "over-blocked")
+# The custodial effects' shared words: what `over-blocked` changes, and that all lines are read at once.
+OVER_BLOCKED_LINES = ("; an empty cell{over_blocked:|, a blocked cell} or the board's edge ends a line with nothing "
+                      "taken{over_blocked:, but a blocked cell is skipped over, neither taken nor ending the line}.")
+ALL_AT_ONCE = "All the lines are read on the board as it was before any of them is taken."
 
 
 class Effect(Concept):
@@ -452,6 +479,7 @@ class Effect(Concept):
     alternatives: ClassVar[str] = "effect"
     traits: ClassVar[tuple[str, ...]] = ("takes",)
     takes: ClassVar[bool]
+    verb: ClassVar[str]  # what a move does to the pieces it takes with the effect ("flips"), "" if none
 
 
 @dataclass(frozen=True)
@@ -460,6 +488,10 @@ class FlipCustodial(Effect, Node):
 
     keyword: ClassVar[str] = "flip custodial"
     rule: ClassVar[str] = "effect_flip"
+    sentence: ClassVar[str] = ("Then, looking from the cell just played {directions:each}, every unbroken line of "
+                                "one or more of your opponent's pieces closed at its far end by one of your pieces "
+                                "is flipped: those pieces become yours" + OVER_BLOCKED_LINES + " " + ALL_AT_ONCE)
+    verb: ClassVar[str] = "flips"
     takes: ClassVar[bool] = True
     directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
     over_blocked: bool = _param(OVER_BLOCKED, False)
@@ -471,6 +503,10 @@ class RemoveCustodial(Effect, Node):
 
     keyword: ClassVar[str] = "remove custodial"
     rule: ClassVar[str] = "effect_remove"
+    sentence: ClassVar[str] = ("Then, looking from the cell just played {directions:each}, every unbroken line of "
+                                "one or more of your opponent's pieces closed at its far end by one of your pieces "
+                                "is removed from the board" + OVER_BLOCKED_LINES + " " + ALL_AT_ONCE)
+    verb: ClassVar[str] = "removes"
     takes: ClassVar[bool] = True
     directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
     over_blocked: bool = _param(OVER_BLOCKED, False)
@@ -482,6 +518,9 @@ class ConvertAdjacent(Effect, Node):
 
     keyword: ClassVar[str] = "convert adjacent"
     rule: ClassVar[str] = "effect_convert"
+    sentence: ClassVar[str] = ("Then every piece of your opponent's on a cell next to the cell just played "
+                                "({directions:any}) becomes yours.")
+    verb: ClassVar[str] = "converts"
     takes: ClassVar[bool] = True
     directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
 
@@ -493,6 +532,8 @@ class RequireCapture(Effect, Node):
 
     keyword: ClassVar[str] = "require capture"
     rule: ClassVar[str] = "effect_require"
+    sentence: ClassVar[str] = "This move is allowed only if it {takes} at least one piece."
+    verb: ClassVar[str] = ""
     takes: ClassVar[bool] = False
 
 
@@ -523,6 +564,7 @@ class Alternate(TurnOrder, Node):
 
     keyword: ClassVar[str] = "alternate"
     rule: ClassVar[str] = "turn_alternate"
+    sentence: ClassVar[str] = "The players take turns, one move each."
 
 
 @dataclass(frozen=True)
@@ -532,6 +574,9 @@ class FewerPieces(TurnOrder, Node):
 
     keyword: ClassVar[str] = "fewer-pieces"
     rule: ClassVar[str] = "turn_fewer_pieces"
+    sentence: ClassVar[str] = ("After each move, the player with strictly fewer pieces on the board "
+                                "moves next, even if that is the player who just moved; with as many pieces "
+                                "each, the other player moves next.")
 
 
 @dataclass(frozen=True)
@@ -540,6 +585,8 @@ class AgainAfterCapture(TurnOrder, Node):
 
     keyword: ClassVar[str] = "again-after-capture"
     rule: ClassVar[str] = "turn_again_after_capture"
+    sentence: ClassVar[str] = ("A player whose move took at least one piece moves again; "
+                                "otherwise the other player moves next.")
 
 
 TURN_ORDERS: tuple[type[TurnOrder], ...] = (Alternate, FewerPieces, AgainAfterCapture)
@@ -558,6 +605,8 @@ class PassForced(PassRule, Node):
 
     keyword: ClassVar[str] = "forced"
     rule: ClassVar[str] = "pass_forced"
+    sentence: ClassVar[str] = ("If you have no legal move but your opponent has one, you must pass: "
+                                "passing is then your only move. If neither player can move, nobody passes.")
 
 
 PASS_RULES: tuple[type[PassRule], ...] = (PassForced,)
@@ -588,6 +637,7 @@ class NoMoves(Condition, Node):
 
     keyword: ClassVar[str] = "no-moves"
     rule: ClassVar[str] = "cond_no_moves"
+    sentence: ClassVar[str] = "the player to move has no legal move (not even a pass)"
     needs_heading: ClassVar[bool] = False
     minimum: ClassVar[str | None] = None
     at_start: ClassVar[str | None] = None
@@ -599,6 +649,7 @@ class BoardFull(Condition, Node):
 
     keyword: ClassVar[str] = "board-full"
     rule: ClassVar[str] = "cond_board_full"
+    sentence: ClassVar[str] = "no empty cell is left on the board"
     needs_heading: ClassVar[bool] = False
     minimum: ClassVar[str | None] = None
     at_start: ClassVar[str | None] = "board-full"
@@ -610,6 +661,8 @@ class Line(Condition, Node):
 
     keyword: ClassVar[str] = "line"
     rule: ClassVar[str] = "cond_line"
+    sentence: ClassVar[str] = ("the player who just moved has {exact:exactly|at least} {length:piece|pieces} "
+                                "in an unbroken straight line {axes}{exact: (a longer line does not count)}")
     needs_heading: ClassVar[bool] = False
     minimum: ClassVar[str | None] = "length"
     at_start: ClassVar[str | None] = None
@@ -623,6 +676,8 @@ class ReachFarRow(Condition, Node):
 
     keyword: ClassVar[str] = "reach far-row"
     rule: ClassVar[str] = "cond_reach_far_row"
+    sentence: ClassVar[str] = ("a piece of the player who just moved stands on that player's far "
+                                "row ({far_rows})")
     needs_heading: ClassVar[bool] = True
     minimum: ClassVar[str | None] = None
     at_start: ClassVar[str | None] = None
@@ -637,6 +692,8 @@ class Connect(Condition, Node):
 
     keyword: ClassVar[str] = "connect"
     rule: ClassVar[str] = "cond_connect"
+    sentence: ClassVar[str] = ("the pieces of the player who just moved join that player's two sides ({sides}) "
+                                "in an unbroken chain, each piece next to the one before it {linked}")
     needs_heading: ClassVar[bool] = False
     minimum: ClassVar[str | None] = None
     at_start: ClassVar[str | None] = None
@@ -649,6 +706,7 @@ class NoPieces(Condition, Node):
 
     keyword: ClassVar[str] = "no-pieces"
     rule: ClassVar[str] = "cond_no_pieces"
+    sentence: ClassVar[str] = "the player to move has no piece on the board"
     needs_heading: ClassVar[bool] = False
     minimum: ClassVar[str | None] = None
     at_start: ClassVar[str | None] = "no-pieces"
@@ -660,6 +718,8 @@ class AfterPlies(Condition, Node):
 
     keyword: ClassVar[str] = "after"
     rule: ClassVar[str] = "cond_after_plies"
+    sentence: ClassVar[str] = ("{plies:ply has|plies have} been played in all (each move and "
+                                "each pass is one ply)")
     needs_heading: ClassVar[bool] = False
     minimum: ClassVar[str | None] = "plies"
     at_start: ClassVar[str | None] = None
@@ -679,30 +739,35 @@ class Result(Concept):
 class MoverWins(Result, Node):
     keyword: ClassVar[str] = "mover wins"
     rule: ClassVar[str] = "result_mover_wins"
+    sentence: ClassVar[str] = "the player who just moved wins"
 
 
 @dataclass(frozen=True)
 class MoverLoses(Result, Node):
     keyword: ClassVar[str] = "mover loses"
     rule: ClassVar[str] = "result_mover_loses"
+    sentence: ClassVar[str] = "the player who just moved loses"
 
 
 @dataclass(frozen=True)
 class MostPieces(Result, Node):
     keyword: ClassVar[str] = "most-pieces"
     rule: ClassVar[str] = "result_most_pieces"
+    sentence: ClassVar[str] = "the player with more pieces on the board wins (a draw if both have as many)"
 
 
 @dataclass(frozen=True)
 class FewestPieces(Result, Node):
     keyword: ClassVar[str] = "fewest-pieces"
     rule: ClassVar[str] = "result_fewest_pieces"
+    sentence: ClassVar[str] = "the player with fewer pieces on the board wins (a draw if both have as many)"
 
 
 @dataclass(frozen=True)
 class Draw(Result, Node):
     keyword: ClassVar[str] = "draw"
     rule: ClassVar[str] = "result_draw"
+    sentence: ClassVar[str] = "the game is a draw"
 
 
 RESULTS: tuple[type[Result], ...] = (MoverWins, MoverLoses, MostPieces, FewestPieces, Draw)

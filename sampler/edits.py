@@ -51,6 +51,7 @@ from ..gdl import ast as A
 from ..gdl import bits as B
 from ..gdl import check
 from ..gdl.printer import text
+from ..gdl.english import Difference, differences, setup_cells
 from ..gdl.diagnostics import LudicaError
 from . import symmetry
 from .prior import Draw, Limits, OutOfLimits, weighted_bits
@@ -311,41 +312,26 @@ def edit(base: A.Stage, rng: random.Random, family: str = "all", limits: Limits 
 
 def describe(base: A.Stage, stage: A.Stage) -> str:
     """What differs between two stages, in one line, statement by statement (the net effect of an
-    edit: two changes that undo each other are not mentioned)."""
-    out = []
-    if base.board != stage.board:
-        out.append(f"{text(base.board)} → {text(stage.board)}")
-    for what, old, new in (("blocked", base.blocked_cells, stage.blocked_cells),
-                           *((f"setup {p}", _cells_of(base, p), _cells_of(stage, p)) for p in stage.players.names)):
-        gone, added = sorted(old - new), sorted(new - old)
-        if gone or added:
-            out.append(what + "".join(f" -{A.cell_name(*c)}" for c in gone) + "".join(f" +{A.cell_name(*c)}" for c in added))
-    for a, b in zip(base.moves, stage.moves):
-        if a.kind != b.kind:
-            out.append(f"move {text(a.kind)} → move {text(b.kind)}")
-        out += _pairs([text(e) for e in a.effects], [text(e) for e in b.effects])
-    out += _pairs([f"move {text(m.kind)}" for m in base.moves], [f"move {text(m.kind)}" for m in stage.moves],
-                  start=min(len(base.moves), len(stage.moves)))
-    if type(base.turn) is not type(stage.turn):
-        out.append(f"{text(base.turn)} → {text(stage.turn)}")
-    if (base.pass_rule is None) != (stage.pass_rule is None):
-        out.append("pass forced " + ("added" if stage.pass_rule is not None else "removed"))
-    out += _pairs([text(e) for e in base.ends], [text(e) for e in stage.ends])
-    return "; ".join(out)
+    edit: two changes that undo each other are not mentioned). The differences are gdl/english's,
+    which says them in plain English too; this line is what manifests hold, so it keeps its words."""
+    return "; ".join(_terse(d) for d in differences(base, stage))
 
 
-def _cells_of(s: A.Stage, player: str) -> frozenset[tuple[int, int]]:
-    return frozenset((c.row, c.col) for x in s.setup if x.player == player for c in A.expand(x.cells))
+def _terse(d: Difference) -> str:
+    """One difference as a manifest writes it: `blocked -b1 +c3`, `board square 8 → board square 10`,
+    `move place empty added`."""
+    if d.statement in ("blocked", "setup"):
+        what = "blocked" if d.statement == "blocked" else f"setup {d.player}"
+        return what + "".join(f" -{A.cell_name(*c)}" for c in d.gone) + "".join(f" +{A.cell_name(*c)}" for c in d.added)
 
+    def said(node) -> str:  # a move rule by its kind alone: its effects are differences of their own
+        return f"move {text(node.kind)}" if isinstance(node, A.MoveRule) else text(node)
 
-def _pairs(old: list[str], new: list[str], start: int = 0) -> list[str]:
-    """The lines that differ, position by position from `start`: "a → b", "b added", "a removed"."""
-    out = []
-    for i in range(start, max(len(old), len(new))):
-        a, b = old[i] if i < len(old) else None, new[i] if i < len(new) else None
-        if a != b:
-            out.append(f"{b} added" if a is None else f"{a} removed" if b is None else f"{a} → {b}")
-    return out
+    if d.old is None:
+        return f"{said(d.new)} added"
+    if d.new is None:
+        return f"{said(d.old)} removed"
+    return f"{said(d.old)} → {said(d.new)}"
 
 
 # --- the edit's code word: recorded when drawn, replayed to measure others ----------------------
@@ -514,7 +500,7 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
     pieces = [(x.player, (c.row, c.col)) for x in s.setup for c in A.expand(x.cells)]
     moves = []
     for p in stage.players.names:
-        gone, new = sorted(_cells_of(s, p) - _cells_of(stage, p)), sorted(_cells_of(stage, p) - _cells_of(s, p))
+        gone, new = sorted(setup_cells(s, p) - setup_cells(stage, p)), sorted(setup_cells(stage, p) - setup_cells(s, p))
         if len(gone) != len(new):
             return []
         moves += [(pieces.index((p, g)), A.Cell(*n)) for g, n in zip(gone, new)]

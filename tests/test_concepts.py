@@ -28,7 +28,7 @@ from ludica import compiler
 from ludica.compiler import codes, families, program
 from ludica.gdl import ast as A
 from ludica.gdl import bits as B
-from ludica.gdl import parser, printer
+from ludica.gdl import english, parser, printer
 from ludica.gdl.checks import ends as check_ends
 from ludica.gdl.diagnostics import InternalError, StageError
 from ludica.gdl import geometry
@@ -507,6 +507,43 @@ def _documented(kind: type, cat: Category) -> str | None:
     return None
 
 
+# --- the rules in plain English: a sentence with every concept, saying every field -----------------
+
+
+def _english(kind: type, cat: Category) -> str | None:
+    """The concept declares its own sentence (gdl/ast.py `sentence`), which says every field the
+    concept has and names no phrase gdl/english.py cannot fill in; it reads in a stage."""
+    template = vars(kind).get("sentence")
+    if not isinstance(template, str) or not template:
+        return f"{kind.__name__} declares no `sentence` of its own in gdl/ast.py: the rules in English cannot say it"
+    named = english.placeholders(template)
+    fields = [name for name, _ in A.forms(kind)] if dataclasses.is_dataclass(kind) else []
+    unsaid = [name for name in fields if name not in named]
+    if unsaid:
+        return f"the sentence of {kind.__name__} drops its field {unsaid[0]!r}: say it with {{{unsaid[0]}}}"
+    unknown = [name for name in named if name not in fields and name not in english.CONTEXT]
+    if unknown:
+        return f"the sentence of {kind.__name__} names {{{unknown[0]}}}, neither a field nor a phrase of english.CONTEXT"
+    text = english.rules_text(cat.put(sample(kind)))
+    if "{" in text or "}" in text:
+        return f"the rules of a stage with {kind.__name__} keep a placeholder: {text!r}"
+    return None
+
+
+def _english_word(word: str, voc: Vocabulary) -> str | None:
+    try:
+        english.rules_text(voc.stage(word))
+    except KeyError as err:
+        return f"gdl/english.py cannot say the {voc} `{word}` (WORD_PHRASES): {err}"
+    if voc.terminal in english.WORD_PHRASES and word not in english.WORD_PHRASES[voc.terminal]:
+        return f"gdl/english.py WORD_PHRASES[{voc.terminal!r}] lacks `{word}`"
+    if voc.terminal == "DIRECTION" and word not in geometry.words(False):
+        return f"gdl/english.py says directions through gdl/geometry.py, which does not know `{word}`"
+    if voc.terminal == "DIRECTION" and word in geometry.RELATIVE_WORDS and word not in english.RELATIVE_PHRASES:
+        return f"gdl/english.py RELATIVE_PHRASES lacks the forward-relative word `{word}`"
+    return None
+
+
 # --- the table of layers ---------------------------------------------------------------------------
 
 
@@ -533,6 +570,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer("kernels", _kernel_branch, None),
     Layer("families", _family_decision, None),
     Layer("docs", _documented, None),
+    Layer("english", _english, _english_word),
 )
 WORD_LAYERS = tuple(layer for layer in LAYERS if layer.word is not None)
 
@@ -610,6 +648,14 @@ def test_the_checks_layer_reports_a_wrong_trait(monkeypatch):
     assert "Lonely.covered_by" in _check_traits(Lonely, CATEGORIES[1])
 
 
+def test_the_english_layer_names_a_concept_that_drops_a_field(monkeypatch):
+    monkeypatch.setattr(A.Line, "sentence", "the player who just moved has {length:piece|pieces} in a line {axes}")
+    problem = _english(A.Line, END_CONDITION)
+    assert problem is not None and "Line" in problem and "'exact'" in problem
+    monkeypatch.setattr(A.Line, "sentence", "{length} {exact:exactly} {fancy}")
+    assert "{fancy}" in _english(A.Line, END_CONDITION)
+
+
 def test_every_trait_has_a_value_check():
     traits = {trait for category, _ in A.CATEGORIES for trait in category.traits}
     assert traits == set(_TRAIT_VALUES), "a trait of gdl/ast.py without its check in _TRAIT_VALUES, or the reverse"
@@ -621,10 +667,10 @@ FORMS = [c for c in vars(A).values() if isinstance(c, type) and issubclass(c, A.
 
 
 @pytest.mark.parametrize("form", FORMS, ids=lambda f: f.__name__)
-def test_every_form_is_read_printed_and_coded(form):
-    """A field's form is what the parser, the printer and the code read (one table each)."""
+def test_every_form_is_read_printed_coded_and_said(form):
+    """A field's form is what the parser, the printer, the code and the English read (one table each)."""
     tables = {"gdl/parser.py _FORM_READERS": parser._FORM_READERS, "gdl/printer.py _FORM_TEXT": printer._FORM_TEXT,
-              "gdl/bits.py _FORM_CODES": B._FORM_CODES}
+              "gdl/bits.py _FORM_CODES": B._FORM_CODES, "gdl/english.py _FORM_SAYERS": english._FORM_SAYERS}
     missing = [where for where, table in tables.items() if form not in table]
     assert not missing, f"the form {form.__name__} has no entry in {', '.join(missing)}"
 

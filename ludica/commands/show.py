@@ -1,13 +1,16 @@
-"""`ludica show STAGE`: a stage's initial board and its legal first moves."""
+"""`ludica show STAGE [--rules]`: a stage's initial board and its legal first moves, or its rules in
+plain English (gdl/english.py)."""
 from __future__ import annotations
 
 from ludica import gdl
 from ludica.arguments import stage_path
+from ludica.terminal import inert
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("show", help="print a stage's initial board and legal first moves")
     p.add_argument("stage", metavar="STAGE")
+    p.add_argument("--rules", action="store_true", help="print the stage's rules in plain English instead")
     p.set_defaults(run=run)
 
 
@@ -19,6 +22,9 @@ def _describe(stage: gdl.Stage) -> str:
 
 def run(args) -> int:
     stage = gdl.load(stage_path(args.stage))
+    if args.rules:
+        print(inert(f"{stage.name}\n\n{gdl.rules_text(stage)}"), end="")
+        return 0
     game = gdl.reference(stage)
     state = game.initial_state()
     print(_describe(stage))
