@@ -229,8 +229,9 @@ class UnseenStage:
     the stage it was drawn from, its text in the language, and its rules in English."""
     name: str
     change: str | None  # sampler/edits.describe's line; None: not drawn as a variant of a known base
+    changes: list[str]  # the same, one plain-English sentence a change (gdl.changes)
     text: str
-    rules: str | None  # gdl.rules_text(stage); None where this ludica has no English rules yet
+    rules: list[str]  # its rules in plain English, a paragraph each (gdl.rules)
 
 
 # The sections of the page in order, by the id of their element and their heading (the index lists them).
@@ -297,15 +298,9 @@ def unseen_stages(s: Summary) -> list[UnseenStage]:
             continue
         stage = loads(st["text"])
         change = describe(base, stage) if base is not None else None
-        out.append(UnseenStage(s.stage_name(st["stage_hash"]), change, st["text"], _rules_text(stage)))
+        changes = gdl.changes(base, stage) if base is not None else []
+        out.append(UnseenStage(s.stage_name(st["stage_hash"]), change, changes, st["text"], gdl.rules(stage)))
     return out
-
-
-def _rules_text(stage) -> str | None:
-    """THE PLACE FOR THE RULES IN ENGLISH (issue 22): `gdl.rules_text(stage)` is being written on
-    another branch; until it is on main this ludica has none and the page says so."""
-    rules_text = getattr(gdl, "rules_text", None)
-    return None if rules_text is None else rules_text(stage)
 
 
 def render_html(s: Summary) -> str:

@@ -176,6 +176,17 @@ def test_each_unseen_stage_says_what_it_changed_and_shows_its_text(summary, page
     assert html.escape('game "Othello 4x4"') in page_html  # its text, in the page's <pre>
 
 
+def test_each_unseen_stage_shows_its_rules_and_changes_in_english(summary, page_html):
+    [othello] = report.unseen_stages(summary)
+    stage = gdl.loads(othello.text)
+    assert othello.rules == gdl.rules(stage) and othello.rules
+    assert othello.changes and othello.changes == gdl.changes(gdl.loads(summary.settings["base"]), stage)
+    for paragraph in othello.rules + othello.changes:
+        assert html.escape(paragraph) in page_html
+    older = replace(summary, settings={k: v for k, v in summary.settings.items() if k != "base"})
+    assert [st.changes for st in report.unseen_stages(older)] == [[]]  # no base known: no changes said
+
+
 def test_rank_probabilities_are_shaded_cells_and_small_ones_are_not_zeros(summary):
     ranks = report.leaderboard(summary).ranks
     cells = [c for row in ranks.rows for c in row[1:]]
