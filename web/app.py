@@ -8,6 +8,8 @@ files, inlined and allowed by their hash; nothing is loaded from elsewhere, so t
 network; the one connection a page may open is to this server (its live events)."""
 from __future__ import annotations
 
+from importlib import resources
+
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -23,7 +25,15 @@ from .stages import shown, stage_sets, stage_view
 
 __all__ = ["create_app"]
 
-LIVE_SCRIPT = "serve.js"
+PAGE_SCRIPT = "serve.js"  # every page's own: boards drawn, a run's views kept live
+
+
+def scripts(*names: str) -> tuple[str, ...]:
+    """The static files `names` that this installation has, then the page's own script. board.js,
+    the one board renderer, comes from the report's side of issue 22: until it is there, the pages
+    keep their boards as data (serve.js draws them when it is)."""
+    shipped = resources.files("ludica.evaluation").joinpath("static")
+    return (*(n for n in names if shipped.joinpath(n).is_file()), PAGE_SCRIPT)
 
 
 def page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLResponse:
@@ -63,7 +73,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
         if path is None:
             raise HTTPException(404, "no such stage in this set")
         view = await run_in_threadpool(stage_view, chosen, path)
-        return page("serve_stage.html.j2", set_index=k, stage_set=chosen, stage=view, shown=shown)
+        return page("serve_stage.html.j2", scripts("board.js"), set_index=k, stage_set=chosen, stage=view, shown=shown)
 
     async def runs_page(request: Request):
         return page("serve_runs.html.j2", runs=[w.folder for w in watches])
@@ -71,7 +81,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
     async def run_page(request: Request):
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
-        return page("serve_run.html.j2", (LIVE_SCRIPT,), run_index=k, folder=w.folder, run=held, **held.views)
+        return page("serve_run.html.j2", scripts("board.js"), run_index=k, folder=w.folder, run=held, **held.views)
 
     async def run_views(request: Request):
         k, w = watch(request)
@@ -86,7 +96,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
     async def replay_page(request: Request):
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
-        return page("serve_replay.html.j2", ("replay.js",), run_index=k, folder=w.folder, title=held.views["title"],
+        return page("serve_replay.html.j2", scripts("board.js", "replay.js"), run_index=k, folder=w.folder, title=held.views["title"],
                     replay=held.views["replay"])
 
     return Starlette(routes=[

@@ -36,7 +36,7 @@ def store_state(folder: Path) -> StoreState:
 
 def _stamp(folder: Path) -> tuple:
     """The store files' sizes and modification times: what changes when a game is written."""
-    out = []
+    out: list[tuple[int, int] | None] = []
     for name in (STORE, STORE + "-wal"):
         try:
             s = (Path(folder) / name).stat()

@@ -1,7 +1,16 @@
-// The live run page of `ludica serve` (templates/serve_run.html.j2): the server's events say when
-// the run's store holds new games, and the page fetches its views again from the server and swaps
-// them in. The views are the server's own escaped HTML, parsed inert by DOMParser (no script in it
-// runs) and moved into the page whole; the status line is set as text.
+// The script of `ludica serve`'s pages (templates/serve_*.html.j2), after board.js where it is:
+// - every element with data-board="ID" gets the board whose spec is the JSON of element #ID, drawn
+//   by the one board renderer (static/board.js: ludicaBoard.draw);
+// - on a run's page (serve_run.html.j2), the server's events say when the run's store holds new
+//   games, and the page fetches its views again and swaps them in. The views are the server's own
+//   escaped HTML, parsed inert by DOMParser (no script in it runs) and moved into the page whole;
+//   the status line is set as text.
+(function () {
+  if (!window.ludicaBoard) return;
+  for (const element of document.querySelectorAll("[data-board]")) {
+    window.ludicaBoard.draw(element, JSON.parse(document.getElementById(element.dataset.board).textContent));
+  }
+})();
 (function () {
   const live = document.getElementById("run-live"), status = document.getElementById("run-status");
   if (!live || !window.EventSource) return;
