@@ -191,6 +191,19 @@ def test_beyond_the_loopback_is_refused_unless_asked(host, capsys):
     assert f"refusing to listen on {host}" in err and "ssh -L" in err and "--allow-remote" in err
 
 
+def test_serve_prints_its_url_and_runs_uvicorn_on_the_loopback(monkeypatch, capsys, folders):
+    import uvicorn
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **how: served.update(how, app=app))
+    assert cli.main(["serve", str(folders["sampled"]), "--port", "8123"]) == 0
+    assert (served["host"], served["port"]) == ("127.0.0.1", 8123)
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    assert TestClient(served["app"]).get("/stages/1/variant-001.gdl").status_code == 200
+    assert cli.main(["serve", "--host", "::1", "--port", "8124"]) == 0
+    assert "http://[::1]:8124/" in capsys.readouterr().out
+
+
 def test_a_folder_that_is_neither_runs_nor_stages_is_refused(tmp_path):
     with pytest.raises(LudicaError, match="neither results.sqlite"):
         sort_folders([tmp_path])

@@ -21,7 +21,7 @@ from ..evaluation.page import content_security_policy, render
 from . import live
 from .folders import Folders
 from .runs import RunWatch
-from .stages import shown, stage_sets, stage_view
+from .stages import StageSet, shown, stage_sets, stage_view
 
 __all__ = ["create_app"]
 
@@ -49,7 +49,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
     sets = stage_sets(folders.stage_sets)
     watches = [RunWatch(f, resamples) for f in folders.runs]
 
-    def stage_set(request: Request):
+    def stage_set(request: Request) -> tuple[int, StageSet]:
         k = request.path_params["set"]
         if not 0 <= k < len(sets):
             raise HTTPException(404, f"no stage set {k}")
@@ -73,7 +73,8 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
         if path is None:
             raise HTTPException(404, "no such stage in this set")
         view = await run_in_threadpool(stage_view, chosen, path)
-        return page("serve_stage.html.j2", scripts("board.js"), set_index=k, stage_set=chosen, stage=view, shown=shown)
+        return page("serve_stage.html.j2", scripts("board.js"), set_index=k, stage_set=chosen, stage=view,
+                    shown=shown)
 
     async def runs_page(request: Request):
         return page("serve_runs.html.j2", runs=[w.folder for w in watches])
@@ -96,8 +97,8 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
     async def replay_page(request: Request):
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
-        return page("serve_replay.html.j2", scripts("board.js", "replay.js"), run_index=k, folder=w.folder, title=held.views["title"],
-                    replay=held.views["replay"])
+        return page("serve_replay.html.j2", scripts("board.js", "replay.js"), run_index=k, folder=w.folder,
+                    title=held.views["title"], replay=held.views["replay"])
 
     return Starlette(routes=[
         Route("/", index),

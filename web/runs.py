@@ -73,11 +73,10 @@ class _TournamentStages:
     def __init__(self, store, settings: dict[str, str]):
         self._store = store
         options = json.loads(settings.get("options", "{}"))
-        pairs = len(round_robin(json.loads(settings.get("agents", "[]"))))
         known = _bundled_by_hash()
         self._rows = [{"stage_hash": h, "name": known[h].name, "text": stage_text(known[h]), "role": "public",
                        "weight": 1.0, "position": i, "analysis_time": options.get("analysis_time", 0.0),
-                       "planned": pairs * options.get("games", 1), "multiplicity": 1, "divergence": None,
+                       "planned": _games_a_stage(settings), "multiplicity": 1, "divergence": None,
                        "divergence_se": None}
                       for i, h in enumerate(json.loads(settings.get("stages", "[]"))) if h in known]
 
@@ -93,8 +92,12 @@ def _bundled_by_hash() -> dict:
     return {stage_hash(s): s for s in (load(p) for p in bundled_stages.bundled())}
 
 
+def _games_a_stage(settings: dict[str, str]) -> int:
+    """A tournament's games on each stage: every ordered pair of its agents plays `games` games."""
+    agents = json.loads(settings.get("agents", "[]"))
+    return len(round_robin(agents)) * json.loads(settings.get("options", "{}")).get("games", 1)
+
+
 def _planned_round_robin(settings: dict[str, str]) -> int:
-    """A tournament's games: every ordered pair plays `games` games on every stage."""
-    options = json.loads(settings.get("options", "{}"))
-    return (len(json.loads(settings.get("stages", "[]"))) * len(round_robin(json.loads(settings.get("agents", "[]"))))
-            * options.get("games", 1))
+    """A tournament's games on all its stages (those not bundled too)."""
+    return len(json.loads(settings.get("stages", "[]"))) * _games_a_stage(settings)

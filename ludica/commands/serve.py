@@ -57,5 +57,6 @@ def run(args) -> int:
     check_host(args.host, args.allow_remote)
     app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples)
     print(f"ludica serve: {url(args.host, args.port)} (Ctrl-C to stop)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # live pages hold their event streams open: on Ctrl-C they get a second, not forever, to end
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=1)
     return 0
