@@ -95,6 +95,14 @@ def test_a_sampled_stage_shows_its_change_tau_and_figures(client):
     assert "balance</th><td>0.58" in page and "K = bits + log2 τ</th><td>17.5" in page
 
 
+def test_a_variant_s_change_is_described_when_its_manifest_does_not_say(tmp_path):
+    (tmp_path / "variant-001.gdl").write_text(VARIANT)
+    (tmp_path / "manifest.json").write_text(json.dumps({"base": {"file": str(stages.path("tic-tac-toe"))},
+                                                        "stages": [{"file": "variant-001.gdl"}]}))
+    page = TestClient(create_app(sort_folders([tmp_path]))).get("/stages/1/variant-001.gdl").text
+    assert "Changed from its base</th><td>board square 3 → board square 4</td>" in page
+
+
 def test_a_broken_stage_shows_its_errors_with_carets(client):
     page = client.get("/stages/2/bad.gdl").text
     assert "<h2>Errors</h2>" in page

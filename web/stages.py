@@ -13,9 +13,10 @@ from pathlib import Path
 from .. import stages as bundled_stages
 from ..compiler import compile as compile_stage
 from ..evaluation.report import CELL
-from ..gdl import analyse, description_length, read_stage
+from ..gdl import analyse, description_length, load, read_stage
 from ..gdl.diagnostics import LudicaError, StageFileError
 from ..sampler.cost import TAU_GAMES, counted_games, tau
+from ..sampler.edits import describe
 
 __all__ = ["StageSet", "StageView", "board_spec", "stage_sets", "stage_view"]
 
@@ -28,6 +29,7 @@ class StageSet:
     title: str
     files: tuple[Path, ...]
     manifest: dict = field(default_factory=dict, compare=False, hash=False)  # a sampled set's, by file name
+    base: Path | None = None  # a variant set's base stage file, where it still is
 
     def entry(self, name: str) -> dict:
         """What the set's manifest says of the file `name` ({} without a manifest)."""
@@ -38,20 +40,34 @@ def stage_sets(folders: tuple[Path, ...]) -> list[StageSet]:
     """The bundled stages first, then each folder in the order given."""
     sets = [StageSet("Bundled stages", tuple(bundled_stages.bundled()))]
     for folder in folders:
-        sets.append(StageSet(str(folder), tuple(sorted(folder.glob("*.gdl"))), _manifest(folder)))
+        manifest, base = _manifest(folder)
+        sets.append(StageSet(str(folder), tuple(sorted(folder.glob("*.gdl"))), manifest, base))
     return sets
 
 
-def _manifest(folder: Path) -> dict:
-    """A sampled set's manifest.json, its stages by file name ({} for a folder without one)."""
+def _manifest(folder: Path) -> tuple[dict, Path | None]:
+    """A sampled set's manifest.json: its stages by file name ({} for a folder without one), and
+    the base stage's file for a variant set, if it is still there."""
     path = folder / MANIFEST
     if not path.is_file():
-        return {}
+        return {}, None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return {s["file"]: s for s in data.get("stages", [])}
+        base = Path((data.get("base") or {}).get("file", ""))
+        return {s["file"]: s for s in data.get("stages", [])}, base if base.suffix == ".gdl" and base.is_file() else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         raise LudicaError(f"{path} is not a manifest `ludica sample` wrote: {err}") from err
+
+
+def _changes(stage_set: StageSet, entry: dict, stage) -> str | None:
+    """What a variant changed from its base: as its manifest says, or as sampler/edits says of the
+    two stages when the manifest does not (one written before it said so)."""
+    if entry.get("changes") is not None or stage is None or stage_set.base is None:
+        return entry.get("changes")
+    try:
+        return describe(load(stage_set.base), stage)
+    except LudicaError:  # the base changed since and no longer loads: nothing to compare with
+        return None
 
 
 # a sampled stage's numbers in its manifest (sampler/output.py), as its page names them
@@ -94,7 +110,7 @@ def stage_view(stage_set: StageSet, path: Path) -> StageView:
                          entry.get("changes"), entry.get("figures", {}), numbers)
     game = compile_stage(stage)
     return StageView(stage.name, path, text, rendered, 0, description_length(stage),
-                     entry.get("tau") or _tau(stage), board_spec(game), entry.get("changes"),
+                     entry.get("tau") or _tau(stage), board_spec(game), _changes(stage_set, entry, stage),
                      entry.get("figures", {}), numbers)
 
 
