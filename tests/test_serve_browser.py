@@ -61,6 +61,9 @@ def test_a_stage_page_renders(browser, tmp_path):
             assert page.locator("#stage-board svg .cell").count() == 64
             assert page.locator("#stage-board svg .piece").count() == 4
         photograph(page, "stage", tmp_path)
+        page.goto(url + "stages", timeout=WAIT_MS)
+        assert page.locator("#set-0 tbody tr").count() == len(stages.bundled())
+        photograph(page, "stages", tmp_path)
 
 
 def _games(folder: Path) -> int:
