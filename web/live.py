@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from contextlib import closing
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import closing
 from pathlib import Path
 from typing import NamedTuple
 
