@@ -161,6 +161,17 @@ def test_the_views_are_recomputed_only_when_the_games_change(folders, tmp_path):
     assert again is not first and again.played == first.played - 1 and not again.finished
 
 
+def test_a_run_without_a_game_yet_says_so(folders, tmp_path):
+    run = shutil.copytree(folders["run"], tmp_path / "run")
+    with sqlite3.connect(run / "results.sqlite") as db:
+        db.execute("DELETE FROM games")
+    db.close()
+    client = TestClient(create_app(sort_folders([run])))
+    page = client.get("/runs/0").text
+    assert "No game is in the run's store yet" in page and "0 of 2 planned games played" in page
+    assert client.get("/runs/0/replay").status_code == 200
+
+
 def test_the_events_tell_each_change_of_the_store(folders, tmp_path):
     run = shutil.copytree(folders["run"], tmp_path / "run")
     told: list[dict] = []

@@ -82,12 +82,12 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
     async def run_page(request: Request):
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
-        return page("serve_run.html.j2", scripts("board.js"), run_index=k, folder=w.folder, run=held, **held.views)
+        return page("serve_run.html.j2", scripts("board.js"), run_index=k, folder=w.folder, run=held, **held.context())
 
     async def run_views(request: Request):
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
-        return page("serve_run_views.html.j2", run_index=k, folder=w.folder, run=held, **held.views)
+        return page("serve_run_views.html.j2", run_index=k, folder=w.folder, run=held, **held.context())
 
     async def run_events(request: Request):
         _, w = watch(request)
@@ -98,7 +98,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
         return page("serve_replay.html.j2", scripts("board.js", "replay.js"), run_index=k, folder=w.folder,
-                    title=held.views["title"], replay=held.views["replay"])
+                    title=held.context()["title"], replay=held.context()["replay"])
 
     return Starlette(routes=[
         Route("/", index),

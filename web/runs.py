@@ -30,9 +30,13 @@ __all__ = ["RunViews", "RunWatch"]
 class RunViews:
     """A run's views at one state of its store."""
     state: StoreState
-    views: dict  # report.page_views: each view by the name its partial reads it under
+    views: dict | None  # report.page_views: each view by the name its partial reads it under; None: no game yet
     played: int
     planned: int  # 0: the store does not say
+
+    def context(self) -> dict:
+        """What the templates read: the views, or before the first game the few names they need."""
+        return self.views or {"title": "no game played yet", "unfinished": [], "replay": []}
 
     @property
     def finished(self) -> bool:
@@ -59,10 +63,12 @@ class RunWatch:
         with Run.read(self.folder) as run:
             settings = run.settings
             evaluation = bool(run.store.stages())  # a tournament's store holds no stages
+            planned = sum(s["planned"] for s in run.store.stages()) if evaluation else _planned_round_robin(settings)
+            if not state.games:  # a run just begun: no view has anything to show yet
+                return RunViews(state, None, 0, planned)
             store = run.store if evaluation else _TournamentStages(run.store, settings)
             summary = summarise(store, resamples=self.resamples)
-        return RunViews(state, page_views(summary), summary.played,
-                        summary.planned if evaluation else _planned_round_robin(settings))
+        return RunViews(state, page_views(summary), summary.played, planned)
 
 
 class _TournamentStages:
