@@ -10,6 +10,8 @@
                                       round robins of sandboxed agents, results in DIR
     ludica sample (--base STAGE | --fresh) -n N --seed S --out DIR [--family arena] [--exclude DIR]
                                       unseen stages drawn ∝ 2^-K, screened, with manifest.json
+    ludica serve [DIR...] [--port N] [--host H]
+                                      a local web application: the stages, runs live, replays
     ludica demo [--out DIR]           check every bundled stage, then a small tournament of the
                                       built-in agents on bundled stages (results in ./ludica-demo)
     ludica bench [STAGE...]           speed of the compiled engine: runs benchmarks/bench.py of the

@@ -292,7 +292,7 @@ def test_every_command_is_a_module_with_its_parser_and_its_run():
 
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     assert list(sub.choices) == ["check", "show", "import-arena", "play", "tournament", "sample", "evaluate",
-                                 "report", "demo", "bench"]
+                                 "report", "serve", "demo", "bench"]
     for command, parser in zip(COMMANDS, sub.choices.values()):
         assert parser.get_default("run") is command.run  # each subcommand calls its own module's run
 

@@ -1,0 +1,62 @@
+"""`ludica serve [DIR...] [--port N] [--host H]`: the live web application (web/) over the bundled
+stages and the folders given (stage folders, sampled sets, run folders), run by uvicorn. It listens
+on the loopback alone unless --allow-remote is given: the pages have no login."""
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+
+from ludica import gdl
+from ludica.arguments import count
+
+DEFAULT_PORT = 8000
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("serve", help="a local web application: the stages, runs live as they go, replays")
+    p.add_argument("folders", nargs="*", metavar="DIR",
+                   help="run folders (of tournament or evaluate, running or finished) and folders of .gdl stages")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port to listen on (default {DEFAULT_PORT})")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine alone)")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="allow a --host other machines can reach (the pages have no login)")
+    p.add_argument("--resamples", type=count, default=200, metavar="N",
+                   help="bootstrap resamples of the runs' ratings (default 200: the report's 1000 take longer)")
+    p.set_defaults(run=run)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is an address of this machine alone (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may resolve to anything
+        return False
+
+
+def check_host(host: str, allow_remote: bool) -> None:
+    """Refuse, saying why and what to do, a --host beyond the loopback unless --allow-remote."""
+    if not allow_remote and not is_loopback(host):
+        raise gdl.LudicaError(
+            f"refusing to listen on {host}: other machines could reach it, and the pages (your stages, runs and "
+            "agents' names and output) have no login. Serve on the loopback (the default, 127.0.0.1) and reach it "
+            "from elsewhere through an SSH tunnel (ssh -L 8000:127.0.0.1:8000 THIS_HOST), or add --allow-remote "
+            "to listen there anyway")
+
+
+def url(host: str, port: int) -> str:
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+def run(args) -> int:
+    import uvicorn
+
+    from ludica.web import create_app, sort_folders
+
+    check_host(args.host, args.allow_remote)
+    app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples)
+    print(f"ludica serve: {url(args.host, args.port)} (Ctrl-C to stop)", flush=True)
+    # live pages hold their event streams open: on Ctrl-C they get a second, not forever, to end
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=1)
+    return 0

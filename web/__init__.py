@@ -1,0 +1,7 @@
+"""`ludica serve`: the live web application over stage folders and run folders (Starlette, run by
+uvicorn): stages, runs as they go, replays. create_app builds it; sort_folders says which folder
+is which."""
+from .app import create_app
+from .folders import Folders, sort_folders
+
+__all__ = ["Folders", "create_app", "sort_folders"]

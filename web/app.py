@@ -1,0 +1,112 @@
+"""The application of `ludica serve`: create_app(folders) is a Starlette (ASGI) application that
+uvicorn runs; each page's data is gathered by its module (stages.py, runs.py), laid out by the
+report's Jinja environment (evaluation/page.py: autoescaped) with the templates
+evaluation/templates/serve_*.html.j2, and refreshed live by live.py's server-sent events.
+
+Every page carries the report's Content-Security-Policy: the only scripts that run are our static
+files, inlined and allowed by their hash; nothing is loaded from elsewhere, so the pages work with no
+network; the one connection a page may open is to this server (its live events)."""
+from __future__ import annotations
+
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, StreamingResponse
+from starlette.routing import Route
+
+from ..evaluation.page import content_security_policy, render
+from . import live
+from .folders import Folders
+from .runs import RunWatch
+from .stages import StageSet, shown, stage_sets, stage_view
+
+__all__ = ["create_app"]
+
+PAGE_SCRIPT = "serve.js"  # every page's own: boards drawn, a run's views kept live
+
+
+def scripts(*names: str) -> tuple[str, ...]:
+    """The static files `names` that this installation has, then the page's own script. board.js,
+    the one board renderer, comes from the report's side of issue 22: until it is there, the pages
+    keep their boards as data (serve.js draws them when it is)."""
+    shipped = resources.files("ludica.evaluation").joinpath("static")
+    return (*(n for n in names if shipped.joinpath(n).is_file()), PAGE_SCRIPT)
+
+
+def page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLResponse:
+    """A page of evaluation/templates/; its policy allows `scripts` (static files it inlines)."""
+    policy = content_security_policy(list(scripts)) + "; connect-src 'self'"
+    return HTMLResponse(render(template, scripts=scripts, policy=policy, **context),
+                        headers={"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff"})
+
+
+def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> Starlette:
+    """The application over the stage folders and run folders `folders` (web/folders.sort_folders);
+    `resamples`: the bootstrap's for the runs' ratings; `poll`: seconds between looks at a run's store."""
+    sets = stage_sets(folders.stage_sets)
+    watches = [RunWatch(f, resamples) for f in folders.runs]
+
+    def stage_set(request: Request) -> tuple[int, StageSet]:
+        k = request.path_params["set"]
+        if not 0 <= k < len(sets):
+            raise HTTPException(404, f"no stage set {k}")
+        return k, sets[k]
+
+    def watch(request: Request) -> tuple[int, RunWatch]:
+        k = request.path_params["run"]
+        if not 0 <= k < len(watches):
+            raise HTTPException(404, f"no run {k}")
+        return k, watches[k]
+
+    async def index(request: Request):
+        return page("serve_index.html.j2", sets=sets, runs=[w.folder for w in watches])
+
+    async def stages_page(request: Request):
+        return page("serve_stages.html.j2", sets=sets)
+
+    async def stage_page(request: Request):
+        k, chosen = stage_set(request)
+        path = next((p for p in chosen.files if p.name == request.path_params["file"]), None)
+        if path is None:
+            raise HTTPException(404, "no such stage in this set")
+        view = await run_in_threadpool(stage_view, chosen, path)
+        return page("serve_stage.html.j2", scripts("board.js"), set_index=k, stage_set=chosen, stage=view,
+                    shown=shown)
+
+    async def runs_page(request: Request):
+        return page("serve_runs.html.j2", runs=[w.folder for w in watches])
+
+    async def run_page(request: Request):
+        k, w = watch(request)
+        held = await run_in_threadpool(w.views)
+        return page("serve_run.html.j2", scripts("board.js"), run_index=k, folder=w.folder, run=held, **held.context())
+
+    async def run_views(request: Request):
+        k, w = watch(request)
+        held = await run_in_threadpool(w.views)
+        return page("serve_run_views.html.j2", run_index=k, folder=w.folder, run=held, **held.context())
+
+    async def run_events(request: Request):
+        _, w = watch(request)
+        return StreamingResponse(live.events(w.folder, request.is_disconnected, poll),
+                                 media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    async def replay_page(request: Request):
+        k, w = watch(request)
+        held = await run_in_threadpool(w.views)
+        return page("serve_replay.html.j2", scripts("board.js", "replay.js"), run_index=k, folder=w.folder,
+                    title=held.context()["title"], replay=held.context()["replay"])
+
+    return Starlette(routes=[
+        Route("/", index),
+        Route("/stages", stages_page),
+        Route("/stages/{set:int}/{file}", stage_page),
+        Route("/runs", runs_page),
+        Route("/runs/{run:int}", run_page),
+        Route("/runs/{run:int}/views", run_views),
+        Route("/runs/{run:int}/events", run_events),
+        Route("/runs/{run:int}/replay", replay_page),
+    ])

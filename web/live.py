@@ -1,0 +1,66 @@
+"""Live updates: a run folder's results store watched for new games, told to the page as
+server-sent events.
+
+The run writes its store from another process. Watching it costs a stat of the store's files every
+`poll` seconds (SQLite in WAL mode writes the -wal file first), and a query of the games' count and
+last id only when a file changed: no busy loop, no long transaction held on the store."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import closing
+from pathlib import Path
+from typing import NamedTuple
+
+from ..runtime.runfolder import STORE
+
+__all__ = ["StoreState", "events", "store_state"]
+
+KEEPALIVE_S = 15.0  # a comment line this often keeps proxies and the browser from closing a quiet stream
+
+
+class StoreState(NamedTuple):
+    games: int
+    last_id: int
+
+
+def store_state(folder: Path) -> StoreState:
+    """How many games the store holds and the id of the last (read-only: the run may be writing)."""
+    uri = (Path(folder) / STORE).resolve().as_uri() + "?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, timeout=5.0)) as db:
+        count, last = db.execute("SELECT count(*), coalesce(max(id), 0) FROM games").fetchone()
+    return StoreState(int(count), int(last))
+
+
+def _stamp(folder: Path) -> tuple:
+    """The store files' sizes and modification times: what changes when a game is written."""
+    out: list[tuple[int, int] | None] = []
+    for name in (STORE, STORE + "-wal"):
+        try:
+            s = (Path(folder) / name).stat()
+            out.append((s.st_size, s.st_mtime_ns))
+        except FileNotFoundError:
+            out.append(None)
+    return tuple(out)
+
+
+async def events(folder: Path, disconnected: Callable[[], Awaitable[bool]], poll: float = 1.0
+                 ) -> AsyncIterator[str]:
+    """The server-sent events of a run folder: `games` with {"games", "last_id"} at once and then
+    whenever the store's games change, until the page goes away."""
+    stamp, state, quiet = None, None, 0.0
+    while not await disconnected():
+        now = _stamp(folder)
+        if now != stamp:
+            stamp = now
+            held = await asyncio.to_thread(store_state, folder)
+            if held != state:
+                state, quiet = held, 0.0
+                yield f"event: games\ndata: {json.dumps(held._asdict())}\n\n"
+        if quiet >= KEEPALIVE_S:
+            quiet = 0.0
+            yield ": still here\n\n"
+        await asyncio.sleep(poll)
+        quiet += poll
