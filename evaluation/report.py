@@ -184,12 +184,12 @@ class Table:
     css_class: str = ""
 
 
-def replay_link(key: str, *names: str) -> str:
+def replay_link(key: str, *names: str, page: str = "") -> str:
     """The replay's address of a selection (the scheme of issue 22): `#agent=NAME`, or `#pair=A|B`
     for the games between A and B, either seat; each name encoded as JavaScript's
     encodeURIComponent does, so the replay decodes it whatever it holds (`|`, `&`, `#`, quotes,
-    markup)."""
-    return f"#{key}=" + "|".join(_uri_component(n) for n in names)
+    markup). `page`: the replay's page when it is not this one (a run's page of `ludica serve`)."""
+    return f"{page}#{key}=" + "|".join(_uri_component(n) for n in names)
 
 
 def _uri_component(text: str) -> str:
@@ -240,13 +240,14 @@ SECTIONS = (("leaderboard", "Leaderboard"), ("pairwise", "Pairwise scores"), ("m
             ("secondary", "Secondary views"), ("replay", "Replay"))
 
 
-def page_views(s: Summary) -> dict:
+def page_views(s: Summary, replay_page: str = "") -> dict:
     """Every view of the report by the name its template partial reads it under (templates/
-    report.html.j2 includes them all): what a live page of the same run shows too."""
+    report.html.j2 includes them all): what a live page of the same run shows too. `replay_page`:
+    where the links to games go, when the replay is not on the same page (`ludica serve`)."""
     return {"title": f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games",
             "run": run_info(s), "sections": SECTIONS,
-            "unfinished": unfinished(s), "leaderboard": leaderboard(s),
-            "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b)),
+            "unfinished": unfinished(s), "leaderboard": leaderboard(s, replay_page),
+            "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b, page=replay_page)),
             "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
             "secondary": secondary_views(s), "replay": replays(s)}
 
@@ -308,14 +309,14 @@ def render_html(s: Summary) -> str:
     return render("report.html.j2", **page_views(s))
 
 
-def leaderboard(s: Summary) -> Leaderboard:
-    """The ratings overall, best first."""
+def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
+    """The ratings overall, best first; each agent's games a link into the replay on `replay_page`."""
     r = s.overall
     rows = []
     for x in r.ratings:
         f = s.failures.get(x.name)
         rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}", f"{x.rank_probabilities[0]:.2f}",
-                     f"{100 * x.score:.1f}%", Link(str(x.games), replay_link("agent", x.name)),
+                     f"{100 * x.score:.1f}%", Link(str(x.games), replay_link("agent", x.name, page=replay_page)),
                      *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
     table = Table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
                    *(k.capitalize() for k in KINDS)], rows, "leaderboard")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import html
 import json
 import re
 import shutil
@@ -20,7 +21,7 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx's successor, w
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
-from ludica import cli, stages
+from ludica import cli, gdl, stages
 from ludica.commands.serve import check_host, is_loopback
 from ludica.gdl import LudicaError
 from ludica.runtime import Options, tournament
@@ -86,6 +87,8 @@ def test_a_bundled_stage_page(client):
     assert spec == {"rows": 3, "cols": 3, "hex": False, "wrap": False, "players": ["x", "o"], "cells": "." * 9}
     assert 'data-board="stage-board-data"' in page  # where board.js draws it
     assert "move place empty" in page
+    rules = gdl.rules(gdl.load(stages.path("tic-tac-toe")))
+    assert '<section id="stage-rules">' in page and all(html.escape(p) in page for p in rules)
 
 
 def test_a_sampled_stage_shows_its_change_tau_and_figures(client):
@@ -123,6 +126,9 @@ def test_the_run_page_shows_the_views_progress_and_a_link_per_game(client, folde
         assert f'<section id="{section}">' in page
     assert "2 of 2 planned games played (finished)" in page
     assert re.findall(r'href="/runs/0/replay#game=(\d+)&amp;ply=0"', page) == ["0", "1"]
+    # the leaderboard's and the matrix's links go to the run's replay page, not to this one
+    assert re.findall(r'href="/runs/0/replay#agent=[^"]+"', page)
+    assert not re.findall(r'href="#(?:agent|pair)=', page)
     policy = response.headers["content-security-policy"]
     assert "connect-src 'self'" in policy and "default-src 'none'" in policy
     inlined = re.findall(r"<script>(.*?)</script>", page, re.S)  # the scripts that run: each allowed by its hash

@@ -8,7 +8,6 @@ files, inlined and allowed by their hash; nothing is loaded from elsewhere, so t
 network; the one connection a page may open is to this server (its live events)."""
 from __future__ import annotations
 
-from importlib import resources
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -29,11 +28,9 @@ PAGE_SCRIPT = "serve.js"  # every page's own: boards drawn, a run's views kept l
 
 
 def scripts(*names: str) -> tuple[str, ...]:
-    """The static files `names` that this installation has, then the page's own script. board.js,
-    the one board renderer, comes from the report's side of issue 22: until it is there, the pages
-    keep their boards as data (serve.js draws them when it is)."""
-    shipped = resources.files("ludica.evaluation").joinpath("static")
-    return (*(n for n in names if shipped.joinpath(n).is_file()), PAGE_SCRIPT)
+    """The static files `names` a page inlines (board.js, the one board renderer; replay.js), then
+    the page's own script."""
+    return (*names, PAGE_SCRIPT)
 
 
 def page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLResponse:
@@ -47,7 +44,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
     """The application over the stage folders and run folders `folders` (web/folders.sort_folders);
     `resamples`: the bootstrap's for the runs' ratings; `poll`: seconds between looks at a run's store."""
     sets = stage_sets(folders.stage_sets)
-    watches = [RunWatch(f, resamples) for f in folders.runs]
+    watches = [RunWatch(f, resamples, replay_page=f"/runs/{k}/replay") for k, f in enumerate(folders.runs)]
 
     def stage_set(request: Request) -> tuple[int, StageSet]:
         k = request.path_params["set"]
@@ -82,12 +79,12 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
     async def run_page(request: Request):
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
-        return page("serve_run.html.j2", scripts("board.js"), run_index=k, folder=w.folder, run=held, **held.context())
+        return page("serve_run.html.j2", scripts("board.js"), run_index=k, folder=w.folder, live=held, **held.context())
 
     async def run_views(request: Request):
         k, w = watch(request)
         held = await run_in_threadpool(w.views)
-        return page("serve_run_views.html.j2", run_index=k, folder=w.folder, run=held, **held.context())
+        return page("serve_run_views.html.j2", run_index=k, folder=w.folder, live=held, **held.context())
 
     async def run_events(request: Request):
         _, w = watch(request)

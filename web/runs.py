@@ -44,10 +44,11 @@ class RunViews:
 
 
 class RunWatch:
-    """One run folder's views, recomputed when its store's games change (and only then)."""
+    """One run folder's views, recomputed when its store's games change (and only then); their
+    links to games go to the run's replay page, `replay_page`."""
 
-    def __init__(self, folder: Path, resamples: int):
-        self.folder, self.resamples = Path(folder), resamples
+    def __init__(self, folder: Path, resamples: int, replay_page: str = ""):
+        self.folder, self.resamples, self.replay_page = Path(folder), resamples, replay_page
         self._held: RunViews | None = None
         self._lock = threading.Lock()  # one recomputation at a time: the others wait for it and share it
 
@@ -68,7 +69,7 @@ class RunWatch:
                 return RunViews(state, None, 0, planned)
             store = run.store if evaluation else _TournamentStages(run.store, settings)
             summary = summarise(store, resamples=self.resamples)
-        return RunViews(state, page_views(summary), summary.played, planned)
+        return RunViews(state, page_views(summary, self.replay_page), summary.played, planned)
 
 
 class _TournamentStages:

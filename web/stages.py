@@ -13,7 +13,7 @@ from pathlib import Path
 from .. import stages as bundled_stages
 from ..compiler import compile as compile_stage
 from ..evaluation.report import CELL
-from ..gdl import analyse, description_length, load, read_stage
+from ..gdl import analyse, description_length, load, read_stage, rules
 from ..gdl.diagnostics import LudicaError, StageFileError
 from ..sampler.cost import TAU_GAMES, counted_games, tau
 from ..sampler.edits import describe
@@ -89,6 +89,7 @@ class StageView:
     changes: str | None  # what a sampled variant changed from its base
     figures: dict  # the sampler's filter figures, as its manifest holds them
     sampled: dict  # the manifest's other numbers of the stage (K, weight, divergence, ...)
+    rules: tuple[str, ...] = ()  # its rules in plain English, a paragraph each (gdl.rules); none for errors
 
 
 def stage_view(stage_set: StageSet, path: Path) -> StageView:
@@ -111,7 +112,7 @@ def stage_view(stage_set: StageSet, path: Path) -> StageView:
     game = compile_stage(stage)
     return StageView(stage.name, path, text, rendered, 0, description_length(stage),
                      entry.get("tau") or _tau(stage), board_spec(game), _changes(stage_set, entry, stage),
-                     entry.get("figures", {}), numbers)
+                     entry.get("figures", {}), numbers, tuple(rules(stage)))
 
 
 @functools.lru_cache(maxsize=256)

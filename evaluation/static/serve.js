@@ -1,4 +1,4 @@
-// The script of `ludica serve`'s pages (templates/serve_*.html.j2), after board.js where it is:
+// The script of `ludica serve`'s pages (templates/serve_*.html.j2), after board.js:
 // - every element with data-board="ID" gets the board whose spec is the JSON of element #ID, drawn
 //   by the one board renderer (static/board.js: ludicaBoard.draw);
 // - on a run's page (serve_run.html.j2), the server's events say when the run's store holds new
@@ -6,7 +6,6 @@
 //   escaped HTML, parsed inert by DOMParser (no script in it runs) and moved into the page whole;
 //   the status line is set as text.
 (function () {
-  if (!window.ludicaBoard) return;
   for (const element of document.querySelectorAll("[data-board]")) {
     window.ludicaBoard.draw(element, JSON.parse(document.getElementById(element.dataset.board).textContent));
   }
