@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import signal
 import subprocess
 import sys
 import time
@@ -178,6 +179,20 @@ def test_a_persons_games_are_recorded_in_the_results_store(tmp_path):
     assert analyses == [(HUMAN, 1, 0.0)]  # seated at once: no analysis phase
 
 
+def _reaped(pid: int, within: float) -> int:
+    """The child's wait status, once it ends: killed if it has not ended `within` seconds from now."""
+    import os
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    return os.waitpid(pid, 0)[1]
+
+
 def test_a_person_plays_at_a_real_terminal_and_ctrl_c_abandons_the_game():
     import os
     import pty
@@ -185,6 +200,9 @@ def test_a_person_plays_at_a_real_terminal_and_ctrl_c_abandons_the_game():
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: ludica at a terminal of its own
+        # as a person's shell leaves it: Ctrl-C interrupts (a test run in the background, under
+        # nohup or `cmd &`, inherits SIGINT ignored, and the child would never see the Ctrl-C)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(sys.executable, [sys.executable, "-m", "ludica.cli", "play", "tic-tac-toe", "--black", "human",
                                   "--white", "random", "--in-process"])
     seen = [""]
@@ -209,7 +227,7 @@ def test_a_person_plays_at_a_real_terminal_and_ctrl_c_abandons_the_game():
         os.write(fd, b"\x03")  # Ctrl-C: the terminal sends SIGINT
         read_until(None, timeout=120)
     finally:
-        _, status = os.waitpid(pid, 0)
+        status = _reaped(pid, within=10.0)  # still there after every wait: killed, so the test fails, not hangs
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 130, seen[0]
     text = seen[0].replace("\r\n", "\n")
