@@ -1,0 +1,74 @@
+// serve_play.js: a game of the Play page (templates/serve_play.html.j2) watched live. Each moment
+// the server sends (web/play.py: board spec, clocks, side to move) is drawn with board.js; the side
+// to move's clock counts down in the page; on a person's turn the legal moves are lit and a click
+// POSTs the move (a refusal's message shown). Every text is set with textContent.
+(function () {
+  "use strict";
+  const root = document.getElementById("play-game");
+  if (!root) return;
+  const $ = (id) => document.getElementById(id);
+  const board = $("play-board"), status = $("play-status"), problem = $("play-problem"), plyShown = $("play-ply");
+  const SIDES = ["Black", "White"];
+  let now = null, since = 0;
+
+  function clock(seconds) {
+    const s = Math.max(0, seconds), m = Math.floor(s / 60);
+    return m + ":" + (s - 60 * m).toFixed(1).padStart(4, "0");
+  }
+
+  function showClocks() {
+    if (!now) return;
+    for (const seat of [0, 1]) {
+      const running = now.to_move === seat;
+      const left = now.remaining[seat] - (running ? (performance.now() - since) / 1000 : 0);
+      const row = $("clock-" + seat);
+      row.classList.toggle("to-move", running);
+      row.querySelector(".clock").textContent = clock(left);
+    }
+  }
+
+  async function post(fields) {
+    problem.textContent = "";
+    try {
+      const answer = await fetch(root.dataset.move, {method: "POST", headers: {"Content-Type": "application/json"},
+                                                     body: JSON.stringify(fields)});
+      if (!answer.ok) problem.textContent = (await answer.json()).error || ("refused: " + answer.status);
+    } catch (e) {
+      problem.textContent = "the server did not answer: " + e;
+    }
+  }
+
+  function show(moment) {
+    now = moment;
+    since = performance.now();
+    const spec = Object.assign({}, moment.board);
+    if (moment.person) spec.onCell = (name) => post({move: name});
+    ludicaBoard.draw(board, spec);
+    plyShown.dataset.redraws = String(Number(plyShown.dataset.redraws) + 1);
+    plyShown.dataset.ply = String(moment.ply);
+    plyShown.textContent = "ply " + moment.ply;
+    $("play-last").textContent = moment.move === null ? "" :
+      SIDES[moment.mover] + (moment.move === "pass" ? " passed" : " played " + moment.move);
+    status.textContent = moment.to_move === null ? "the game is over" :
+      SIDES[moment.to_move] + " to move" + (moment.person ? ": your move, click a lit cell" : "");
+    $("play-resign").hidden = !moment.person;
+    showClocks();
+  }
+
+  function end(result) {
+    now = now && Object.assign({}, now, {to_move: null});
+    showClocks();
+    status.textContent = "the game is over";
+    $("play-resign").hidden = true;
+    if (now && now.board.highlight.length) ludicaBoard.draw(board, Object.assign({}, now.board, {highlight: []}));
+    $("play-result").textContent = result.result;
+    $("play-log").textContent = (result.log || []).join("\n");
+    $("play-end").hidden = false;
+  }
+
+  const events = new EventSource(root.dataset.events);
+  events.addEventListener("moment", (e) => show(JSON.parse(e.data)));
+  events.addEventListener("end", (e) => { events.close(); end(JSON.parse(e.data)); });
+  $("play-resign").addEventListener("click", () => post({resign: "1"}));
+  setInterval(showClocks, 200);
+})();
