@@ -235,7 +235,7 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
 
     async def choose(request: Request):
         stages = [(f"{k}/{p.name}", f"{s.title}: {p.stem}") for k, s in enumerate(sets) for p in s.files]
-        return page("serve_play_new.html.j2", stages=stages, choices=room.choices(), store=room.store,
+        return page("serve_play_new.html.j2", scripts("serve_play.js"), stages=stages, choices=room.choices(), store=room.store,
                     games=sorted(room.games.values(), key=lambda g: -g.number))
 
     async def start(request: Request):

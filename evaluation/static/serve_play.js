@@ -1,9 +1,23 @@
-// serve_play.js: a game of the Play page (templates/serve_play.html.j2) watched live. Each moment
+// serve_play.js: the Play page's form, and a game of the Play page (templates/serve_play.html.j2) watched live. Each moment
 // the server sends (web/play.py: board spec, clocks, side to move) is drawn with board.js; the side
 // to move's clock counts down in the page; on a person's turn the legal moves are lit and a click
 // POSTs the move (a refusal's message shown). Every text is set with textContent.
 (function () {
   "use strict";
+  // the new game's form: sent by fetch (the pages' policy allows no form to be submitted), then its page opened
+  const form = document.getElementById("play-new");
+  if (form) form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const said = document.getElementById("play-new-problem");
+    said.textContent = "";
+    try {
+      const answer = await fetch(form.action, {method: "POST", body: new URLSearchParams(new FormData(form))});
+      if (answer.ok) location.assign(answer.url);
+      else said.textContent = (await answer.json()).error || ("refused: " + answer.status);
+    } catch (error) {
+      said.textContent = "the server did not answer: " + error;
+    }
+  });
   const root = document.getElementById("play-game");
   if (!root) return;
   const $ = (id) => document.getElementById(id);

@@ -1,6 +1,12 @@
 """`ludica serve [DIR...] [--port N] [--host H]`: the live web application (web/) over the bundled
 stages and the folders given (stage folders, sampled sets, run folders), run by uvicorn. It listens
-on the loopback alone unless --allow-remote is given: the pages have no login."""
+on the loopback alone unless --allow-remote is given: the pages have no login.
+
+Its Play page (web/play.py) plays games in this process: a person (by clicking), the built-ins and
+the agent files given with --agent FILE, sandboxed as usual (--in-process: not, for trusted agents).
+Each game is a run folder of its own, `game-N`, in the play store: --play-store DIR, or by default
+a new folder under the system's temporary folder (kept when serve stops: its path is printed), so a
+person's games are recorded like any agent's, and `ludica serve DIR/game-N` or `ludica report` read them."""
 from __future__ import annotations
 
 import ipaddress
