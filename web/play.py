@@ -104,13 +104,7 @@ class PlayGame:
     def play_move(self, text: str) -> None:
         """A person's move from the page, checked against the last position; else Refused."""
         with self.changed:
-            if self.end is not None:
-                raise Refused(409, "the game is over")
-            now = self.moments[-1] if self.moments else None
-            if now is None or not now["person"]:
-                raise Refused(409, "it is not a person's turn")
-            if self.awaiting:
-                raise Refused(409, "a move is already on its way")
+            now = self._person_to_move()
             move = text.strip().lower()
             if move not in now["board"]["highlight"]:
                 raise Refused(422, f"{text.strip()[:40]} is not a legal move now")
@@ -120,13 +114,20 @@ class PlayGame:
     def resign(self) -> None:
         """The person to move gives up."""
         with self.changed:
-            if self.end is not None:
-                raise Refused(409, "the game is over")
-            now = self.moments[-1] if self.moments else None
-            if now is None or not now["person"]:
-                raise Refused(409, "it is not a person's turn")
+            now = self._person_to_move()
             self.awaiting = True
             self.sources[now["to_move"]].moves.put(_RESIGN)
+
+    def _person_to_move(self) -> dict:
+        """The last position, where a person is to move and has not answered yet; else Refused."""
+        if self.end is not None:
+            raise Refused(409, "the game is over")
+        now = self.moments[-1] if self.moments else None
+        if now is None or not now["person"]:
+            raise Refused(409, "it is not a person's turn")
+        if self.awaiting:
+            raise Refused(409, "a move is already on its way")
+        return now
 
 
 class PlayRoom:

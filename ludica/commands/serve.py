@@ -6,7 +6,7 @@ Its Play page (web/play.py) plays games in this process: a person (by clicking),
 the agent files given with --agent FILE, sandboxed as usual (--in-process: not, for trusted agents).
 Each game is a run folder of its own, `game-N`, in the play store: --play-store DIR, or by default
 a new folder under the system's temporary folder (kept when serve stops: its path is printed), so a
-person's games are recorded like any agent's, and `ludica serve DIR/game-N` or `ludica report` read them."""
+person's games are recorded like any agent's (`ludica serve DIR/game-N` shows one as a run)."""
 from __future__ import annotations
 
 import ipaddress
