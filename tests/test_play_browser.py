@@ -43,6 +43,7 @@ def test_a_person_plays_tic_tac_toe_against_random_by_clicking(browser, tmp_path
     with serve() as url:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         store = Path(re.search(r"Games are stored in (\S+), a run folder", _text(page, url + "play"))[1])
+        photograph(page, "play-form", tmp_path)
         new_game(page, url, "human", "random", "tic-tac-toe.gdl")
         clicks = 0
         while True:
@@ -68,6 +69,7 @@ def test_a_person_plays_tic_tac_toe_against_random_by_clicking(browser, tmp_path
         photograph(page, "play-over", tmp_path)
         page.click("#play-replay")
         page.wait_for_selector("svg.ludica-board", timeout=WAIT_MS)
+        photograph(page, "play-replay", tmp_path)
         games = sorted(store.glob("game-*"))
         assert len(games) == 1
         with sqlite3.connect(games[0] / STORE) as db:
