@@ -57,6 +57,16 @@ def test_a_person_plays_tic_tac_toe_against_random_by_clicking(browser, tmp_path
                                        "headers: {'Content-Type': 'application/json'}, body: '{\"move\": \"z9\"}'})"
                                        ".then(r => r.status)")
                 assert status == 422
+                # the page shows a refusal's message (this one made up by the browser's network layer)
+                page.route("**/move", lambda route: route.fulfill(status=422, json={"error": "b2 refused here"}))
+                page.locator("#play-board .lit").first.click()
+                page.wait_for_selector("#play-problem:has-text('b2 refused here')", timeout=WAIT_MS)
+                page.unroute("**/move")
+                # the person's clock runs down in the page while they think
+                before = page.locator("#clock-0 .clock").text_content()
+                page.wait_for_timeout(1200)
+                assert page.locator("#clock-0 .clock").text_content() != before
+                assert page.locator("#clock-1 .clock").text_content() == "0:10.0"
             played = page.locator("#play-ply").get_attribute("data-ply")
             page.locator("#play-board .lit").first.click()
             clicks += 1
