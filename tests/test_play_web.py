@@ -16,7 +16,10 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx's successor, w
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
+from ludica import gdl, stages
+from ludica.compiler import compile as compile_stage
 from ludica.runtime import entrants as agents
+from ludica.runtime.referee import GameRecord, Moment, Ply
 from ludica.runtime.runfolder import STORE
 from ludica.web import PlayRoom, create_app, sort_folders
 from ludica.web.play import PlayGame, Refused, WebSource
@@ -151,3 +154,15 @@ def test_start_refusals(client):
 
 def _names(spec: dict) -> list[str]:
     return [f"{'abcdefghijklmnopqrstuvwxyz'[c]}{r + 1}" for r in range(spec["rows"]) for c in range(spec["cols"])]
+
+
+def test_a_forced_pass_is_shown_as_a_pass_with_no_cell_marked(tmp_path):
+    compiled = compile_stage(gdl.load(stages.path("tic-tac-toe")))
+    state = compiled.initial_state()
+    board = compiled.board(state).tolist()
+    record = GameRecord("t", "h", ("human", "random"), 1, board, plies=[Ply(1, "pass", 0, 0.0, board)])
+    game = PlayGame(1, "t", record.players, tmp_path, {0: WebSource()})
+    game.watch(compiled, "t", 0, Moment(record, 1, state, board, (60.0, 5.0), 0, ("a1", "b2")))
+    shown = game.moments[-1]
+    assert shown["move"] == "pass" and shown["mover"] == 1 and shown["board"]["last"] == []
+    assert shown["person"] and shown["board"]["highlight"] == ["a1", "b2"]
