@@ -104,3 +104,24 @@ def test_a_game_between_two_builtins_is_drawn_ply_by_ply(browser, tmp_path):
 def _text(page, address: str) -> str:
     page.goto(address, timeout=WAIT_MS)
     return page.locator("body").text_content()
+
+
+def test_a_person_moves_a_piece_from_a_cell_to_a_cell_then_resigns(browser, tmp_path):
+    with serve() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        new_game(page, url, "human", "random", "breakthrough.gdl")
+        page.wait_for_selector("#play-board .lit", timeout=WAIT_MS)
+        start = page.locator("#play-board .lit").first
+        origin = start.get_attribute("data-cell")
+        start.click()  # the piece chosen: now its cell and the cells it may go to are lit
+        target = page.locator(f"#play-board .lit:not([data-cell='{origin}'])").first
+        destination = target.get_attribute("data-cell")
+        target.click()
+        page.wait_for_selector("#play-ply:not([data-ply='0'])", timeout=WAIT_MS)
+        page.wait_for_selector("#play-resign:not([hidden])", timeout=WAIT_MS)  # random has answered
+        assert page.locator("#play-board .last").count() == 2  # random's move: both ends marked
+        photograph(page, "play-movement", tmp_path)
+        page.click("#play-resign")
+        page.wait_for_selector("#play-end:not([hidden])", timeout=WAIT_MS)
+        log = page.locator("#play-log").text_content()
+        assert f"human(B): {origin}-{destination}" in log and "resign" in log.lower()

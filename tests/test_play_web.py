@@ -79,8 +79,8 @@ def test_a_person_plays_tic_tac_toe_by_posting_moves(client):
         now = person_to_move(game)
         if game.end is not None:
             break
-        assert now["to_move"] == 0 and now["board"]["highlight"]
-        answer = client.post(f"/play/{number}/move", json={"move": now["board"]["highlight"][0]}, headers=ORIGIN)
+        assert now["to_move"] == 0 and now["legal"]
+        answer = client.post(f"/play/{number}/move", json={"move": now["legal"][0]}, headers=ORIGIN)
         assert answer.status_code == 200, answer.text
         wait(lambda: game.end is not None or not game.awaiting)
     wait(lambda: game.end is not None)
@@ -111,11 +111,11 @@ def test_illegal_move_not_your_turn_and_other_origins_are_refused(client):
     assert illegal.status_code == 422 and "not a legal move" in illegal.json()["error"]
     nonsense = client.post(f"/play/{number}/move", json={"move": "<b>zz</b>"}, headers=ORIGIN)
     assert nonsense.status_code == 422
-    foreign = client.post(f"/play/{number}/move", json={"move": now["board"]["highlight"][0]},
+    foreign = client.post(f"/play/{number}/move", json={"move": now["legal"][0]},
                           headers={"Origin": "http://elsewhere.example"})
     assert foreign.status_code == 403
-    assert client.post(f"/play/{number}/move", json={"move": now["board"]["highlight"][0]}).status_code == 403
-    assert client.post(f"/play/{number}/move", json={"move": now["board"]["highlight"][0]},
+    assert client.post(f"/play/{number}/move", json={"move": now["legal"][0]}).status_code == 403
+    assert client.post(f"/play/{number}/move", json={"move": now["legal"][0]},
                        headers=ORIGIN).status_code == 200
     now = person_to_move(game)
     assert client.post(f"/play/{number}/move", json={"resign": "1"}, headers=ORIGIN).status_code == 200
@@ -126,7 +126,7 @@ def test_illegal_move_not_your_turn_and_other_origins_are_refused(client):
 def test_a_second_move_before_the_first_is_played_is_refused(tmp_path):
     source = WebSource()
     game = PlayGame(1, "t", ("human", "random"), tmp_path, {0: source},
-                    [{"ply": 0, "person": True, "to_move": 0, "board": {"highlight": ["a1", "b1"]}}])
+                    [{"ply": 0, "person": True, "to_move": 0, "legal": ["a1", "b1"]}])
     game.play_move(" A1 ")
     with pytest.raises(Refused) as second:
         game.play_move("b1")
@@ -138,7 +138,7 @@ def test_agents_against_each_other_send_every_ply(client):
     game = client.room.games[number]
     wait(lambda: game.end is not None)
     assert [m["ply"] for m in game.moments] == list(range(len(game.moments)))
-    assert not any(m["person"] for m in game.moments)
+    assert not any(m["person"] or m["legal"] for m in game.moments)
     nobody = client.post(f"/play/{number}/move", json={"move": "a1"}, headers=ORIGIN)
     assert nobody.status_code == 409
 
@@ -165,4 +165,4 @@ def test_a_forced_pass_is_shown_as_a_pass_with_no_cell_marked(tmp_path):
     game.watch(compiled, "t", 0, Moment(record, 1, state, board, (60.0, 5.0), 0, ("a1", "b2")))
     shown = game.moments[-1]
     assert shown["move"] == "pass" and shown["mover"] == 1 and shown["board"]["last"] == []
-    assert shown["person"] and shown["board"]["highlight"] == ["a1", "b2"]
+    assert shown["person"] and shown["legal"] == ["a1", "b2"]

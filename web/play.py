@@ -87,9 +87,10 @@ class PlayGame:
         ply = moment.last
         spec = board_spec(game, moment.state)
         people = moment.to_move is not None and moment.to_move in self.sources
-        spec |= {"last": _cells_of(ply.move) if ply else [], "highlight": list(moment.legal) if people else []}
+        spec["last"] = _cells_of(ply.move) if ply else []
+        # a person's legal moves: the page lights their cells (a move's from cell, then its to cells)
         shown = {"ply": moment.ply, "board": spec, "remaining": list(moment.remaining), "to_move": moment.to_move,
-                 "person": people, "move": ply.move if ply else None,
+                 "person": people, "legal": list(moment.legal) if people else [], "move": ply.move if ply else None,
                  "mover": None if ply is None else ply.player}
         with self.changed:
             self.moments.append(shown)
@@ -106,7 +107,7 @@ class PlayGame:
         with self.changed:
             now = self._person_to_move()
             move = text.strip().lower()
-            if move not in now["board"]["highlight"]:
+            if move not in now["legal"]:
                 raise Refused(422, f"{text.strip()[:40]} is not a legal move now")
             self.awaiting = True
             self.sources[now["to_move"]].moves.put(move)

@@ -52,12 +52,29 @@
     }
   }
 
+  // a person's turn: the cells that start a legal move lit; a move of one cell is played by its
+  // click, a move "from-to" by its from cell (then lit: its to cells, and itself to choose again)
+  function offer(moment, from) {
+    const spec = Object.assign({}, moment.board);
+    const starts = (move) => move.split("-")[0];
+    if (from === null) {
+      spec.highlight = [...new Set(moment.legal.map(starts))];
+      spec.onCell = (name) => {
+        if (moment.legal.some((m) => m.startsWith(name + "-"))) offer(moment, name);
+        else post({move: name});
+      };
+    } else {
+      spec.highlight = [from, ...moment.legal.filter((m) => starts(m) === from).map((m) => m.split("-").pop())];
+      spec.onCell = (name) => name === from ? offer(moment, null) : post({move: from + "-" + name});
+    }
+    ludicaBoard.draw(board, spec);
+  }
+
   function show(moment) {
     now = moment;
     since = performance.now();
-    const spec = Object.assign({}, moment.board);
-    if (moment.person) spec.onCell = (name) => post({move: name});
-    ludicaBoard.draw(board, spec);
+    if (moment.person) offer(moment, null);
+    else ludicaBoard.draw(board, moment.board);
     plyShown.dataset.redraws = String(Number(plyShown.dataset.redraws) + 1);
     plyShown.dataset.ply = String(moment.ply);
     plyShown.textContent = "ply " + moment.ply;
@@ -74,7 +91,7 @@
     showClocks();
     status.textContent = "the game is over";
     $("play-resign").hidden = true;
-    if (now && now.board.highlight.length) ludicaBoard.draw(board, Object.assign({}, now.board, {highlight: []}));
+    if (now && now.person) ludicaBoard.draw(board, now.board);  // nothing offered any more
     $("play-result").textContent = result.result;
     $("play-log").textContent = (result.log || []).join("\n");
     $("play-end").hidden = false;
