@@ -143,6 +143,15 @@ def test_agents_against_each_other_send_every_ply(client):
     assert nobody.status_code == 409
 
 
+def test_a_broken_stage_is_refused_with_its_error(tmp_path):
+    folder = tmp_path / "stages"
+    folder.mkdir()
+    (folder / "broken.gdl").write_text('game "broken"\nboard square 3\nplayers a b\nmove teleport\n')
+    with TestClient(create_app(sort_folders([folder]), room=PlayRoom(tmp_path / "store", sandbox=False))) as c:
+        answer = c.post("/play", data={"stage": "1/broken.gdl"}, headers=ORIGIN)
+    assert answer.status_code == 400 and answer.json()["error"]
+
+
 def test_start_refusals(client):
     assert client.post("/play", data={"stage": "0/tic-tac-toe.gdl"}).status_code == 403
     bad = client.post("/play", data={"stage": "0/nothing.gdl"}, headers=ORIGIN)

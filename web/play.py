@@ -27,6 +27,7 @@ from starlette.routing import Route
 
 from ..compiler import compile as compile_stage
 from ..gdl import load
+from ..gdl.diagnostics import LudicaError
 from ..runtime import Hooks, Run, StagePlan
 from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve
 from ..runtime.human import Turn
@@ -256,6 +257,8 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
                 _number(fields, "analysis_time", 1.0))
         except Refused as error:
             return refused(error)
+        except LudicaError as error:  # a served stage that does not load: said, not a server error
+            return JSONResponse({"error": str(error)}, status_code=400)
         return RedirectResponse(f"/play/{game.number}", status_code=303)
 
     async def watch(request: Request):
