@@ -3,5 +3,6 @@ uvicorn): stages, runs as they go, replays. create_app builds it; sort_folders s
 is which."""
 from .app import create_app
 from .folders import Folders, sort_folders
+from .play import PlayRoom
 
-__all__ = ["Folders", "create_app", "sort_folders"]
+__all__ = ["Folders", "PlayRoom", "create_app", "sort_folders"]

@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, StreamingResponse
 from starlette.routing import Route
 
 from ..evaluation.page import content_security_policy, render
-from . import live
+from . import live, play
 from .folders import Folders
 from .runs import RunWatch
 from .stages import StageSet, shown, stage_sets, stage_view
@@ -40,9 +40,11 @@ def page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLRespons
                         headers={"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff"})
 
 
-def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> Starlette:
+def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
+               room: play.PlayRoom | None = None) -> Starlette:
     """The application over the stage folders and run folders `folders` (web/folders.sort_folders);
-    `resamples`: the bootstrap's for the runs' ratings; `poll`: seconds between looks at a run's store."""
+    `resamples`: the bootstrap's for the runs' ratings; `poll`: seconds between looks at a run's store;
+    `room`: the Play pages' games (web/play.py; None: no Play pages)."""
     sets = stage_sets(folders.stage_sets)
     watches = [RunWatch(f, resamples, replay_page=f"/runs/{k}/replay") for k, f in enumerate(folders.runs)]
 
@@ -106,4 +108,5 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0) -> 
         Route("/runs/{run:int}/views", run_views),
         Route("/runs/{run:int}/events", run_events),
         Route("/runs/{run:int}/replay", replay_page),
+        *(play.routes(room, sets, page, scripts, resamples) if room is not None else ()),
     ])

@@ -1,6 +1,12 @@
 """`ludica serve [DIR...] [--port N] [--host H]`: the live web application (web/) over the bundled
 stages and the folders given (stage folders, sampled sets, run folders), run by uvicorn. It listens
-on the loopback alone unless --allow-remote is given: the pages have no login."""
+on the loopback alone unless --allow-remote is given: the pages have no login.
+
+Its Play page (web/play.py) plays games in this process: a person (by clicking), the built-ins and
+the agent files given with --agent FILE, sandboxed as usual (--in-process: not, for trusted agents).
+Each game is a run folder of its own, `game-N`, in the play store: --play-store DIR, or by default
+a new folder under the system's temporary folder (kept when serve stops: its path is printed), so a
+person's games are recorded like any agent's (`ludica serve DIR/game-N` shows one as a run)."""
 from __future__ import annotations
 
 import ipaddress
@@ -22,6 +28,13 @@ def add_parser(sub) -> None:
                    help="allow a --host other machines can reach (the pages have no login)")
     p.add_argument("--resamples", type=count, default=200, metavar="N",
                    help="bootstrap resamples of the runs' ratings (default 200: the report's 1000 take longer)")
+    p.add_argument("--agent", action="append", default=[], metavar="FILE",
+                   help="an agent file the Play page offers besides the built-ins (sandboxed as usual; repeat for more)")
+    p.add_argument("--play-store", type=Path, default=None, metavar="DIR",
+                   help="where the Play page's games are stored, a run folder per game (default: a new folder "
+                        "under the system's temporary folder, kept after serve stops, its path printed)")
+    p.add_argument("--in-process", action="store_true",
+                   help="run the Play page's agents inside this process, without the sandbox (trusted agents; tests)")
     p.set_defaults(run=run)
 
 
@@ -50,13 +63,18 @@ def url(host: str, port: int) -> str:
 
 
 def run(args) -> int:
+    import tempfile
+
     import uvicorn
 
-    from ludica.web import create_app, sort_folders
+    from ludica.web import PlayRoom, create_app, sort_folders
 
     check_host(args.host, args.allow_remote)
-    app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples)
-    print(f"ludica serve: {url(args.host, args.port)} (Ctrl-C to stop)", flush=True)
+    store = args.play_store or Path(tempfile.mkdtemp(prefix="ludica-play-"))
+    room = PlayRoom(store, tuple(Path(a) for a in args.agent), sandbox=not args.in_process)
+    app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples, room=room)
+    print(f"ludica serve: {url(args.host, args.port)} (Ctrl-C to stop); the Play page's games go to {store}",
+          flush=True)
     # live pages hold their event streams open: on Ctrl-C they get a second, not forever, to end
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=1)
     return 0

@@ -1,0 +1,127 @@
+"""The Play page of `ludica serve` in a real headless browser (tests/browser.py: Playwright and the
+system's Chromium; skipped, saying so, without them), the server a real process on a free loopback
+port with the agents sandboxed as usual: a person plays a whole game of tic-tac-toe against
+`random` by clicking the lit cells, and the game lands in the play store; a game between two
+built-ins is drawn ply by ply as it goes. Pages photographed at 1280 and 800 px (into
+$LUDICA_SCREENSHOTS when set, to look at)."""
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+from browser import browser_fixture, serve  # noqa: F401  (the fixture `browser`, used by name)
+from test_serve_browser import WAIT_MS, photograph
+
+from ludica.runtime.runfolder import STORE
+
+# every ply the page shows, in order, as the page's script sets it (run before the page's own scripts)
+WATCH_PLIES = """
+window.__plies = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const counter = document.getElementById("play-ply");
+  if (!counter) return;
+  new MutationObserver(() => window.__plies.push(Number(counter.dataset.ply)))
+    .observe(counter, {attributes: true, attributeFilter: ["data-redraws"]});
+});
+"""
+
+
+def new_game(page, url: str, black: str, white: str, stage: str) -> str:
+    """The /play form filled and sent: the game's page's address."""
+    page.goto(url + "play", timeout=WAIT_MS)
+    page.select_option("select[name=stage]", value=f"0/{stage}")
+    page.select_option("select[name=black]", black)
+    page.select_option("select[name=white]", white)
+    page.fill("input[name=analysis_time]", "0.5")
+    page.click("#play-new button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/\d+$"), timeout=WAIT_MS)
+    return page.url
+
+
+def test_a_person_plays_tic_tac_toe_against_random_by_clicking(browser, tmp_path):
+    with serve() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        store = Path(re.search(r"Games are stored in (\S+), a run folder", _text(page, url + "play"))[1])
+        photograph(page, "play-form", tmp_path)
+        new_game(page, url, "human", "random", "tic-tac-toe.gdl")
+        clicks = 0
+        while True:
+            page.wait_for_selector("#play-board .lit, #play-end:not([hidden])", timeout=WAIT_MS)
+            if page.is_visible("#play-end"):
+                break
+            if clicks == 0:
+                photograph(page, "play-your-move", tmp_path)
+                # a refusal is shown: a cell taken already is not offered, so POST one by hand
+                status = page.evaluate("() => fetch(document.getElementById('play-game').dataset.move, {method: 'POST', "
+                                       "headers: {'Content-Type': 'application/json'}, body: '{\"move\": \"z9\"}'})"
+                                       ".then(r => r.status)")
+                assert status == 422
+                # the page shows a refusal's message (this one made up by the browser's network layer)
+                page.route("**/move", lambda route: route.fulfill(status=422, json={"error": "b2 refused here"}))
+                page.locator("#play-board .lit").first.click()
+                page.wait_for_selector("#play-problem:has-text('b2 refused here')", timeout=WAIT_MS)
+                page.unroute("**/move")
+                # the person's clock runs down in the page while they think
+                before = page.locator("#clock-0 .clock").text_content()
+                page.wait_for_timeout(1200)
+                assert page.locator("#clock-0 .clock").text_content() != before
+                assert page.locator("#clock-1 .clock").text_content() == "0:10.0"
+            played = page.locator("#play-ply").get_attribute("data-ply")
+            page.locator("#play-board .lit").first.click()
+            clicks += 1
+            # the move went: the board is drawn again with a later ply (random's reply, or the end)
+            page.wait_for_selector(f"#play-ply:not([data-ply='{played}']), #play-end:not([hidden])",
+                                   timeout=WAIT_MS)
+        assert 3 <= clicks <= 5
+        assert page.locator("#play-result").text_content()
+        assert "Game over" in page.locator("#play-log").text_content()
+        photograph(page, "play-over", tmp_path)
+        page.click("#play-replay")
+        page.wait_for_selector("svg.ludica-board", timeout=WAIT_MS)
+        photograph(page, "play-replay", tmp_path)
+        games = sorted(store.glob("game-*"))
+        assert len(games) == 1
+        with sqlite3.connect(games[0] / STORE) as db:
+            black, white, plies, black_time = db.execute("SELECT black, white, plies, black_time FROM games").fetchone()
+        assert (black, white) == ("human", "random") and clicks <= plies <= 2 * clicks and black_time > 0
+
+
+def test_a_game_between_two_builtins_is_drawn_ply_by_ply(browser, tmp_path):
+    with serve() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.add_init_script(WATCH_PLIES)
+        new_game(page, url, "greedy", "random", "connect-four.gdl")
+        page.wait_for_selector("#play-end:not([hidden])", timeout=WAIT_MS)
+        plies = page.evaluate("window.__plies")
+        last = int(page.locator("#play-ply").get_attribute("data-ply"))
+        assert last >= 7 and plies == list(range(last + 1))  # every position drawn, in order, once
+        assert page.locator("#play-board .lit").count() == 0  # no person: nothing offered
+        assert page.locator("#play-board .last").count() >= 1
+        photograph(page, "play-agents", tmp_path)
+
+
+def _text(page, address: str) -> str:
+    page.goto(address, timeout=WAIT_MS)
+    return page.locator("body").text_content()
+
+
+def test_a_person_moves_a_piece_from_a_cell_to_a_cell_then_resigns(browser, tmp_path):
+    with serve() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        new_game(page, url, "human", "random", "breakthrough.gdl")
+        page.wait_for_selector("#play-board .lit", timeout=WAIT_MS)
+        start = page.locator("#play-board .lit").first
+        origin = start.get_attribute("data-cell")
+        start.click()  # the piece chosen: now its cell and the cells it may go to are lit
+        target = page.locator(f"#play-board .lit:not([data-cell='{origin}'])").first
+        destination = target.get_attribute("data-cell")
+        target.click()
+        page.wait_for_selector("#play-ply:not([data-ply='0'])", timeout=WAIT_MS)
+        page.wait_for_selector("#play-resign:not([hidden])", timeout=WAIT_MS)  # random has answered
+        assert page.locator("#play-board .last").count() == 2  # random's move: both ends marked
+        photograph(page, "play-movement", tmp_path)
+        page.click("#play-resign")
+        page.wait_for_selector("#play-end:not([hidden])", timeout=WAIT_MS)
+        log = page.locator("#play-log").text_content()
+        assert f"human(B): {origin}-{destination}" in log and "resign" in log.lower()

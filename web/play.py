@@ -1,0 +1,313 @@
+"""The Play pages: one game at a time chosen on /play (a stage, Black and White: a person, a
+built-in or an agent file named with `ludica serve --agent FILE`, the clocks), played in this
+server by a background thread running a one-game Run (runtime/run.py) into a folder of its own
+in the play store, and watched on /play/{id} over server-sent events, ply by ply.
+
+A person's moves come from the page: a POST of the move is checked against the game's last
+position (the legal moves of the side to move, a person's) and put in that seat's WebSource, a
+queue its HumanSeat (runtime/human.py) waits on. The store is a run folder per game, so a person's
+games are recorded like any agent's (name, moves, time), and replayed like any run's."""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, StreamingResponse
+from starlette.routing import Route
+
+from ..compiler import compile as compile_stage
+from ..gdl import load
+from ..gdl.diagnostics import LudicaError
+from ..runtime import Hooks, Run, StagePlan
+from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve
+from ..runtime.human import Turn
+from ..runtime.plans import Options
+from .runs import RunWatch
+from .stages import board_spec
+
+__all__ = ["PlayGame", "PlayRoom", "Refused", "WebSource", "routes"]
+
+_RESIGN = object()  # what the resign button puts in a person's queue
+
+
+class Refused(Exception):
+    """A move or a game the page asked for that cannot be: `status` the HTTP answer, the message why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class WebSource:
+    """A person on the Play page: a MoveSource (runtime/human.py) whose moves the page POSTs. It
+    waits for one no longer than the person's time left (then the game is lost on time)."""
+
+    def __init__(self):
+        self.moves: queue.Queue = queue.Queue()
+
+    def move(self, turn: Turn) -> str | None:
+        try:
+            entry = self.moves.get(timeout=max(turn.remaining, 0.0) + 0.05)
+        except queue.Empty:
+            return None  # past their time: the seat sees it and scores a loss on time
+        return None if entry is _RESIGN else entry
+
+
+def _cells_of(move: str) -> list[str]:
+    """The cells a move names, for the last-move marker ("d3", "b2-b3" both ends, a pass none)."""
+    return [] if move == "pass" else move.split("-")
+
+
+@dataclass
+class PlayGame:
+    """One game of the Play page: its seats' names, the moments seen so far (each a dict the page
+    reads), and, for a person's seat, the source their moves go to."""
+
+    number: int
+    title: str
+    players: tuple[str, str]
+    folder: Path
+    sources: dict[int, WebSource]  # seat -> a person's source
+    moments: list[dict] = field(default_factory=list)
+    end: dict | None = None  # {"result", "reason", "log"} when the game is over (or failed)
+    awaiting: bool = False  # a person's move is on its way to their seat: a second one is refused
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def watch(self, game, title: str, number: int, moment) -> None:
+        """Hooks.on_ply: the position the page draws next."""
+        ply = moment.last
+        spec = board_spec(game, moment.state)
+        people = moment.to_move is not None and moment.to_move in self.sources
+        spec["last"] = _cells_of(ply.move) if ply else []
+        # a person's legal moves: the page lights their cells (a move's from cell, then its to cells)
+        shown = {"ply": moment.ply, "board": spec, "remaining": list(moment.remaining), "to_move": moment.to_move,
+                 "person": people, "legal": list(moment.legal) if people else [], "move": ply.move if ply else None,
+                 "mover": None if ply is None else ply.player}
+        with self.changed:
+            self.moments.append(shown)
+            self.awaiting = False
+            self.changed.notify_all()
+
+    def finish(self, end: dict) -> None:
+        with self.changed:
+            self.end = end
+            self.changed.notify_all()
+
+    def play_move(self, text: str) -> None:
+        """A person's move from the page, checked against the last position; else Refused."""
+        with self.changed:
+            now = self._person_to_move()
+            move = text.strip().lower()
+            if move not in now["legal"]:
+                raise Refused(422, f"{text.strip()[:40]} is not a legal move now")
+            self.awaiting = True
+            self.sources[now["to_move"]].moves.put(move)
+
+    def resign(self) -> None:
+        """The person to move gives up."""
+        with self.changed:
+            now = self._person_to_move()
+            self.awaiting = True
+            self.sources[now["to_move"]].moves.put(_RESIGN)
+
+    def _person_to_move(self) -> dict:
+        """The last position, where a person is to move and has not answered yet; else Refused."""
+        if self.end is not None:
+            raise Refused(409, "the game is over")
+        now = self.moments[-1] if self.moments else None
+        if now is None or not now["person"]:
+            raise Refused(409, "it is not a person's turn")
+        if self.awaiting:
+            raise Refused(409, "a move is already on its way")
+        return now
+
+
+class PlayRoom:
+    """The games of the Play page, numbered from 1, each played in its own thread into a run
+    folder `store/game-N`; `agents`: the agent files the page offers besides the built-ins."""
+
+    def __init__(self, store: Path, agents: tuple[Path, ...] = (), sandbox: bool = True):
+        self.store, self.sandbox = Path(store), sandbox
+        self.agents = {a.name: a for a in (check_compiles(resolve(str(p))) for p in agents)}
+        self.games: dict[int, PlayGame] = {}
+        self._numbers = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def choices(self) -> list[str]:
+        """Whom a seat may hold: a person, the built-ins, the agent files given."""
+        return [HUMAN, *BUILTINS, *self.agents]
+
+    def entrant(self, choice: str) -> AgentSpec:
+        if choice == HUMAN:
+            return AgentSpec(HUMAN, None, source=WebSource())
+        if choice in BUILTINS:
+            return resolve(choice)
+        if choice in self.agents:
+            return self.agents[choice]
+        raise Refused(400, f"no agent {choice[:40]!r} to play: choose one of {', '.join(self.choices())}")
+
+    def start(self, stage_file: Path, black: str, white: str, game_time: float, human_time: float,
+              analysis_time: float) -> PlayGame:
+        """A game begun in a thread of its own; its page watches it."""
+        stage = load(stage_file)
+        seats = [self.entrant(black), self.entrant(white)]
+        if seats[0].name == seats[1].name:  # one entrant in both seats: tell them apart
+            seats = [AgentSpec(f"{s.name}-{k + 1}", s.path, s.data, s.source) for k, s in enumerate(seats)]
+        with self._lock:
+            number = next(self._numbers)
+            folder = self.store / f"game-{number}"
+            while folder.exists():  # a store used before: its games stay
+                number = next(self._numbers)
+                folder = self.store / f"game-{number}"
+        sources = {k: s.source for k, s in enumerate(seats) if s.human}
+        game = PlayGame(number, stage.name, (seats[0].name, seats[1].name), folder, sources)
+        self.games[number] = game
+        options = Options(games=1, analysis_time=analysis_time, game_time=game_time, human_time=human_time,
+                          sandbox=self.sandbox)
+        threading.Thread(target=self._play, args=(game, stage, seats, options), name=f"ludica-play-{number}",
+                         daemon=True).start()
+        return game
+
+    def _play(self, game: PlayGame, stage, seats: list[AgentSpec], options: Options) -> None:
+        compiled = compile_stage(stage)
+        plan = StagePlan(stage, ((seats[0].name, seats[1].name),), 1, stage.name, options.analysis_time)
+        ended: list[dict] = []
+        try:
+            with Run.open(game.folder) as one_game:
+                one_game.start([stage], seats, options)
+                one_game.play([plan], seats, hooks=Hooks(
+                    on_game=ended.append, on_ply=lambda title, n, moment: game.watch(compiled, title, n, moment)))
+        except Exception as error:  # the page says what went wrong rather than waiting for ever
+            game.finish({"result": "the game could not be played", "reason": "error", "log": [str(error)]})
+            return
+        record = ended[0]["record"]
+        game.finish({"result": record.log[-1] if record.log else "", "reason": record.reason,
+                     "scores": list(record.scores), "log": list(record.log)})
+
+
+def _same_origin(request: Request) -> bool:
+    """A POST from one of this server's own pages: its Origin is this server (a local tool's CSRF guard)."""
+    origin = request.headers.get("origin")
+    return origin is not None and origin == f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+
+async def _fields(request: Request) -> dict[str, str]:
+    """A POST's fields: a form's (urlencoded) or a JSON object's."""
+    body = await request.body()
+    if request.headers.get("content-type", "").startswith("application/json"):
+        try:
+            data = json.loads(body or b"{}")
+        except ValueError:
+            raise Refused(400, "the body is not JSON") from None
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+    return {k: v[-1] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+
+
+def _number(fields: dict, name: str, default: float) -> float:
+    try:
+        value = float(fields.get(name, default))
+    except ValueError:
+        raise Refused(400, f"{name}: give a number of seconds") from None
+    if not 0 < value <= 86400:
+        raise Refused(400, f"{name}: give seconds between 0 and 86400")
+    return value
+
+
+def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamples: int) -> list[Route]:
+    """The Play pages' routes; `page` and `scripts` are web/app.py's (a page of the templates, and
+    the static scripts it inlines)."""
+
+    def refused(error: Refused) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
+
+    def game_of(request: Request) -> PlayGame:
+        game = room.games.get(request.path_params["game"])
+        if game is None:
+            raise HTTPException(404, "no such game")
+        return game
+
+    async def choose(request: Request):
+        stages = [(f"{k}/{p.name}", f"{s.title}: {p.stem}") for k, s in enumerate(sets) for p in s.files]
+        return page("serve_play_new.html.j2", scripts("serve_play.js"), stages=stages, choices=room.choices(), store=room.store,
+                    games=sorted(room.games.values(), key=lambda g: -g.number))
+
+    async def start(request: Request):
+        if not _same_origin(request):
+            return JSONResponse({"error": "refused: not from this server's page"}, status_code=403)
+        try:
+            fields = await _fields(request)
+            k, _, name = fields.get("stage", "").partition("/")
+            chosen = sets[int(k)] if k.isdigit() and int(k) < len(sets) else None
+            path = next((p for p in chosen.files if p.name == name), None) if chosen else None
+            if path is None:
+                raise Refused(400, "no such stage")
+            game = await run_in_threadpool(
+                room.start, path, fields.get("black", HUMAN), fields.get("white", "random"),
+                _number(fields, "game_time", 10.0), _number(fields, "human_time", 600.0),
+                _number(fields, "analysis_time", 1.0))
+        except Refused as error:
+            return refused(error)
+        except LudicaError as error:  # a served stage that does not load: said, not a server error
+            return JSONResponse({"error": str(error)}, status_code=400)
+        return RedirectResponse(f"/play/{game.number}", status_code=303)
+
+    async def watch(request: Request):
+        game = game_of(request)
+        return page("serve_play.html.j2", scripts("board.js", "serve_play.js"), game=game)
+
+    async def events(request: Request):
+        game = game_of(request)
+
+        async def stream():
+            sent, quiet = 0, 0.0
+            while not await request.is_disconnected():
+                with game.changed:
+                    new, end = game.moments[sent:], game.end
+                for moment in new:
+                    yield f"event: moment\ndata: {json.dumps(moment)}\n\n"
+                sent += len(new)
+                if end is not None and sent == len(game.moments):
+                    yield f"event: end\ndata: {json.dumps(end)}\n\n"
+                    return
+                quiet = 0.0 if new else quiet + 0.1
+                if quiet >= 15.0:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+                await asyncio.sleep(0.1)
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    async def move(request: Request):
+        if not _same_origin(request):
+            return JSONResponse({"error": "refused: not from this server's page"}, status_code=403)
+        game = game_of(request)
+        try:
+            fields = await _fields(request)
+            if fields.get("resign"):
+                game.resign()
+            else:
+                game.play_move(fields.get("move", ""))
+        except Refused as error:
+            return refused(error)
+        return JSONResponse({"ok": True})
+
+    async def replay(request: Request):
+        game = game_of(request)
+        if game.end is None:
+            raise HTTPException(409, "the game is still being played")
+        held = await run_in_threadpool(RunWatch(game.folder, resamples, replay_page=f"/play/{game.number}/replay").views)
+        return page("serve_play_replay.html.j2", scripts("board.js", "replay.js"), game=game,
+                    replay=held.context()["replay"])
+
+    return [Route("/play", choose), Route("/play", start, methods=["POST"]),
+            Route("/play/{game:int}", watch), Route("/play/{game:int}/events", events),
+            Route("/play/{game:int}/move", move, methods=["POST"]), Route("/play/{game:int}/replay", replay)]
