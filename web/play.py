@@ -169,7 +169,7 @@ class PlayRoom:
             while folder.exists():  # a store used before: its games stay
                 number = next(self._numbers)
                 folder = self.store / f"game-{number}"
-        sources = {k: s.source for k, s in enumerate(seats) if s.human}
+        sources = {k: s.source for k, s in enumerate(seats) if isinstance(s.source, WebSource)}  # the people
         game = PlayGame(number, stage.name, (seats[0].name, seats[1].name), folder, sources)
         self.games[number] = game
         options = Options(games=1, analysis_time=analysis_time, game_time=game_time, human_time=human_time,
