@@ -441,11 +441,11 @@ def replays(s: Summary) -> list[dict]:
         info = game.info
         for kind, g in games:  # in GAME_KINDS' order, as gathered
             state = game.initial_state()
-            boards, captured, taken = [_cells(game.board(state))], [], []
+            boards, captured, taken = [board_cells(game.board(state))], [], []
             for text in json.loads(g["moves"]):
                 other = "2" if game.to_move(state) == 0 else "1"
                 state, took = game.apply_counted(state, game.parse_move(text))
-                boards.append(_cells(game.board(state)))
+                boards.append(board_cells(game.board(state)))
                 captured.append(took)
                 taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
             seconds = json.loads(g.get("ply_seconds") or "[]")
@@ -470,7 +470,8 @@ def _clocks(seconds: list) -> list[list[float]]:
     return clocks
 
 
-def _cells(board) -> str:
+def board_cells(board) -> str:
+    """A board row by row as one string in the replay's alphabet (CELL), as board.js reads it."""
     return "".join(CELL.get(int(v), "?") for v in board.reshape(-1))
 
 

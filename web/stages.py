@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import stages as bundled_stages
 from ..compiler import compile as compile_stage
-from ..evaluation.report import CELL
+from ..evaluation.report import board_cells
 from ..gdl import analyse, description_length, load, read_stage, rules
 from ..gdl.diagnostics import LudicaError, StageFileError
 from ..sampler.cost import TAU_GAMES, counted_games, tau
@@ -127,7 +127,7 @@ def board_spec(game, state=None) -> dict:
     info = game.info
     board = game.board(game.initial_state() if state is None else state)
     return {"rows": info.rows, "cols": info.cols, "hex": info.board_kind == "hex", "wrap": info.wrap,
-            "players": list(info.players), "cells": "".join(CELL.get(int(v), "?") for v in board.reshape(-1))}
+            "players": list(info.players), "cells": board_cells(board)}
 
 
 def shown(value) -> str:
