@@ -25,13 +25,14 @@ from ludica.web import PlayRoom, create_app, sort_folders
 from ludica.web.play import PlayGame, Refused, WebSource
 
 HOSTILE = '<img src=x onerror="alert(1)">'
-ORIGIN = {"Origin": "http://testserver"}  # the TestClient's own origin: a POST from the page itself
+LOCAL = "http://127.0.0.1"  # the server answers to its loopback names alone
+ORIGIN = {"Origin": LOCAL}  # the TestClient's own origin: a POST from the page itself
 
 
 @pytest.fixture
 def client(tmp_path) -> TestClient:
     room = PlayRoom(tmp_path / "store", sandbox=False)
-    with TestClient(create_app(sort_folders([]), resamples=20, room=room)) as c:
+    with TestClient(create_app(sort_folders([]), resamples=20, room=room), base_url=LOCAL) as c:
         c.room = room
         yield c
 
@@ -60,7 +61,7 @@ def test_form_offers_stages_seats_and_agent_files_names_as_text(tmp_path):
     agent = tmp_path / "mine.py"
     agent.write_text(f"NAME = {HOSTILE!r}\n" + agents.resolve("random").path.read_text())
     room = PlayRoom(tmp_path / "store", (agent,), sandbox=False)
-    with TestClient(create_app(sort_folders([]), room=room)) as c:
+    with TestClient(create_app(sort_folders([]), room=room), base_url=LOCAL) as c:
         page = c.get("/play")
         number = start(c, black=HOSTILE, white="human")
         shown = c.get(f"/play/{number}").text
@@ -147,7 +148,7 @@ def test_a_broken_stage_is_refused_with_its_error(tmp_path):
     folder = tmp_path / "stages"
     folder.mkdir()
     (folder / "broken.gdl").write_text('game "broken"\nboard square 3\nplayers a b\nmove teleport\n')
-    with TestClient(create_app(sort_folders([folder]), room=PlayRoom(tmp_path / "store", sandbox=False))) as c:
+    with TestClient(create_app(sort_folders([folder]), room=PlayRoom(tmp_path / "store", sandbox=False)), base_url=LOCAL) as c:
         answer = c.post("/play", data={"stage": "1/broken.gdl"}, headers=ORIGIN)
     assert answer.status_code == 400 and answer.json()["error"]
 

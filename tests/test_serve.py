@@ -30,6 +30,7 @@ from ludica.web import create_app, sort_folders
 from ludica.web.live import events, store_state
 from ludica.web.runs import RunWatch
 
+LOCAL = "http://127.0.0.1"  # the server answers to its loopback names alone (TestClient's own is testserver)
 HOSTILE = '<img src=x onerror="alert(1)">&amp;'
 BROKEN = 'game "broken"\nboard square 3\nblocked j9\nplayers a b\nmove place empty\nend board-full: draw\n'
 VARIANT = 'game "Tic-tac-toe variant 1"\nboard square 4\nplayers x o\nmove place empty\nend line 3: mover wins\nend board-full: draw\n'
@@ -62,7 +63,7 @@ def folders(tmp_path_factory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def client(folders) -> TestClient:
     app = create_app(sort_folders([folders["run"], folders["sampled"], folders["broken"]]), resamples=20)
-    return TestClient(app)
+    return TestClient(app, base_url=LOCAL)
 
 
 def test_the_index_names_every_folder(client, folders):
@@ -102,7 +103,7 @@ def test_a_variant_s_change_is_described_when_its_manifest_does_not_say(tmp_path
     (tmp_path / "variant-001.gdl").write_text(VARIANT)
     (tmp_path / "manifest.json").write_text(json.dumps({"base": {"file": str(stages.path("tic-tac-toe"))},
                                                         "stages": [{"file": "variant-001.gdl"}]}))
-    page = TestClient(create_app(sort_folders([tmp_path]))).get("/stages/1/variant-001.gdl").text
+    page = TestClient(create_app(sort_folders([tmp_path])), base_url=LOCAL).get("/stages/1/variant-001.gdl").text
     assert "Changed from its base</th><td>board square 3 → board square 4</td>" in page
 
 
@@ -172,7 +173,7 @@ def test_a_run_without_a_game_yet_says_so(folders, tmp_path):
     with sqlite3.connect(run / "results.sqlite") as db:
         db.execute("DELETE FROM games")
     db.close()
-    client = TestClient(create_app(sort_folders([run])))
+    client = TestClient(create_app(sort_folders([run])), base_url=LOCAL)
     page = client.get("/runs/0").text
     assert "No game is in the run's store yet" in page and "0 of 2 planned games played" in page
     assert client.get("/runs/0/replay").status_code == 200
@@ -224,9 +225,30 @@ def test_serve_prints_its_url_and_runs_uvicorn_on_the_loopback(monkeypatch, caps
     assert cli.main(["serve", str(folders["sampled"]), "--port", "8123"]) == 0
     assert (served["host"], served["port"]) == ("127.0.0.1", 8123)
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
-    assert TestClient(served["app"]).get("/stages/1/variant-001.gdl").status_code == 200
+    assert TestClient(served["app"], base_url=LOCAL).get("/stages/1/variant-001.gdl").status_code == 200
     assert cli.main(["serve", "--host", "::1", "--port", "8124"]) == 0
     assert "http://[::1]:8124/" in capsys.readouterr().out
+    assert TestClient(served["app"], base_url="http://[::1]:8124").get("/").status_code == 200
+    assert cli.main(["serve", "--host", "127.0.0.2", "--port", "8125"]) == 0
+    assert TestClient(served["app"], base_url="http://127.0.0.2:8125").get("/").status_code == 200
+    assert cli.main(["serve", "--host", "0.0.0.0", "--allow-remote", "--port", "8126"]) == 0
+    assert TestClient(served["app"], base_url="http://ludica.example").get("/").status_code == 200
+
+
+@pytest.mark.parametrize("base", ["http://127.0.0.1:8000", "http://localhost", "http://[::1]:1234", "http://LOCALHOST:80"])
+def test_the_loopback_names_are_answered(client, base):
+    assert client.get(base + "/stages").status_code == 200
+
+
+@pytest.mark.parametrize("host", ["rebound.example", "rebound.example:8000", "127.0.0.1.rebound.example",
+                                  "", "[::1", "127.0.0.1:8000:9"])
+def test_another_host_name_is_refused(client, host):
+    """DNS rebinding: a page of rebound.example, its name made to resolve to 127.0.0.1, reaches the
+    server with its own name in the Host header; it is refused, with why, and sees nothing."""
+    answer = client.get("/runs/0", headers={"Host": host})
+    assert answer.status_code == 421
+    assert "answers to 127.0.0.1, [::1], localhost alone" in answer.text and "--allow-remote" in answer.text
+    assert "leaderboard" not in answer.text.lower()
 
 
 def test_a_folder_that_is_neither_runs_nor_stages_is_refused(tmp_path):

@@ -5,16 +5,20 @@ evaluation/templates/serve_*.html.j2, and refreshed live by live.py's server-sen
 
 Every page carries the report's Content-Security-Policy: the only scripts that run are our static
 files, inlined and allowed by their hash; nothing is loaded from elsewhere, so the pages work with no
-network; the one connection a page may open is to this server (its live events)."""
+network; the one connection a page may open is to this server (its live events). A request that
+names another host than this machine's loopback names is refused (HostGuard): a page elsewhere
+cannot reach the server by rebinding its own name to 127.0.0.1."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..evaluation.page import content_security_policy, render
 from . import live, play
@@ -22,7 +26,9 @@ from .folders import Folders
 from .runs import RunWatch
 from .stages import StageSet, shown, stage_sets, stage_view
 
-__all__ = ["create_app"]
+__all__ = ["LOOPBACK_NAMES", "HostGuard", "create_app"]
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")  # the names a browser on this machine reaches it by
 
 PAGE_SCRIPT = "serve.js"  # every page's own: boards drawn, a run's views kept live
 
@@ -40,11 +46,41 @@ def page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLRespons
                         headers={"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff"})
 
 
+class HostGuard:
+    """ASGI middleware: answer only requests whose Host header names one of `hosts` (any port),
+    else 421 saying why. Without it a web page elsewhere could make its own name resolve to
+    127.0.0.1 (DNS rebinding) and read or play through this server as if it were one of its pages."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str]):
+        self.app, self.hosts = app, frozenset(h.lower() for h in hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            named = host_name(dict(scope["headers"]).get(b"host", b"").decode("latin-1"))
+            if named not in self.hosts:
+                answer = PlainTextResponse(
+                    f"refused: this server answers to {', '.join(sorted(self.hosts))} alone, not to "
+                    f"{named[:80]!r}: open it as http://127.0.0.1:PORT/ (or serve with --allow-remote)",
+                    status_code=421)
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def host_name(header: str) -> str:
+    """The host a Host header names, without its port ("[::1]:8000" -> "[::1]"), in lower case."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[:header.find("]") + 1] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
 def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
-               room: play.PlayRoom | None = None) -> Starlette:
+               room: play.PlayRoom | None = None, hosts: Sequence[str] | None = LOOPBACK_NAMES) -> ASGIApp:
     """The application over the stage folders and run folders `folders` (web/folders.sort_folders);
     `resamples`: the bootstrap's for the runs' ratings; `poll`: seconds between looks at a run's store;
-    `room`: the Play pages' games (web/play.py; None: no Play pages)."""
+    `room`: the Play pages' games (web/play.py; None: no Play pages); `hosts`: the names a request
+    may call it by (HostGuard; None: any, for a server reachable from elsewhere)."""
     sets = stage_sets(folders.stage_sets)
     watches = [RunWatch(f, resamples, replay_page=f"/runs/{k}/replay") for k, f in enumerate(folders.runs)]
 
@@ -99,7 +135,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
         return page("serve_replay.html.j2", scripts("board.js", "replay.js"), run_index=k, folder=w.folder,
                     title=held.context()["title"], replay=held.context()["replay"])
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/", index),
         Route("/stages", stages_page),
         Route("/stages/{set:int}/{file}", stage_page),
@@ -110,3 +146,4 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
         Route("/runs/{run:int}/replay", replay_page),
         *(play.routes(room, sets, page, scripts, resamples) if room is not None else ()),
     ])
+    return app if hosts is None else HostGuard(app, hosts)

@@ -1,6 +1,8 @@
 """`ludica serve [DIR...] [--port N] [--host H]`: the live web application (web/) over the bundled
 stages and the folders given (stage folders, sampled sets, run folders), run by uvicorn. It listens
-on the loopback alone unless --allow-remote is given: the pages have no login.
+on the loopback alone unless --allow-remote is given: the pages have no login; and there it answers
+only requests that call it by a loopback name (127.0.0.1, localhost, [::1], or the --host given),
+so a page elsewhere cannot reach it by rebinding its own name to 127.0.0.1.
 
 Its Play page (web/play.py) plays games in this process: a person (by clicking), the built-ins and
 the agent files given with --agent FILE, sandboxed as usual (--in-process: not, for trusted agents).
@@ -67,12 +69,14 @@ def run(args) -> int:
 
     import uvicorn
 
-    from ludica.web import PlayRoom, create_app, sort_folders
+    from ludica.web import LOOPBACK_NAMES, PlayRoom, create_app, sort_folders
 
     check_host(args.host, args.allow_remote)
     store = args.play_store or Path(tempfile.mkdtemp(prefix="ludica-play-"))
     room = PlayRoom(store, tuple(Path(a) for a in args.agent), sandbox=not args.in_process)
-    app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples, room=room)
+    named = f"[{args.host}]" if ":" in args.host else args.host  # as a Host header names it
+    hosts = None if args.allow_remote else (*LOOPBACK_NAMES, named.lower())
+    app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples, room=room, hosts=hosts)
     print(f"ludica serve: {url(args.host, args.port)} (Ctrl-C to stop); the Play page's games go to {store}",
           flush=True)
     # live pages hold their event streams open: on Ctrl-C they get a second, not forever, to end
