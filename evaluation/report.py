@@ -33,6 +33,7 @@ from .. import gdl
 from ..gdl import loads
 from ..sampler.edits import describe
 from ..gdl.diagnostics import LudicaError
+from ..runtime.human import HUMAN, HUMAN_TIME
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
@@ -428,7 +429,7 @@ def replays(s: Summary) -> list[dict]:
     pieces and the clock each has used; per move: the cells it captured (the opponent's pieces it
     flipped, converted or removed, as row-major indices)."""
     out = []
-    budget = json.loads(s.settings.get("options", "{}")).get("game_time")  # each player's clock, per game
+    budget = _budgets(s.settings)
     games_by_stage: dict[str, list[tuple[str, dict]]] = {}
     for kind, kept in zip(GAME_KINDS, (s.games, s.adaptation_games, s.reference_games)):
         for g in kept:
@@ -451,12 +452,22 @@ def replays(s: Summary) -> list[dict]:
             seconds = json.loads(g.get("ply_seconds") or "[]")
             out.append({"stage": s.stage_name(st["stage_hash"]), "kind": kind, "black": g["black"], "white": g["white"],
                         "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
-                        "moves": json.loads(g["moves"]), "seconds": seconds, "clocks": _clocks(seconds), "budget": budget,
+                        "moves": json.loads(g["moves"]), "seconds": seconds, "clocks": _clocks(seconds),
+                        "budget": [budget(g["black"]), budget(g["white"])],
                         "captured": captured, "taken": taken,
                         "counts": [[b.count("1"), b.count("2")] for b in boards],
                         "boards": boards, "rows": info.rows, "cols": info.cols,
                         "hex": info.board_kind == "hex", "log": g["log"]})
     return out
+
+
+def _budgets(settings: dict[str, str]):
+    """A player's clock per game, by name: a person's (an entrant whose file is `human`) the
+    run's human_time, any other's its game_time (None: the run does not say)."""
+    options = json.loads(settings.get("options", "{}"))
+    names, files = (json.loads(settings.get(k, "[]")) for k in ("agents", "agent files"))
+    people = {n for n, f in zip(names, files) if f == HUMAN}
+    return lambda name: options.get("human_time", HUMAN_TIME) if name in people else options.get("game_time")
 
 
 def _clocks(seconds: list) -> list[list[float]]:

@@ -120,6 +120,14 @@ class Run:
                                   "or choose another --out")
         self.store.save_settings(wanted)
 
+    def keep_stages(self, plans: list[StagePlan]) -> None:
+        """Store each plan's stage (its canonical text, as public, with the games planned there), so
+        the run's report and replays need no other file: a stage given as a file may be gone by
+        then. An evaluation stores its own, with their roles and weights."""
+        for position, plan in enumerate(plans):
+            self.store.add_stage(stage_hash(plan.stage), plan.title, format_stage(plan.stage), "public", 1.0,
+                                 position, plan.analysis_time, len(plan.schedule()))
+
     @property
     def settings(self) -> dict[str, str]:
         """Every setting the store holds (each a JSON text), as stored."""

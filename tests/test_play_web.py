@@ -5,6 +5,8 @@ name, moves and time."""
 from __future__ import annotations
 
 import html
+import json
+import re
 import sqlite3
 import time
 import warnings
@@ -99,7 +101,11 @@ def test_a_person_plays_tic_tac_toe_by_posting_moves(client):
             "SELECT black, white, plies, moves, black_time FROM games").fetchone()
     assert (black, white) == ("human", "random")
     assert plies == len(game.moments) - 1 and moves and black_time > 0
-    assert client.get(f"/play/{number}/replay").status_code == 200
+    replay = client.get(f"/play/{number}/replay")
+    assert replay.status_code == 200
+    # the replay's clocks: the person's of the human_time, the agent's of its game time
+    shown = json.loads(re.search(r'id="replay-data" type="application/json">(.*?)</script>', replay.text, re.S)[1])
+    assert [g["budget"] for g in shown] == [[60.0, 5.0]]
 
 
 def test_illegal_move_not_your_turn_and_other_origins_are_refused(client):

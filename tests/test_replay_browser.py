@@ -137,7 +137,7 @@ def test_the_board_has_coordinates_the_last_move_and_the_captures(page, games):
     first, second = g["counts"][ply]
     status = tab.text_content("#replay-status")
     assert f"{g['black']}: {first} pieces, clock " in status and f"{g['white']}: {second} pieces" in status
-    assert f"of {g['budget']:g} s" in status
+    assert f"of {g['budget'][0]:g} s" in status
 
 
 def test_autoplay_moves_on_by_itself(page, games):

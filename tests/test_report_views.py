@@ -86,7 +86,7 @@ def test_each_ply_has_its_clocks_and_piece_counts(summary):
     for g in report.replays(summary):
         plies = len(g["moves"])
         assert len(g["boards"]) == len(g["clocks"]) == len(g["counts"]) == plies + 1
-        assert g["clocks"][0] == [0.0, 0.0] and g["budget"] == 2
+        assert g["clocks"][0] == [0.0, 0.0] and g["budget"] == [2, 2]
         for before, after in zip(g["clocks"], g["clocks"][1:]):  # one player's clock runs at each ply
             assert after[0] >= before[0] and after[1] >= before[1]
         for board, (first, second) in zip(g["boards"], g["counts"]):

@@ -156,6 +156,31 @@ def test_agents_names_are_text_on_every_page(client):
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;amp;" in client.get("/runs/0").text
 
 
+def test_a_tournament_on_a_stage_file_since_deleted_is_replayed(tmp_path):
+    """The store keeps each stage's text (Run.keep_stages): the file the run was given may be gone."""
+    stage = tmp_path / "mine.gdl"
+    stage.write_text(VARIANT)
+    random = agents.resolve("random")
+    tournament.run([stage], [random, agents.AgentSpec("other", random.path)], tmp_path / "run",
+                   Options(games=1, analysis_time=1, game_time=2, seed=1, sandbox=False))
+    stage.unlink()
+    client = TestClient(create_app(sort_folders([tmp_path / "run"]), resamples=10), base_url=LOCAL)
+    page = client.get("/runs/0").text
+    assert "2 of 2 planned games played" in page and "Tic-tac-toe variant 1" in page
+    replay = client.get("/runs/0/replay").text
+    shown = json.loads(re.search(r'id="replay-data" type="application/json">(.*?)</script>', replay, re.S)[1])
+    assert len(shown) == 2 and all(g["rows"] == g["cols"] == 4 for g in shown)
+
+
+def test_a_tournament_store_from_before_kept_stages_finds_its_bundled_stages(folders, tmp_path):
+    run = shutil.copytree(folders["run"], tmp_path / "run")
+    with sqlite3.connect(run / "results.sqlite") as db:
+        db.execute("DELETE FROM stages")
+    db.close()
+    views = RunWatch(run, resamples=10).views()
+    assert views.planned == views.played == 2 and len(views.views["replay"]) == 2
+
+
 def test_the_views_are_recomputed_only_when_the_games_change(folders, tmp_path):
     run = shutil.copytree(folders["run"], tmp_path / "run")
     watch = RunWatch(run, resamples=10)

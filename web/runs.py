@@ -63,17 +63,18 @@ class RunWatch:
     def _compute(self, state: StoreState) -> RunViews:
         with Run.read(self.folder) as run:
             settings = run.settings
-            evaluation = bool(run.store.stages())  # a tournament's store holds no stages
-            planned = sum(s["planned"] for s in run.store.stages()) if evaluation else _planned_round_robin(settings)
+            kept = bool(run.store.stages())  # a tournament's store from before Run.keep_stages holds none
+            planned = sum(s["planned"] for s in run.store.stages()) if kept else _planned_round_robin(settings)
             if not state.games:  # a run just begun: no view has anything to show yet
                 return RunViews(state, None, 0, planned)
-            store = run.store if evaluation else _TournamentStages(run.store, settings)
+            store = run.store if kept else _TournamentStages(run.store, settings)
             summary = summarise(store, resamples=self.resamples)
         return RunViews(state, page_views(summary, self.replay_page), summary.played, planned)
 
 
 class _TournamentStages:
-    """A `ludica tournament` store, which keeps its stages' hashes but not their text: the stages
+    """A `ludica tournament` store made before tournaments kept their stages' text (Run.keep_stages),
+    which has their hashes alone: the stages
     it played that are bundled ones, given as an evaluation's store gives its stages (so the views
     and the replay have the stage), the rest of the store as it is."""
 

@@ -90,9 +90,9 @@
                                               last: last, taken: ply > 0 ? game.taken[ply - 1] : []});
     where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + played : " (the start)");
     const clocks = game.clocks[Math.min(ply, game.clocks.length - 1)];
-    const budget = game.budget ? " of " + game.budget + " s" : "";
+    const budget = k => game.budget && game.budget[k] ? " of " + game.budget[k] + " s" : "";
     const side = (mark, name, k) => mark + " " + name + ": " + drawn.counts[k] + " pieces, clock " +
-      clocks[k].toFixed(2) + " s" + budget;
+      clocks[k].toFixed(2) + " s" + budget(k);
     status.textContent = side("●", game.black, 0) + "  –  " + side("○", game.white, 1) +
       (ply > 0 && game.captured[ply - 1] ? "  –  the last move took " + game.captured[ply - 1] : "");
     movesBox.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === ply - 1));
