@@ -53,12 +53,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(*folders: Path, timeout: float = 180.0) -> Iterator[str]:
-    """`ludica serve FOLDER...` as a process of its own on a free loopback port: its URL once it
-    answers; stopped (its process alone) afterwards."""
+def serve(*folders: Path, timeout: float = 180.0, options: tuple[str, ...] = ()) -> Iterator[str]:
+    """`ludica serve FOLDER... OPTIONS...` as a process of its own on a free loopback port: its URL
+    once it answers; stopped (its process alone) afterwards."""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "ludica", "serve", *map(str, folders), "--port", str(port),
-                                "--resamples", "20"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                "--resamples", "20", *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}/"
     try:
         _wait_for(url, process, timeout)

@@ -2,12 +2,14 @@
 system's Chromium; skipped, saying so, without them), the server a real process on a free loopback
 port with the agents sandboxed as usual: a person plays a whole game of tic-tac-toe against
 `random` by clicking the lit cells, and the game lands in the play store; a game between two
-built-ins is drawn ply by ply as it goes. Pages photographed at 1280 and 800 px (into
+built-ins is drawn ply by ply as it goes; a person with no move passes unasked; a closed page
+resigns its person's game. Pages photographed at 1280 and 800 px (into
 $LUDICA_SCREENSHOTS when set, to look at)."""
 from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 from browser import browser_fixture, serve  # noqa: F401  (the fixture `browser`, used by name)
@@ -99,6 +101,68 @@ def test_a_game_between_two_builtins_is_drawn_ply_by_ply(browser, tmp_path):
         assert page.locator("#play-board .lit").count() == 0  # no person: nothing offered
         assert page.locator("#play-board .last").count() >= 1
         photograph(page, "play-agents", tmp_path)
+
+
+FORCED_PASS = """game "Forced pass"
+board square 4
+players black white
+setup black c3 a3 b2
+setup white d3 d2
+move place empty
+  flip custodial all
+  require capture
+pass forced
+end no-moves: most-pieces
+"""
+
+
+def test_a_person_with_no_move_passes_unasked_then_plays(browser, tmp_path):
+    """Black, the person, has no move at the start (this stage's setup): the pass is played for
+    them, the page says so and offers nothing; White answers and the person's cells are lit."""
+    folder = tmp_path / "stages"
+    folder.mkdir()
+    (folder / "forced-pass.gdl").write_text(FORCED_PASS)
+    with serve(folder) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url + "play", timeout=WAIT_MS)
+        page.select_option("select[name=stage]", value="1/forced-pass.gdl")
+        page.select_option("select[name=black]", "human")
+        page.select_option("select[name=white]", "random")
+        page.fill("input[name=analysis_time]", "0.5")
+        page.click("#play-new button[type=submit]")
+        page.wait_for_selector("#play-board .lit", timeout=WAIT_MS)  # White has played: the person's move
+        assert page.locator("#play-ply").get_attribute("data-ply") == "2"
+        assert set(page.locator("#play-board .lit").evaluate_all("es => es.map(e => e.dataset.cell)")) <= {
+            "a1", "a2", "a4", "b1", "b3", "b4", "c1", "c2", "c4", "d1", "d4"}
+        page.locator("#play-board .lit").first.click()
+        page.wait_for_selector("#play-ply:not([data-ply='2'])", timeout=WAIT_MS)
+        page.wait_for_selector("#play-resign:not([hidden]), #play-end:not([hidden])", timeout=WAIT_MS)
+        if page.is_visible("#play-resign"):
+            page.click("#play-resign")
+        page.wait_for_selector("#play-end:not([hidden])", timeout=WAIT_MS)
+        assert "human passes" in page.locator("#play-log").text_content()
+
+
+def test_a_closed_page_resigns_its_person_s_game(browser, tmp_path):
+    store = tmp_path / "store"
+    with serve(options=("--abandon-after", "1", "--play-store", str(store))) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        new_game(page, url, "human", "random", "tic-tac-toe.gdl")
+        page.wait_for_selector("#play-board .lit", timeout=WAIT_MS)
+        page.close()  # the person walks away: the game must not wait out their 30 minutes
+        deadline = time.monotonic() + 60
+        while not _stored(store / "game-1"):
+            assert time.monotonic() < deadline, "the abandoned game never ended"
+            time.sleep(0.2)
+        (reason, log), = _stored(store / "game-1")
+        assert reason == "resign" and "resign" in log.lower()
+
+
+def _stored(folder: Path) -> list:
+    if not (folder / STORE).is_file():
+        return []
+    with sqlite3.connect(folder / STORE) as db:
+        return db.execute("SELECT reason, log FROM games").fetchall()
 
 
 def _text(page, address: str) -> str:

@@ -140,6 +140,35 @@ def test_a_second_move_before_the_first_is_played_is_refused(tmp_path):
     assert second.value.status == 409 and source.moves.qsize() == 1 and source.moves.get() == "a1"
 
 
+def test_a_game_whose_pages_all_closed_is_resigned_by_its_person(tmp_path):
+    room = PlayRoom(tmp_path / "store", sandbox=False, abandon_after=0.3)
+    with TestClient(create_app(sort_folders([]), room=room), base_url=LOCAL) as c:
+        game = room.games[start(c)]
+        person_to_move(game)
+        game.joined(), game.joined()  # two pages (tabs) follow it
+        game.left()
+        time.sleep(0.6)
+        assert game.end is None  # one page is still there
+        game.left()
+        game.joined()  # a reload: the page is back within the grace
+        time.sleep(0.6)
+        assert game.end is None and not game.abandoned
+        game.left()  # closed for good
+        wait(lambda: game.end is not None, timeout=30)
+    assert game.abandoned and game.end["reason"] == "resign"
+    assert "page was closed for 0.3 s" in game.end["log"][-1]
+    with sqlite3.connect(game.folder / STORE) as db:
+        assert db.execute("SELECT reason, result FROM games").fetchone()[0] == "resign"
+
+
+def test_a_game_of_agents_alone_is_not_abandoned(tmp_path):
+    game = PlayGame(1, "t", ("random", "greedy"), tmp_path, {}, abandon_after=0.0)
+    game.joined()
+    game.left()
+    time.sleep(0.1)
+    assert not game.abandoned
+
+
 def test_agents_against_each_other_send_every_ply(client):
     number = start(client, black="random", white="greedy")
     game = client.room.games[number]

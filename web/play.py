@@ -5,7 +5,9 @@ in the play store, and watched on /play/{id} over server-sent events, ply by ply
 
 A person's moves come from the page: a POST of the move is checked against the game's last
 position (the legal moves of the side to move, a person's) and put in that seat's WebSource, a
-queue its HumanSeat (runtime/human.py) waits on. The store is a run folder per game, so a person's
+queue its HumanSeat (runtime/human.py) waits on. A game whose pages have all been closed for
+`abandon_after` seconds is resigned by its people: it does not hold an agent's process (and a
+thread) for the rest of a person's clock. The store is a run folder per game, so a person's
 games are recorded like any agent's (name, moves, time), and replayed like any run's."""
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from .stages import board_spec
 __all__ = ["PlayGame", "PlayRoom", "Refused", "WebSource", "routes"]
 
 _RESIGN = object()  # what the resign button puts in a person's queue
+ABANDON_AFTER = 60.0  # seconds with no page following a person's game before they resign it
 
 
 class Refused(Exception):
@@ -82,12 +85,16 @@ class PlayGame:
     end: dict | None = None  # {"result", "reason", "log"} when the game is over (or failed)
     awaiting: bool = False  # a person's move is on its way to their seat: a second one is refused
     changed: threading.Condition = field(default_factory=threading.Condition)
+    abandon_after: float = ABANDON_AFTER
+    watchers: int = 0  # the pages following the game now (their event streams)
+    abandoned: bool = False
 
     def watch(self, game, title: str, number: int, moment) -> None:
         """Hooks.on_ply: the position the page draws next."""
         ply = moment.last
         spec = board_spec(game, moment.state)
-        people = moment.to_move is not None and moment.to_move in self.sources
+        # a person to move, asked for it (a forced pass is played for them, unasked)
+        people = moment.to_move is not None and moment.to_move in self.sources and list(moment.legal) != ["pass"]
         spec["last"] = _cells_of(ply.move) if ply else []
         # a person's legal moves: the page lights their cells (a move's from cell, then its to cells)
         shown = {"ply": moment.ply, "board": spec, "remaining": list(moment.remaining), "to_move": moment.to_move,
@@ -100,8 +107,34 @@ class PlayGame:
 
     def finish(self, end: dict) -> None:
         with self.changed:
+            if self.abandoned:
+                end = end | {"log": [*end["log"], f"(the game's page was closed for {self.abandon_after:g} s: "
+                                                  "the person resigned)"]}
             self.end = end
             self.changed.notify_all()
+
+    def joined(self) -> None:
+        """A page began to follow the game."""
+        with self.changed:
+            self.watchers += 1
+
+    def left(self) -> None:
+        """A page stopped following it: once none has for `abandon_after` seconds, its people resign."""
+        with self.changed:
+            self.watchers -= 1
+            if self.watchers or not self.sources or self.end is not None:
+                return
+        timer = threading.Timer(self.abandon_after, self._abandon)
+        timer.daemon = True
+        timer.start()
+
+    def _abandon(self) -> None:
+        with self.changed:
+            if self.watchers or self.end is not None or self.abandoned:
+                return  # a page came back (a reload), or the game ended meanwhile
+            self.abandoned = True
+            for source in self.sources.values():  # each person resigns at their next move (or now)
+                source.moves.put(_RESIGN)
 
     def play_move(self, text: str) -> None:
         """A person's move from the page, checked against the last position; else Refused."""
@@ -136,8 +169,9 @@ class PlayRoom:
     """The games of the Play page, numbered from 1, each played in its own thread into a run
     folder `store/game-N`; `agents`: the agent files the page offers besides the built-ins."""
 
-    def __init__(self, store: Path, agents: tuple[Path, ...] = (), sandbox: bool = True):
-        self.store, self.sandbox = Path(store), sandbox
+    def __init__(self, store: Path, agents: tuple[Path, ...] = (), sandbox: bool = True,
+                 abandon_after: float = ABANDON_AFTER):
+        self.store, self.sandbox, self.abandon_after = Path(store), sandbox, abandon_after
         self.agents = {a.name: a for a in (check_compiles(resolve(str(p))) for p in agents)}
         self.games: dict[int, PlayGame] = {}
         self._numbers = itertools.count(1)
@@ -170,7 +204,8 @@ class PlayRoom:
                 number = next(self._numbers)
                 folder = self.store / f"game-{number}"
         sources = {k: s.source for k, s in enumerate(seats) if isinstance(s.source, WebSource)}  # the people
-        game = PlayGame(number, stage.name, (seats[0].name, seats[1].name), folder, sources)
+        game = PlayGame(number, stage.name, (seats[0].name, seats[1].name), folder, sources,
+                        abandon_after=self.abandon_after)
         self.games[number] = game
         options = Options(games=1, analysis_time=analysis_time, game_time=game_time, human_time=human_time,
                           sandbox=self.sandbox)
@@ -271,20 +306,24 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
 
         async def stream():
             sent, quiet = 0, 0.0
-            while not await request.is_disconnected():
-                with game.changed:
-                    new, end = game.moments[sent:], game.end
-                for moment in new:
-                    yield f"event: moment\ndata: {json.dumps(moment)}\n\n"
-                sent += len(new)
-                if end is not None and sent == len(game.moments):
-                    yield f"event: end\ndata: {json.dumps(end)}\n\n"
-                    return
-                quiet = 0.0 if new else quiet + 0.1
-                if quiet >= 15.0:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-                await asyncio.sleep(0.1)
+            game.joined()
+            try:
+                while not await request.is_disconnected():
+                    with game.changed:
+                        new, end = game.moments[sent:], game.end
+                    for moment in new:
+                        yield f"event: moment\ndata: {json.dumps(moment)}\n\n"
+                    sent += len(new)
+                    if end is not None and sent == len(game.moments):
+                        yield f"event: end\ndata: {json.dumps(end)}\n\n"
+                        return
+                    quiet = 0.0 if new else quiet + 0.1
+                    if quiet >= 15.0:
+                        quiet = 0.0
+                        yield ": still here\n\n"
+                    await asyncio.sleep(0.1)
+            finally:
+                game.left()
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def move(request: Request):

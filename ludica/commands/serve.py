@@ -35,6 +35,9 @@ def add_parser(sub) -> None:
     p.add_argument("--play-store", type=Path, default=None, metavar="DIR",
                    help="where the Play page's games are stored, a run folder per game (default: a new folder "
                         "under the system's temporary folder, kept after serve stops, its path printed)")
+    p.add_argument("--abandon-after", type=float, default=60.0, metavar="S",
+                   help="seconds a person's game waits with none of its pages open before the person resigns it "
+                        "(default 60: a reload is not a resignation)")
     p.add_argument("--in-process", action="store_true",
                    help="run the Play page's agents inside this process, without the sandbox (trusted agents; tests)")
     p.set_defaults(run=run)
@@ -73,7 +76,8 @@ def run(args) -> int:
 
     check_host(args.host, args.allow_remote)
     store = args.play_store or Path(tempfile.mkdtemp(prefix="ludica-play-"))
-    room = PlayRoom(store, tuple(Path(a) for a in args.agent), sandbox=not args.in_process)
+    room = PlayRoom(store, tuple(Path(a) for a in args.agent), sandbox=not args.in_process,
+                    abandon_after=args.abandon_after)
     named = f"[{args.host}]" if ":" in args.host else args.host  # as a Host header names it
     hosts = None if args.allow_remote else (*LOOPBACK_NAMES, named.lower())
     app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples, room=room, hosts=hosts)
