@@ -1,25 +1,31 @@
 """The `ludica` command line.
 
     ludica check [FILE...]            check stage files (all bundled stages if none are given)
-    ludica show STAGE                 the initial board and the legal first moves
+    ludica show STAGE [--rules]       the initial board and the legal first moves (--rules: the
+                                      rules in plain English)
     ludica import-arena CONFIG... --out DIR
                                       Othello AI Arena stage configs (JSON) → canonical .gdl files
     ludica play STAGE --black AGENT --white AGENT [--quiet]
-                                      one game between two agents, printed as boards
+                                      one game, printed move by move (`human`: you play it here)
     ludica tournament STAGE... --agent AGENT... [--builtins] --out DIR [--resume]
                                       round robins of sandboxed agents, results in DIR
     ludica sample (--base STAGE | --fresh) -n N --seed S --out DIR [--family arena] [--exclude DIR]
                                       unseen stages drawn ∝ 2^-K, screened, with manifest.json
+    ludica evaluate [AGENT...] [--out DIR]
+                                      agents on public and unseen stages: ratings, metrics, report
+    ludica report DIR                 a run's report again (DIR/report.html), its leaderboard here
     ludica serve [DIR...] [--port N] [--host H]
-                                      a local web application: the stages, runs live, replays
+                                      a local web application: the stages, runs live, replays,
+                                      and Play (you against any agent, or agents watched live)
     ludica demo [--out DIR]           check every bundled stage, then a small tournament of the
                                       built-in agents on bundled stages (results in ./ludica-demo)
     ludica bench [STAGE...]           speed of the compiled engine: runs benchmarks/bench.py of the
                                       source checkout ludica is installed from (pip install -e .)
 
 A STAGE is a path to a .gdl file or the name of a bundled stage (`ludica check` lists them).
-An AGENT is the name of a built-in (random, greedy, corners, positional, mcts, adaptive) or a path
-to an agent file (README: "Writing an agent").
+An AGENT is the name of a built-in (random, greedy, corners, positional, mcts, adaptive), `human`
+(a person: moves typed at the terminal, or clicked on serve's Play page) or a path to an agent
+file (README: "Writing an agent").
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from ..files import write_atomic
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
 from . import leaderboard
-from .entrants import AgentSpec
+from .entrants import HUMAN, AgentSpec
 from .plans import Options, StagePlan, game_seed, round_robin, title, unique_stages
 from .referee import stage_hash
 from .run import Hooks, Run, RunMismatch, run_settings
@@ -54,6 +54,10 @@ def check_entrants(agents: list[AgentSpec]) -> list[str]:
     for name, same in by_name.items():
         if len(same) == 1:
             continue
+        if all(a.human for a in same):
+            raise EntrantError(f"{HUMAN} (a person, at this terminal) is given {len(same)} times: a round robin seats "
+                               f"one person; for two people at one board: ludica play STAGE --black {HUMAN} "
+                               f"--white {HUMAN}")
         if len({a.path for a in same}) == 1:
             raise EntrantError(f"{_shown(same[0])} is given {len(same)} times: give each agent once")
         raise EntrantError(f"{len(same)} agents are named {name!r}: {', '.join(_shown(a) for a in same)}; results "
@@ -65,6 +69,8 @@ def check_entrants(agents: list[AgentSpec]) -> list[str]:
 
 
 def _shown(agent: AgentSpec) -> str:
+    if agent.human:
+        return f"{HUMAN} (a person)"
     return f"the built-in agent {agent.name}" if agent.builtin else f"the agent file {agent.path}"
 
 

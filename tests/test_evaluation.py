@@ -312,8 +312,12 @@ def test_the_command_evaluates_and_reports(tmp_path, unseen, capsys):
         with pytest.raises(SystemExit):
             main(["evaluate", "--adaptation", bad, "--out", str(tmp_path / "never")])
     (out / "report.html").unlink()
+    capsys.readouterr()
     assert main(["report", str(out), "--resamples", "20"]) == 0
     assert (out / "report.html").is_file()
+    said = capsys.readouterr().out  # the page's header, here too: when, how, the seeds
+    assert "Date: started " in said and "Command: ludica evaluate random greedy" in said
+    assert "Seeds: games: seed" in said and "Version: ludica " in said
 
 
 def test_an_agent_file_that_does_not_compile_is_refused_before_the_run(tmp_path, capsys):

@@ -67,7 +67,7 @@ def test_form_offers_stages_seats_and_agent_files_names_as_text(tmp_path):
         page = c.get("/play")
         number = start(c, black=HOSTILE, white="human")
         shown = c.get(f"/play/{number}").text
-    assert page.status_code == 200
+    assert page.status_code == 200 and '<a href="/play">Play</a>' in page.text
     assert 'value="0/tic-tac-toe.gdl" selected' in page.text
     assert "<option selected>human</option>" in page.text and "<option>mcts</option>" in page.text
     assert HOSTILE not in page.text and html.escape(HOSTILE) in page.text

@@ -266,7 +266,11 @@ def test_entrants_that_cannot_meet_are_said_before_any_game(tmp_path, capsys, co
              ([str(a), str(b)], f"2 agents are named 'bot': the agent file {a}, the agent file {b}; results are kept "
                                 "by name: set another NAME in the file of all but one"),
              (["random"], "a round robin needs at least two entrants, and this one has only the built-in agent "
-                          "random: add another agent")]
+                          "random: add another agent"),
+             (["human", "random", "human"], "human (a person, at this terminal) is given 2 times: a round robin seats "
+                                            "one person; for two people at one board: ludica play STAGE --black human "
+                                            "--white human"),
+             (["human"], "this one has only human (a person): add another agent")]
     for number, (agents, message) in enumerate(cases):
         out = tmp_path / f"run-{number}"
         if command == "evaluate":

@@ -69,6 +69,7 @@ def client(folders) -> TestClient:
 def test_the_index_names_every_folder(client, folders):
     page = client.get("/").text
     assert "Bundled stages" in page and str(folders["sampled"]) in page and '<a href="/runs/0">' in page
+    assert 'href="/play"' not in page  # an application without a play room offers no Play pages
 
 
 def test_the_stages_page_lists_every_set(client):
@@ -76,6 +77,8 @@ def test_the_stages_page_lists_every_set(client):
     assert page.count("<section id=\"set-") == 3
     assert all(f'/stages/0/{p.name}"' in page for p in stages.bundled())
     assert "board square 3 → board square 4" in page  # a sampled set: what each variant changed
+    assert ">Small Board (6x6)</a>" in page and ">Tic-tac-toe variant 1</a>" in page  # the games' names
+    assert ">broken</a>" in page  # a stage with errors: its `game` line's name still
 
 
 def test_a_bundled_stage_page(client):

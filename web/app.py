@@ -10,6 +10,7 @@ names another host than this machine's loopback names is refused (HostGuard): a 
 cannot reach the server by rebinding its own name to 127.0.0.1."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from starlette.applications import Starlette
@@ -39,8 +40,9 @@ def scripts(*names: str) -> tuple[str, ...]:
     return (*names, PAGE_SCRIPT)
 
 
-def page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLResponse:
-    """A page of evaluation/templates/; its policy allows `scripts` (static files it inlines)."""
+def render_page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLResponse:
+    """A page of evaluation/templates/; its policy allows `scripts` (static files it inlines). The
+    context's `play`: whether the navigation offers the Play pages."""
     policy = content_security_policy(list(scripts)) + "; connect-src 'self'"
     return HTMLResponse(render(template, scripts=scripts, policy=policy, **context),
                         headers={"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff"})
@@ -81,6 +83,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
     `resamples`: the bootstrap's for the runs' ratings; `poll`: seconds between looks at a run's store;
     `room`: the Play pages' games (web/play.py; None: no Play pages); `hosts`: the names a request
     may call it by (HostGuard; None: any, for a server reachable from elsewhere)."""
+    page = functools.partial(render_page, play=room is not None)  # the navigation offers Play with a room
     sets = stage_sets(folders.stage_sets)
     watches = [RunWatch(f, resamples, replay_page=f"/runs/{k}/replay") for k, f in enumerate(folders.runs)]
 

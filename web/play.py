@@ -273,7 +273,7 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
         return game
 
     async def choose(request: Request):
-        stages = [(f"{k}/{p.name}", f"{s.title}: {p.stem}") for k, s in enumerate(sets) for p in s.files]
+        stages = [(f"{k}/{p.name}", f"{s.title}: {s.name(p)}") for k, s in enumerate(sets) for p in s.files]
         return page("serve_play_new.html.j2", scripts("serve_play.js"), stages=stages, choices=room.choices(), store=room.store,
                     games=sorted(room.games.values(), key=lambda g: -g.number))
 

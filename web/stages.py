@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,20 @@ class StageSet:
     def entry(self, name: str) -> dict:
         """What the set's manifest says of the file `name` ({} without a manifest)."""
         return self.manifest.get(name, {})
+
+    def name(self, path: Path) -> str:
+        """A stage's name as its list shows it: its manifest's, else its `game "..."` line's, else its
+        file's (a file that cannot be read still gets a line, and its page says why)."""
+        if "name" in self.entry(path.name):
+            return str(self.entry(path.name)["name"])
+        try:
+            named = _GAME_LINE.search(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            named = None
+        return named[1] if named else path.stem
+
+
+_GAME_LINE = re.compile(r'^\s*game\s+"([^"\n]*)"', re.M)
 
 
 def stage_sets(folders: tuple[Path, ...]) -> list[StageSet]:

@@ -28,7 +28,7 @@ def run(args) -> int:
     from rich.console import Console
 
     from ludica.evaluation import summarise
-    from ludica.evaluation.report import check_report_folder, write_report
+    from ludica.evaluation.report import check_report_folder, run_info, write_report
     from ludica.files import unwritable
     from ludica.runtime import Run
     from ludica.runtime.records import lock_folder
@@ -54,6 +54,8 @@ def run(args) -> int:
             summary = summarise(run.store, resamples=args.resamples, seed=run.options.seed)
         paths = write_report(summary, target)
     console = Console()
+    for what, value in run_info(summary):  # the report page's header: when, how, seeds, version, machine
+        console.print(f"[bold]{what}:[/] {inert_rich(value)}", highlight=False)
     show(summary, console)
     console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name})")
     return 0
