@@ -16,6 +16,9 @@ analysis phase.
 """
 from __future__ import annotations
 
+import os
+import select
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -111,14 +114,17 @@ class HumanSeat:
 class TerminalSource:
     """A person at the terminal: the board (unless the caller prints it already, `show_board`
     False), the side to move and the clock, then a prompt; `?` or `moves` lists the legal moves,
-    `resign` or the end of input (Ctrl-D) resigns."""
+    `resign` or the end of input (Ctrl-D) resigns. At a real terminal the prompt gives up when the
+    person's clock runs out (the game is then lost on time, and they are told at once); `ask`,
+    given, is called instead of reading the terminal (its answers are not timed out)."""
 
-    def __init__(self, show_board: bool = True, ask: Callable[[str], str] = input,
+    def __init__(self, show_board: bool = True, ask: Callable[[str], str] | None = None,
                  say: Callable[[str], None] = print):
         self.show_board, self.ask, self.say = show_board, ask, say
 
     def move(self, turn: Turn) -> str | None:
         from ..terminal import clock, inert
+        deadline = time.monotonic() + turn.remaining
         if turn.problem:
             self.say(turn.problem)
         elif self.show_board:
@@ -126,10 +132,33 @@ class TerminalSource:
         prompt = (f"{SIDES[turn.player]}, {inert(turn.name)}, {clock(turn.remaining)} left: your move "
                   "(? lists the legal moves, resign gives up): ")
         while True:
-            entry = self.ask(prompt).strip()
+            answer = self.ask(prompt) if self.ask is not None else read_line(prompt, deadline - time.monotonic())
+            if answer is None:  # the clock ran out at the prompt: the seat scores the loss on time
+                self.say("\ntime is up: the game is lost on time")
+                return None
+            entry = answer.strip()
             if entry.lower() in ("?", "moves", "help"):
                 self.say("legal moves: " + " ".join(turn.legal))
             elif entry.lower() in ("resign", "quit"):
                 return None
             elif entry:
                 return entry
+
+
+def read_line(prompt: str, timeout: float) -> str | None:
+    """A line typed at the terminal after `prompt`, or None when `timeout` seconds pass first; the
+    end of input raises EOFError, as input() does. Input that is not a terminal (a pipe, a file)
+    is read by input(), untimed: its lines are there, or its end."""
+    stdin = sys.stdin
+    if not stdin.isatty():
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    fd = stdin.fileno()
+    # a terminal in line mode makes its descriptor readable once a whole line is typed (or Ctrl-D)
+    if not select.select([fd], [], [], max(timeout, 0.0) + 0.01)[0]:  # a hair past: the seat sees time up
+        return None
+    line = os.read(fd, 65536).decode(errors="replace")
+    if not line:
+        raise EOFError
+    return line.split("\n", 1)[0]

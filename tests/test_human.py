@@ -5,6 +5,7 @@ stdin, its games recorded in the results store like any agent's."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import signal
 import subprocess
@@ -181,8 +182,6 @@ def test_a_persons_games_are_recorded_in_the_results_store(tmp_path):
 
 def _reaped(pid: int, within: float) -> int:
     """The child's wait status, once it ends: killed if it has not ended `within` seconds from now."""
-    import os
-
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -193,44 +192,74 @@ def _reaped(pid: int, within: float) -> int:
     return os.waitpid(pid, 0)[1]
 
 
-def test_a_person_plays_at_a_real_terminal_and_ctrl_c_abandons_the_game():
-    import os
-    import pty
-    import select
+class Terminal:
+    """`ludica ARGS...` at a terminal of its own (a pseudo-terminal), as a person runs it."""
 
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: ludica at a terminal of its own
-        # as a person's shell leaves it: Ctrl-C interrupts (a test run in the background, under
-        # nohup or `cmd &`, inherits SIGINT ignored, and the child would never see the Ctrl-C)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.execv(sys.executable, [sys.executable, "-m", "ludica.cli", "play", "tic-tac-toe", "--black", "human",
-                                  "--white", "random", "--in-process"])
-    seen = [""]
+    def __init__(self, *args: str):
+        import pty
 
-    def read_until(text: str | None, after: int = 0, timeout: float = 300) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: ludica at a terminal of its own
+            # as a person's shell leaves it: Ctrl-C interrupts (a test run in the background, under
+            # nohup or `cmd &`, inherits SIGINT ignored, and the child would never see the Ctrl-C)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.execv(sys.executable, [sys.executable, "-m", "ludica.cli", *args])
+        self.seen = ""
+
+    def read_until(self, text: str | None, after: int = 0, timeout: float = 300) -> None:
+        import select
+
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and (text is None or text not in seen[0][after:]):
-            if select.select([fd], [], [], 1.0)[0]:
+        while time.monotonic() < deadline and (text is None or text not in self.seen[after:]):
+            if select.select([self.fd], [], [], 1.0)[0]:
                 try:
-                    chunk = os.read(fd, 4096)
+                    chunk = os.read(self.fd, 4096)
                 except OSError:  # the child is gone
                     return
                 if not chunk:
                     return
-                seen[0] += chunk.decode(errors="replace")
+                self.seen += chunk.decode(errors="replace")
 
+    def type(self, keys: bytes) -> None:
+        os.write(self.fd, keys)
+
+    def ended(self) -> tuple[int, str]:
+        """Its exit code and all it printed; a child still there after every wait is killed, so the
+        test fails, not hangs."""
+        status = _reaped(self.pid, within=10.0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status), self.seen.replace("\r\n", "\n")
+
+
+def test_a_person_plays_at_a_real_terminal_and_ctrl_c_abandons_the_game():
+    terminal = Terminal("play", "tic-tac-toe", "--black", "human", "--white", "random", "--in-process")
     try:
-        read_until("your move")
-        first = len(seen[0])
-        os.write(fd, b"b2\n")
-        read_until("your move", after=first)  # asked again, after the opponent's move
-        os.write(fd, b"\x03")  # Ctrl-C: the terminal sends SIGINT
-        read_until(None, timeout=120)
+        terminal.read_until("your move")
+        first = len(terminal.seen)
+        terminal.type(b"b2\n")
+        terminal.read_until("your move", after=first)  # asked again, after the opponent's move
+        terminal.type(b"\x03")  # Ctrl-C: the terminal sends SIGINT
+        terminal.read_until(None, timeout=120)
     finally:
-        status = _reaped(pid, within=10.0)  # still there after every wait: killed, so the test fails, not hangs
-        os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 130, seen[0]
-    text = seen[0].replace("\r\n", "\n")
+        code, text = terminal.ended()
+    assert code == 130, text
     assert "1 . . .\n2 . . .\n3 . . ." in text  # the board, with its coordinates
     assert "human plays b2 (" in text and "2 . X ." in text
     assert "interrupted: the game is abandoned" in text and "Traceback" not in text
+
+
+def test_the_prompt_gives_up_when_the_person_s_clock_runs_out():
+    """Nothing typed: at the end of their time the person is told at once, and loses on time."""
+    terminal = Terminal("play", "tic-tac-toe", "--black", "human", "--white", "random", "--in-process",
+                        "--human-time", "2")
+    try:
+        terminal.read_until("your move")
+        asked = time.monotonic()
+        terminal.read_until("time is up", timeout=120)
+        waited = time.monotonic() - asked
+        terminal.read_until(None, timeout=120)
+    finally:
+        code, text = terminal.ended()
+    assert code == 0, text
+    assert "time is up: the game is lost on time" in text and 1.5 < waited < 60
+    assert "Black (human) exceeded the time limit of 2s!" in text and "White wins by time forfeit!" in text
