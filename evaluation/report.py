@@ -256,14 +256,14 @@ def page_views(s: Summary, replay_page: str = "") -> dict:
 def run_info(s: Summary) -> list[tuple[str, str]]:
     """The run's metadata, as (what, value) lines for the page's header: when, how it was started,
     its options, seeds, the version of ludica and the machine. The command, version and machine
-    are what `ludica evaluate` kept in the store (commands/evaluate.record_invocation); a run made
+    are what `ludica evaluate` or `ludica tournament` kept in the store (ludica/invocation.py); a run made
     before they were kept says so."""
     held = s.settings
     options = json.loads(held.get("options", "{}"))
     config = json.loads(held.get("evaluation", "{}")).get("config", {})
     starts = json.loads(held.get("invocations", "[]"))
     finished = [g["finished_at"] for g in s.games + s.adaptation_games + s.reference_games if g.get("finished_at")]
-    unknown = "not recorded (the run was made by a ludica that did not keep it)"
+    unknown = "not recorded (a run started from Python, or by a ludica that did not keep it)"
     lines = [("Date", f"started {_when(starts[0]['started'] if starts else min(finished, default=''))}"
               + (f"; last game {_when(max(finished))}" if finished else "; no game yet")),
              ("Command", "; then ".join(x["command"] for x in starts) if starts else unknown)]

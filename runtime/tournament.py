@@ -20,9 +20,10 @@ from .run import Hooks, Run, RunMismatch, run_settings
 
 def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Options, resume: bool = False,
         on_game: Callable[[dict], None] | None = None, on_stage: Callable[[str, int], None] | None = None,
-        on_wait: Callable[[str], None] | None = None, jobs: int = 1
-        ) -> dict[str, list[leaderboard.Standing]]:
-    """Play the round robins; returns the leaderboard of each stage (by stage name)."""
+        on_wait: Callable[[str], None] | None = None, jobs: int = 1,
+        on_start: Callable[[Run], None] | None = None) -> dict[str, list[leaderboard.Standing]]:
+    """Play the round robins; returns the leaderboard of each stage (by stage name). `on_start` is
+    called with the run once its settings are stored, before any game (to keep more beside them)."""
     names = check_entrants(agents)
     stages = unique_stages(load(p) for p in stage_paths)  # every stage checked before anything is played
     plans = [StagePlan(s, round_robin(names), options.games, title(s, stages), options.analysis_time)
@@ -30,6 +31,8 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     with Run.open(out, resume=resume) as played:
         played.start(stages, agents, options)
         played.keep_stages(plans)
+        if on_start is not None:
+            on_start(played)
         played.play(plans, agents, jobs=jobs, hooks=Hooks(on_stage=on_stage, on_game=on_game, on_wait=on_wait))
         boards = {}
         for plan in plans:

@@ -1,5 +1,6 @@
 """The command line, run in-process."""
 import json
+import sqlite3
 
 import pytest
 
@@ -120,6 +121,10 @@ def test_demo_runs_a_tournament_of_the_builtins(tmp_path, capsys):
     table = (tmp_path / "leaderboard.md").read_text()
     names = [b.name for b in builtins()]
     assert len(names) >= 2 and all(f"| {n} |" in table for n in names)
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:  # how it was started, kept beside its settings
+        kept = json.loads(db.execute("SELECT value FROM settings WHERE key = 'invocations'").fetchone()[0])
+    db.close()
+    assert [k["command"] for k in kept] == ["ludica " + " ".join(args)] and kept[0]["version"]
     assert main(args) == 0  # a second run finds every game played: it resumes and only prints
 
 

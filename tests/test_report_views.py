@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 from ludica import gdl, stages
-from ludica.commands.evaluate import record_invocation
+from ludica.invocation import record_invocation
 from ludica.evaluation import Outcome, evaluate, page, plots, rate, report, stageset, summarise
 from ludica.evaluation.anytime import Estimate, Point
 from ludica.runtime import Options, Run

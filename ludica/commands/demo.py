@@ -37,4 +37,5 @@ def run(args) -> int:
                       limits={"memory_mb": 2048})
     entrants = chosen_agents([], True)
     paths = [stage_path(s) for s in chosen]
-    return tournament.play(paths, entrants, out, options, resume=(out / "results.sqlite").is_file(), jobs=None)
+    return tournament.play(paths, entrants, out, options, resume=(out / "results.sqlite").is_file(), jobs=None,
+                            argv=args.argv)

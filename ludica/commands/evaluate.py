@@ -5,20 +5,16 @@ the report's path (printed as `ludica report` prints it: ludica/commands/report.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
-import shlex
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
-from ludica import __version__, gdl
+from ludica import gdl
 from ludica.arguments import (
     chosen_agents, count, episode_options, jobs_option, run_options, seconds, stage_files, stage_path,
 )
 from ludica.commands.report import anytime_line, show
+from ludica.invocation import record_invocation
 from ludica.terminal import PlainProgress, inert_rich
 
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
@@ -170,20 +166,6 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
         unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=draw.value, family=args.family,
                                   jobs=args.jobs or 0, progress=progress, min_divergence=args.min_divergence)
     return unseen, draw
-
-
-def record_invocation(store, base, argv: list[str]) -> None:
-    """What the report's header says of a run beyond its settings, kept in its store: under
-    `invocations` (JSON, a list: one entry per start, a resumed run adds one) the command line,
-    ludica's version, the machine (system, architecture, cores, Python; no host name) and the time
-    it started; under `base` the canonical text of the stage the unseen variants were drawn from
-    (the report says what each changed). Neither is part of the run's identity (Run.start)."""
-    held = json.loads(store.settings().get("invocations", "[]"))
-    held.append({"command": shlex.join(["ludica", *argv]), "version": __version__,
-                 "machine": f"{platform.system()} {platform.release()} {platform.machine()}, "
-                            f"{os.cpu_count()} cores, Python {platform.python_version()}",
-                 "started": datetime.now(UTC).isoformat(timespec="seconds")})
-    store.save_settings({"invocations": json.dumps(held)} | ({} if base is None else {"base": gdl.format(base)}))
 
 
 def run(args) -> int:

@@ -25,18 +25,22 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     entrants = chosen_agents(args.agent, args.builtins, args.agent_data)
     paths = [stage_path(s) for s in args.stages]
-    return play(paths, entrants, Path(args.out), run_options(args), resume=args.resume, jobs=args.jobs)
+    return play(paths, entrants, Path(args.out), run_options(args), resume=args.resume, jobs=args.jobs,
+                argv=args.argv)
 
 
-def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool, jobs: int | None) -> int:
+def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool, jobs: int | None,
+         argv: list[str]) -> int:
     """Play the round robins of `entrants` on the stage files `paths` into the run folder `out`,
-    then print the leaderboards; `jobs` stages side by side (None: every core)."""
+    then print the leaderboards; `jobs` stages side by side (None: every core); `argv`: the
+    command line, kept in the store (ludica/invocation.py)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
     from rich.table import Table
     from ludica.gdl import load
     from ludica.runtime import leaderboard, tournament
     from ludica.runtime.plans import unique_stages
+    from ludica.invocation import record_invocation
     from ludica.runtime.run import cores
 
     console = Console()
@@ -71,8 +75,8 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
 
         try:
             boards = tournament.run(paths, entrants, out, options, resume=resume, on_game=on_game,
-                                    on_stage=on_stage, on_wait=on_wait,
-                                    jobs=jobs or len(cores()))
+                                    on_stage=on_stage, on_wait=on_wait, jobs=jobs or len(cores()),
+                                    on_start=lambda run: record_invocation(run.store, None, argv))
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: every finished game is in {out / 'results.sqlite'}; "
                           f"run the same command with --resume to go on[/]")
