@@ -32,7 +32,7 @@ from ..gdl import load
 from ..gdl.diagnostics import LudicaError
 from ..runtime import Hooks, Run, StagePlan
 from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve
-from ..runtime.human import Turn
+from ..runtime.human import HUMAN_TIME, Turn
 from ..runtime.plans import Options
 from .runs import RunWatch
 from .stages import board_spec
@@ -40,6 +40,9 @@ from .stages import board_spec
 __all__ = ["PlayGame", "PlayRoom", "Refused", "WebSource", "routes"]
 
 _RESIGN = object()  # what the resign button puts in a person's queue
+# the new game form's clocks: an agent's game time as in every run; a person's 30 minutes
+# (ludica play's too); a second of analysis, so a game starts at once (a run's default is 60)
+FORM = {"game_time": Options.game_time, "human_time": HUMAN_TIME, "analysis_time": 1.0}
 ABANDON_AFTER = 60.0  # seconds with no page following a person's game before they resign it
 
 
@@ -275,6 +278,7 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
     async def choose(request: Request):
         stages = [(f"{k}/{p.name}", f"{s.title}: {s.name(p)}") for k, s in enumerate(sets) for p in s.files]
         return page("serve_play_new.html.j2", scripts("serve_play.js"), stages=stages, choices=room.choices(), store=room.store,
+                    form=FORM,
                     games=sorted(room.games.values(), key=lambda g: -g.number))
 
     async def start(request: Request):
@@ -289,8 +293,8 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
                 raise Refused(400, "no such stage")
             game = await run_in_threadpool(
                 room.start, path, fields.get("black", HUMAN), fields.get("white", "random"),
-                _number(fields, "game_time", 10.0), _number(fields, "human_time", 600.0),
-                _number(fields, "analysis_time", 1.0))
+                _number(fields, "game_time", FORM["game_time"]), _number(fields, "human_time", FORM["human_time"]),
+                _number(fields, "analysis_time", FORM["analysis_time"]))
         except Refused as error:
             return refused(error)
         except LudicaError as error:  # a served stage that does not load: said, not a server error
