@@ -241,11 +241,19 @@ SECTIONS = (("leaderboard", "Leaderboard"), ("pairwise", "Pairwise scores"), ("m
             ("secondary", "Secondary views"), ("replay", "Replay"))
 
 
+def title(s: Summary) -> str:
+    """What the run is and how big: `ludica evaluation: 6 agents, 22 stages, 660 games`."""
+    kind = next((k for k in ("evaluation", "qualification") if k in s.settings), "tournament")
+    counted = ", ".join(f"{n} {word}{'' if n == 1 else 's'}"
+                        for n, word in ((len(s.agents), "agent"), (len(s.stages), "stage"), (len(s.games), "game")))
+    return f"ludica {kind}: {counted}"
+
+
 def page_views(s: Summary, replay_page: str = "") -> dict:
     """Every view of the report by the name its template partial reads it under (templates/
     report.html.j2 includes them all): what a live page of the same run shows too. `replay_page`:
     where the links to games go, when the replay is not on the same page (`ludica serve`)."""
-    return {"title": f"ludica evaluation: {len(s.agents)} agents, {len(s.stages)} stages, {len(s.games)} games",
+    return {"title": title(s),
             "run": run_info(s), "sections": SECTIONS,
             "unfinished": unfinished(s), "leaderboard": leaderboard(s, replay_page),
             "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b, page=replay_page)),

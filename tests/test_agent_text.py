@@ -25,7 +25,7 @@ IMG_NAME = "<img src=x onerror=\"document.title='pwned'\">"
 SCRIPT_NAME = "</script><script>document.title='pwned2'</script>"
 DETAIL = "<img src=x onerror=\"document.title='detail'\"> </script><script>document.title='detail2'</script>"
 STAGE_NAME = "Tic <img src=x onerror=document.title='stage'> [red]x[/] $\\foo$"
-TITLE = "ludica evaluation: 2 agents, 1 stages, 4 games"
+TITLE = "ludica evaluation: 2 agents, 1 stage, 4 games"
 
 PLAYER = f'import random\nNAME = {IMG_NAME!r}\n\n\ndef analyze(stage, api, clock):\n' \
          '    return lambda state, legal, clock: random.choice(legal)\n'

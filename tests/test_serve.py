@@ -170,6 +170,7 @@ def test_a_tournament_on_a_stage_file_since_deleted_is_replayed(tmp_path):
     client = TestClient(create_app(sort_folders([tmp_path / "run"]), resamples=10), base_url=LOCAL)
     page = client.get("/runs/0").text
     assert "2 of 2 planned games played" in page and "Tic-tac-toe variant 1" in page
+    assert "ludica tournament: 2 agents, 1 stage, 2 games" in page
     replay = client.get("/runs/0/replay").text
     shown = json.loads(re.search(r'id="replay-data" type="application/json">(.*?)</script>', replay, re.S)[1])
     assert len(shown) == 2 and all(g["rows"] == g["cols"] == 4 for g in shown)
