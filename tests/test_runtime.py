@@ -497,8 +497,8 @@ _KILLED_REFEREE = (
 @pytest.mark.parametrize("phase", ["spawning", "compiling", "analysing"])
 def test_nothing_of_a_run_is_left_when_its_referee_is_killed(phase, isolate):
     """The referee killed while its worker starts Python, while it (or its rules oracle) compiles
-    the stage, and while the agent analyses (busy with playouts, in the oracle too): within a few
-    seconds no process of the agent is left, and the next run sweeps its control groups."""
+    the stage, and while the agent analyses (busy with playouts, in the oracle too): soon no process
+    of the agent is left, and the next run sweeps its control groups."""
     from ludica.runtime import cgroups
 
     referee = subprocess.Popen([sys.executable, "-c", _KILLED_REFEREE, str(HERE / "slow_analysis.py"),
@@ -511,7 +511,9 @@ def test_nothing_of_a_run_is_left_when_its_referee_is_killed(phase, isolate):
         time.sleep(0.5)
     os.kill(referee.pid, signal.SIGKILL)
     referee.wait()
-    deadline = time.monotonic() + 5.0
+    # the agent's processes are killed at once (the parent-death signal, bubblewrap's --die-with-parent), but a
+    # loaded machine (CI beside other jobs) may take seconds to schedule their ends: 30 s allowed
+    deadline = time.monotonic() + 30.0
     while time.monotonic() < deadline and _session(worker):
         time.sleep(0.02)
     assert not _session(worker), f"left running after the referee was killed while {phase}: {_session(worker)}"
