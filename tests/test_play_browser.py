@@ -145,7 +145,7 @@ def test_a_person_with_no_move_passes_unasked_then_plays(browser, tmp_path):
 
 def test_a_closed_page_resigns_its_person_s_game(browser, tmp_path):
     store = tmp_path / "store"
-    with serve(options=("--abandon-after", "1", "--play-store", str(store))) as url:
+    with serve(options=("--abandon-after", "5", "--play-store", str(store))) as url:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         new_game(page, url, "human", "random", "tic-tac-toe.gdl")
         page.wait_for_selector("#play-board .lit", timeout=WAIT_MS)

@@ -144,8 +144,8 @@ def test_a_game_whose_pages_all_closed_is_resigned_by_its_person(tmp_path):
     room = PlayRoom(tmp_path / "store", sandbox=False, abandon_after=0.3)
     with TestClient(create_app(sort_folders([]), room=room), base_url=LOCAL) as c:
         game = room.games[start(c)]
-        person_to_move(game)
         game.joined(), game.joined()  # two pages (tabs) follow it
+        person_to_move(game)
         game.left()
         time.sleep(0.6)
         assert game.end is None  # one page is still there
@@ -159,6 +159,14 @@ def test_a_game_whose_pages_all_closed_is_resigned_by_its_person(tmp_path):
     assert "page was closed for 0.3 s" in game.end["log"][-1]
     with sqlite3.connect(game.folder / STORE) as db:
         assert db.execute("SELECT reason, result FROM games").fetchone()[0] == "resign"
+
+
+def test_a_game_whose_page_is_never_opened_is_resigned_by_its_person(tmp_path):
+    room = PlayRoom(tmp_path / "store", sandbox=False, abandon_after=0.5)
+    with TestClient(create_app(sort_folders([]), room=room), base_url=LOCAL) as c:
+        game = room.games[start(c)]
+        wait(lambda: game.end is not None, timeout=30)
+    assert game.abandoned and game.end["reason"] == "resign"
 
 
 def test_a_game_of_agents_alone_is_not_abandoned(tmp_path):

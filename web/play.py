@@ -16,6 +16,7 @@ import itertools
 import json
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +91,7 @@ class PlayGame:
     changed: threading.Condition = field(default_factory=threading.Condition)
     abandon_after: float = ABANDON_AFTER
     watchers: int = 0  # the pages following the game now (their event streams)
+    unwatched_since: float = field(default_factory=time.monotonic)  # since when none has (a new game: none yet)
     abandoned: bool = False
 
     def watch(self, game, title: str, number: int, moment) -> None:
@@ -125,16 +127,25 @@ class PlayGame:
         """A page stopped following it: once none has for `abandon_after` seconds, its people resign."""
         with self.changed:
             self.watchers -= 1
-            if self.watchers or not self.sources or self.end is not None:
+            if self.watchers:
                 return
-        timer = threading.Timer(self.abandon_after, self._abandon)
-        timer.daemon = True
-        timer.start()
+            self.unwatched_since = time.monotonic()
+        self.abandon_if_unwatched()
+
+    def abandon_if_unwatched(self) -> None:
+        """In `abandon_after` seconds: if no page has followed the game since now (none opened, or
+        all closed), its people resign it. A game of agents alone is never abandoned."""
+        if self.sources and self.end is None:
+            timer = threading.Timer(self.abandon_after, self._abandon)
+            timer.daemon = True
+            timer.start()
 
     def _abandon(self) -> None:
         with self.changed:
             if self.watchers or self.end is not None or self.abandoned:
                 return  # a page came back (a reload), or the game ended meanwhile
+            if time.monotonic() - self.unwatched_since < self.abandon_after * 0.999:
+                return  # a page came and went since: the timer its leaving started decides
             self.abandoned = True
             for source in self.sources.values():  # each person resigns at their next move (or now)
                 source.moves.put(_RESIGN)
@@ -210,6 +221,7 @@ class PlayRoom:
         game = PlayGame(number, stage.name, (seats[0].name, seats[1].name), folder, sources,
                         abandon_after=self.abandon_after)
         self.games[number] = game
+        game.abandon_if_unwatched()  # a game whose page is never opened does not wait out a person's clock
         options = Options(games=1, analysis_time=analysis_time, game_time=game_time, human_time=human_time,
                           sandbox=self.sandbox)
         threading.Thread(target=self._play, args=(game, stage, seats, options), name=f"ludica-play-{number}",
