@@ -324,7 +324,7 @@ def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
     rows = []
     for x in r.ratings:
         f = s.failures.get(x.name)
-        rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}", f"{x.rank_probabilities[0]:.2f}",
+        rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}", _probability(x.rank_probabilities[0]),
                      f"{100 * x.score:.1f}%", Link(str(x.games), replay_link("agent", x.name, page=replay_page)),
                      *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
     table = Table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
@@ -337,7 +337,8 @@ def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
 
 
 def _probability(p: float) -> str:
-    """A probability as a rank table shows it: tiny ones said as such, not rounded to a bare 0.00."""
+    """A probability as the leaderboard and the rank table show it: tiny ones said as such, not
+    rounded to a bare 0.00 (or a sure-looking 1.00)."""
     if p == 0:
         return "0"
     return "<0.01" if p < 0.005 else ">0.99" if 0.995 < p < 1 else f"{p:.2f}"
