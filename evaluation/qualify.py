@@ -57,7 +57,6 @@ def qualify(candidates: list[AgentSpec], random_agent: AgentSpec, stage: A.Stage
     # a finished (or interrupted) qualification is kept: resumed if the folder holds one
     with Run.open(folder, resume=(folder / runfolder.STORE).is_file()) as run:
         run.start([stage], agents, options, qualification=str(n))
-        run.keep_stages([plan])
         run.play([plan], agents, jobs=jobs)
         games = run.store.games(stage_hash(stage))
     verdicts = []

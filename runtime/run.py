@@ -120,13 +120,18 @@ class Run:
                                   "or choose another --out")
         self.store.save_settings(wanted)
 
-    def keep_stages(self, plans: list[StagePlan]) -> None:
-        """Store each plan's stage (its canonical text, as public, with the games planned there), so
-        the run's report and replays need no other file: a stage given as a file may be gone by
-        then. An evaluation stores its own, with their roles and weights."""
-        for position, plan in enumerate(plans):
-            self.store.add_stage(stage_hash(plan.stage), plan.title, format_stage(plan.stage), "public", 1.0,
-                                 position, plan.analysis_time, len(plan.schedule()))
+    def _keep_stages(self, plans: list[StagePlan]) -> None:
+        """Store each plan's stage the store does not hold yet (its canonical text, as public, with
+        the games planned there), so the run's report and replays need no other file: a stage given
+        as a file may be gone by then. An evaluation stores its own first, with their roles and
+        weights, and they stay as they are."""
+        held = {s["stage_hash"] for s in self.store.stages()}
+        for plan in plans:
+            h = stage_hash(plan.stage)
+            if h not in held:
+                self.store.add_stage(h, plan.title, format_stage(plan.stage), "public", 1.0, len(held),
+                                     plan.analysis_time, len(plan.schedule()))
+                held.add(h)
 
     @property
     def settings(self) -> dict[str, str]:
@@ -153,11 +158,13 @@ class Run:
 
     def play(self, plans: list[StagePlan], agents: list[AgentSpec], *, jobs: int = 1, hooks: Hooks = Hooks()) -> None:
         """Play the plans' missing games with the run's stored options, `jobs` stages at a time, in
-        the plans' order. Ctrl-C (or an exception in a hook) stops every job: the games in hand are
-        not recorded, every agent process is killed, and the exception goes on."""
+        the plans' order; the stages the store does not hold yet are stored first (_keep_stages).
+        Ctrl-C (or an exception in a hook) stops every job: the games in hand are not recorded,
+        every agent process is killed, and the exception goes on."""
         options = self.options
         if options.sandbox:
             jail.require()  # before anything is compiled or started
+        self._keep_stages(plans)
         with notice_if_slow(hooks.on_wait, f"{COMPILING}, every kind of stage side by side"):
             warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
         if not options.sandbox or any(a.human for a in agents):

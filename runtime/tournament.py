@@ -30,7 +30,6 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
              for s in stages]
     with Run.open(out, resume=resume) as played:
         played.start(stages, agents, options)
-        played.keep_stages(plans)
         if on_start is not None:
             on_start(played)
         played.play(plans, agents, jobs=jobs, hooks=Hooks(on_stage=on_stage, on_game=on_game, on_wait=on_wait))

@@ -160,7 +160,7 @@ def test_agents_names_are_text_on_every_page(client):
 
 
 def test_a_tournament_on_a_stage_file_since_deleted_is_replayed(tmp_path):
-    """The store keeps each stage's text (Run.keep_stages): the file the run was given may be gone."""
+    """The store keeps each stage's text (Run.play): the file the run was given may be gone."""
     stage = tmp_path / "mine.gdl"
     stage.write_text(VARIANT)
     random = agents.resolve("random")

@@ -235,7 +235,6 @@ class PlayRoom:
         try:
             with Run.open(game.folder) as one_game:
                 one_game.start([stage], seats, options)
-                one_game.keep_stages([plan])
                 one_game.play([plan], seats, hooks=Hooks(
                     on_game=ended.append, on_ply=lambda title, n, moment: game.watch(compiled, title, n, moment)))
         except Exception as error:  # the page says what went wrong rather than waiting for ever

@@ -63,7 +63,7 @@ class RunWatch:
     def _compute(self, state: StoreState) -> RunViews:
         with Run.read(self.folder) as run:
             settings = run.settings
-            kept = bool(run.store.stages())  # a tournament's store from before Run.keep_stages holds none
+            kept = bool(run.store.stages())  # a tournament's store from before Run.play holds none
             planned = sum(s["planned"] for s in run.store.stages()) if kept else _planned_round_robin(settings)
             if not state.games:  # a run just begun: no view has anything to show yet
                 return RunViews(state, None, 0, planned)
@@ -73,10 +73,10 @@ class RunWatch:
 
 
 class _TournamentStages:
-    """A `ludica tournament` store made before tournaments kept their stages' text (Run.keep_stages),
-    which has their hashes alone: the stages
-    it played that are bundled ones, given as an evaluation's store gives its stages (so the views
-    and the replay have the stage), the rest of the store as it is."""
+    """A `ludica tournament` store made before every run kept its stages' text (Run.play), which
+    has their hashes alone: the stages it played that are bundled ones, given as an evaluation's
+    store gives its stages (so the views and the replay have the stage), the rest of the store as
+    it is."""
 
     def __init__(self, store, settings: dict[str, str]):
         self._store = store
