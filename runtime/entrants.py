@@ -12,7 +12,7 @@ import ast
 import difflib
 import hashlib
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..gdl.diagnostics import LudicaError
@@ -42,6 +42,14 @@ class AgentSpec:
     def fingerprint(self) -> str:
         """What a resumed run checks is unchanged: the agent file's sha256 (a person: `human`)."""
         return HUMAN if self.path is None else hashlib.sha256(self.path.read_bytes()).hexdigest()
+
+
+def seated(black: AgentSpec, white: AgentSpec) -> tuple[AgentSpec, AgentSpec]:
+    """The two seats of one game; one entrant in both (an agent against itself, two people) is
+    told apart as NAME-1 and NAME-2, since a game's results are kept by name."""
+    if black.name != white.name:
+        return black, white
+    return replace(black, name=f"{black.name}-1"), replace(white, name=f"{white.name}-2")
 
 
 class AgentNotFound(LudicaError, ValueError):

@@ -121,6 +121,15 @@ def test_the_terminal_source_lists_the_legal_moves_and_resigns_on_request():
     assert asked[0].startswith("Black (X), \\x1b[2Jann, 30:00 left: your move")  # the name shown inert
 
 
+def test_one_entrant_in_both_seats_is_told_apart_and_keeps_its_move_source():
+    from ludica.runtime.entrants import AgentSpec, seated
+
+    first, second = Typed(["a1"]), Typed(["b1"])
+    black, white = seated(AgentSpec(HUMAN, None, source=first), AgentSpec(HUMAN, None, source=second))
+    assert (black.name, white.name) == ("human-1", "human-2") and (black.source, white.source) == (first, second)
+    assert seated(resolve("random"), resolve("greedy")) == (resolve("random"), resolve("greedy"))
+
+
 def test_human_is_an_entrant_without_a_file():
     spec = resolve(HUMAN)
     assert spec.human and not spec.builtin and spec.path is None

@@ -32,7 +32,7 @@ from ..compiler import compile as compile_stage
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
 from ..runtime import Hooks, Run, StagePlan
-from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve
+from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
 from ..runtime.human import HUMAN_TIME, Turn
 from ..runtime.plans import Options
 from .runs import RunWatch
@@ -208,9 +208,7 @@ class PlayRoom:
               analysis_time: float) -> PlayGame:
         """A game begun in a thread of its own; its page watches it."""
         stage = load(stage_file)
-        seats = [self.entrant(black), self.entrant(white)]
-        if seats[0].name == seats[1].name:  # one entrant in both seats: tell them apart
-            seats = [AgentSpec(f"{s.name}-{k + 1}", s.path, s.data, s.source) for k, s in enumerate(seats)]
+        seats = list(seated(self.entrant(black), self.entrant(white)))
         with self._lock:
             number = next(self._numbers)
             folder = self.store / f"game-{number}"

@@ -28,12 +28,12 @@ def run(args) -> int:
 
     from ludica.compiler import compile as compile_stage
     from ludica.runtime import Hooks, Run, StagePlan, TerminalSource
+    from ludica.runtime.entrants import seated
 
     options = run_options(args)  # refused options before anything is compiled
     stage = gdl.load(stage_path(args.stage))
     black, white = chosen_agents([args.black, args.white], False, args.agent_data)
-    if black.name == white.name:  # an agent against itself: tell the two seats apart
-        black, white = replace(black, name=f"{black.name}-1"), replace(white, name=f"{white.name}-2")
+    black, white = seated(black, white)  # an agent against itself: the two seats told apart
     # a person plays at this terminal; the live game below shows them the board, --quiet does not
     black, white = (replace(a, source=TerminalSource(show_board=args.quiet)) if a.human else a for a in (black, white))
     plan = StagePlan(stage, ((black.name, white.name),), 1, stage.name, options.analysis_time)
