@@ -280,6 +280,23 @@ def test_another_host_name_is_refused(client, host):
     assert "leaderboard" not in answer.text.lower()
 
 
+def test_serve_s_play_room_abandons_after_the_time_its_help_names(monkeypatch, capsys):
+    import uvicorn
+
+    from ludica.web.play import ABANDON_AFTER
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **how: served.update(how, app=app))
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    assert f"default {ABANDON_AFTER:g}:" in " ".join(capsys.readouterr().out.split())
+    rooms = []
+    monkeypatch.setattr("ludica.web.PlayRoom", lambda *a, **k: rooms.append(k) or None)
+    assert cli.main(["serve", "--port", "8127"]) == 0
+    assert cli.main(["serve", "--port", "8128", "--abandon-after", "5"]) == 0
+    assert [r["abandon_after"] for r in rooms] == [ABANDON_AFTER, 5.0]
+
+
 def test_a_folder_that_is_neither_runs_nor_stages_is_refused(tmp_path):
     with pytest.raises(LudicaError, match="neither results.sqlite"):
         sort_folders([tmp_path])

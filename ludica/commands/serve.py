@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
     p.add_argument("--play-store", type=Path, default=None, metavar="DIR",
                    help="where the Play page's games are stored, a run folder per game (default: a new folder "
                         "under the system's temporary folder, kept after serve stops, its path printed)")
-    p.add_argument("--abandon-after", type=float, default=60.0, metavar="S",
+    p.add_argument("--abandon-after", type=float, default=None, metavar="S",
                    help="seconds a person's game waits with none of its pages open before the person resigns it "
                         "(default 60: a reload is not a resignation)")
     p.add_argument("--in-process", action="store_true",
@@ -63,8 +63,13 @@ def check_host(host: str, allow_remote: bool) -> None:
             "to listen there anyway")
 
 
+def host_name(host: str) -> str:
+    """An address as a URL and a Host header name it: an IPv6 one in brackets."""
+    return f"[{host}]" if ":" in host else host
+
+
 def url(host: str, port: int) -> str:
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+    return f"http://{host_name(host)}:{port}/"
 
 
 def run(args) -> int:
@@ -73,13 +78,13 @@ def run(args) -> int:
     import uvicorn
 
     from ludica.web import LOOPBACK_NAMES, PlayRoom, create_app, sort_folders
+    from ludica.web.play import ABANDON_AFTER
 
     check_host(args.host, args.allow_remote)
     store = args.play_store or Path(tempfile.mkdtemp(prefix="ludica-play-"))
     room = PlayRoom(store, tuple(Path(a) for a in args.agent), sandbox=not args.in_process,
-                    abandon_after=args.abandon_after)
-    named = f"[{args.host}]" if ":" in args.host else args.host  # as a Host header names it
-    hosts = None if args.allow_remote else (*LOOPBACK_NAMES, named.lower())
+                    abandon_after=ABANDON_AFTER if args.abandon_after is None else args.abandon_after)
+    hosts = None if args.allow_remote else (*LOOPBACK_NAMES, host_name(args.host).lower())
     app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples, room=room, hosts=hosts)
     print(f"ludica serve: {url(args.host, args.port)} (Ctrl-C to stop); the Play page's games go to {store}",
           flush=True)
