@@ -17,7 +17,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -129,8 +129,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
 
     async def run_events(request: Request):
         _, w = watch(request)
-        return StreamingResponse(live.events(w.folder, request.is_disconnected, poll),
-                                 media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return live.response(live.events(w.folder, request.is_disconnected, poll))
 
     async def replay_page(request: Request):
         k, w = watch(request)

@@ -14,11 +14,24 @@ from contextlib import closing
 from pathlib import Path
 from typing import NamedTuple
 
+from starlette.responses import StreamingResponse
+
 from ..runtime.runfolder import STORE
 
-__all__ = ["StoreState", "events", "store_state"]
+__all__ = ["KEEPALIVE", "KEEPALIVE_S", "StoreState", "events", "message", "response", "store_state"]
 
 KEEPALIVE_S = 15.0  # a comment line this often keeps proxies and the browser from closing a quiet stream
+KEEPALIVE = ": still here\n\n"
+
+
+def message(event: str, data) -> str:
+    """One server-sent event: its name and its data as JSON."""
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def response(stream: AsyncIterator[str]) -> StreamingResponse:
+    """A page's event stream (the run pages' and the Play pages'), never cached."""
+    return StreamingResponse(stream, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
 
 class StoreState(NamedTuple):
@@ -58,9 +71,9 @@ async def events(folder: Path, disconnected: Callable[[], Awaitable[bool]], poll
             held = await asyncio.to_thread(store_state, folder)
             if held != state:
                 state, quiet = held, 0.0
-                yield f"event: games\ndata: {json.dumps(held._asdict())}\n\n"
+                yield message("games", held._asdict())
         if quiet >= KEEPALIVE_S:
             quiet = 0.0
-            yield ": still here\n\n"
+            yield KEEPALIVE
         await asyncio.sleep(poll)
         quiet += poll

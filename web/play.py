@@ -25,7 +25,7 @@ from urllib.parse import parse_qs
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, StreamingResponse
+from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route
 
 from ..compiler import compile as compile_stage
@@ -35,6 +35,7 @@ from ..runtime import Hooks, Run, StagePlan
 from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
 from ..runtime.human import HUMAN_TIME, Turn
 from ..runtime.plans import Options
+from . import live
 from .runs import RunWatch
 from .stages import board_spec
 
@@ -45,6 +46,7 @@ _RESIGN = object()  # what the resign button puts in a person's queue
 # (ludica play's too); a second of analysis, so a game starts at once (a run's default is 60)
 FORM = {"game_time": Options.game_time, "human_time": HUMAN_TIME, "analysis_time": 1.0}
 ABANDON_AFTER = 60.0  # seconds with no page following a person's game before they resign it
+_LOOK_S = 0.1  # how often a game's event stream looks for new moments (a ply is shown within it)
 
 
 class Refused(Exception):
@@ -275,6 +277,8 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
     """The Play pages' routes; `page` and `scripts` are web/app.py's (a page of the templates, and
     the static scripts it inlines)."""
 
+    watches: dict[int, RunWatch] = {}  # a finished game's replay, by its number
+
     def refused(error: Refused) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_code=error.status)
 
@@ -325,19 +329,19 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
                     with game.changed:
                         new, end = game.moments[sent:], game.end
                     for moment in new:
-                        yield f"event: moment\ndata: {json.dumps(moment)}\n\n"
+                        yield live.message("moment", moment)
                     sent += len(new)
                     if end is not None and sent == len(game.moments):
-                        yield f"event: end\ndata: {json.dumps(end)}\n\n"
+                        yield live.message("end", end)
                         return
-                    quiet = 0.0 if new else quiet + 0.1
-                    if quiet >= 15.0:
+                    quiet = 0.0 if new else quiet + _LOOK_S
+                    if quiet >= live.KEEPALIVE_S:
                         quiet = 0.0
-                        yield ": still here\n\n"
-                    await asyncio.sleep(0.1)
+                        yield live.KEEPALIVE
+                    await asyncio.sleep(_LOOK_S)
             finally:
                 game.left()
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return live.response(stream())
 
     async def move(request: Request):
         if not _same_origin(request):
@@ -357,7 +361,9 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
         game = game_of(request)
         if game.end is None:
             raise HTTPException(409, "the game is still being played")
-        held = await run_in_threadpool(RunWatch(game.folder, resamples, replay_page=f"/play/{game.number}/replay").views)
+        # a game's views, computed once and held (RunWatch recomputes only if its store changes)
+        watch = watches.setdefault(game.number, RunWatch(game.folder, resamples, replay_page=f"/play/{game.number}/replay"))
+        held = await run_in_threadpool(watch.views)
         return page("serve_play_replay.html.j2", scripts("board.js", "replay.js"), game=game,
                     replay=held.context()["replay"])
 
