@@ -36,11 +36,15 @@ SEAT_NAMES = ("Black", "White")
 
 
 class Seat(Protocol):
+    """A player of one game: told the game's seed, its clock and its seat (0 black, 1 white) at the
+    start; asked for moves; told its score at the end (1 a win, 0 a draw, -1 a loss; None: the game
+    broke off), as the competition's protocol tells a bot (an agent program reads both)."""
+
     name: str
 
-    def start_game(self, seed: int, budget: float) -> Answer: ...
+    def start_game(self, seed: int, budget: float, seat: int) -> Answer: ...
     def think(self, state: list[int], legal: list[str], remaining: float) -> Answer: ...
-    def end_game(self) -> tuple[str, int]: ...
+    def end_game(self, score: int | None = None) -> tuple[str, int]: ...
 
 
 @dataclass
@@ -160,14 +164,14 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
     log = record.log
     log.append(f"Game started: {names[0]}(B) vs {names[1]}(W) on Stage: {game.stage.name}")
     rng = random.Random(seed)
-    started = [False, False]
+    started, decided = [False, False], False
     try:
         for p in (0, 1):
             if seats[p] is None:
                 _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
         if ready is not None:
             for p in (0, 1):
-                answer = ready[p].start_game(seed, budgets[p])
+                answer = ready[p].start_game(seed, budgets[p], p)
                 started[p] = True
                 record.time_used[p] += answer.seconds  # what the agent does as a game starts is its time
                 if answer.failure == "timeout":
@@ -190,11 +194,12 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
                 record.winner = game.winner(state)
             log.append(f"Game over: Final score {record.scores[0]}-{record.scores[1]}")
             log.append("Tie!" if record.winner is None else f"{SEAT_NAMES[record.winner]} wins!")
+        decided = True
     finally:
         for p in (0, 1):
             seat = seats[p]
             if started[p] and seat is not None:
-                text, total = seat.end_game()
+                text, total = seat.end_game(_score(record, p) if decided else None)
                 record.output.append({"seat": p, "text": text, "bytes": total})
     return record
 
@@ -276,6 +281,13 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         if watch is not None:
             watch(state)
     return state
+
+
+def _score(record: GameRecord, p: int) -> int:
+    """Seat p's score in a decided game: 1 a win, 0 a draw, -1 a loss (a forfeit by both: each lost)."""
+    if record.winner is None:
+        return -1 if record.forfeited[p] else 0
+    return 1 if record.winner == p else -1
 
 
 def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False, penalty: bool = True) -> None:

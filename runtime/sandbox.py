@@ -244,11 +244,12 @@ class AgentProcess:
             self.close()
         return answer
 
-    def start_game(self, seed: int, budget: float) -> Answer:
-        """Fork a game process from the analysed strategy; its CPU time counts on the game clock."""
+    def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
+        """Fork a game process from the analysed strategy; its CPU time counts on the game clock.
+        `seat`: the agent's (0 black, 1 white), for an agent program that reads it."""
         self._before_game = set(self.tree.members(rescan=True))
         self.drain.mark()
-        answer = self._request({"op": "game", "seed": seed}, budget, whole=False)
+        answer = self._request({"op": "game", "seed": seed, "seat": seat}, budget, whole=False)
         if answer.reply is not None and answer.reply.get("op") != "game-ready":
             answer.failure, answer.detail = "crash", _status_text(answer.reply, "the game process did not start")
             answer.reply = None  # the game process died at once
@@ -264,12 +265,13 @@ class AgentProcess:
             answer.failure, answer.detail, answer.reply = "protocol", f"a {text(answer.reply, 'op', 40)!r} reply", None
         return answer
 
-    def end_game(self) -> tuple[str, int]:
-        """End the game process and kill whatever it left; returns its output (text, bytes)."""
+    def end_game(self, score: int | None = None) -> tuple[str, int]:
+        """End the game process (telling it its `score`) and kill whatever it left; returns its
+        output (text, bytes)."""
         if self.alive and self._game_seq is not None:
             self._thaw()
             try:
-                self._send({"op": "end"})
+                self._send({"op": "end", "score": score})
                 self._wait(self._game_seq, 1.0, ending=True)  # idle: it is told to end, and does
             except (protocol.ProtocolError, protocol.Closed):
                 pass  # the game process is killed just below whatever happened
