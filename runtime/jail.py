@@ -250,9 +250,12 @@ def _memfd(name: str, data: bytes) -> int:
     return fd
 
 
-def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
+def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64,
+          files: tuple[tuple[Path, bool], ...] = ()) -> Jail:
     """The world of one agent's worker. The worker's command follows `jail.argv`; `jail.fds` must
-    be passed to it (pass_fds) and closed once it has started."""
+    be passed to it (pass_fds) and closed once it has started. `files`: more of the agent's files,
+    (host path, executable), copied beside its file in AGENT_DIR under their names; an executable
+    one (an agent program, a compiled binary) may be run, read-only like the rest (0555, not 0444)."""
     path, version = bubblewrap()
     agent_file = Path(agent_file).resolve()
     root = os.geteuid() == 0
@@ -273,6 +276,11 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
         options += ["--ro-bind", folder, folder]
     fds = [_memfd("ludica-agent", agent_file.read_bytes())]
     options += ["--perms", "0444", "--ro-bind-data", str(fds[-1]), f"{AGENT_DIR}/{agent_file.name}"]
+    for extra, executable in files:  # copies, as the agent's file: a later edit on the host is not seen
+        extra = Path(extra).resolve()
+        fds.append(_memfd("ludica-agent-file", extra.read_bytes()))
+        options += ["--perms", "0555" if executable else "0444", "--ro-bind-data", str(fds[-1]),
+                    f"{AGENT_DIR}/{extra.name}"]
     if data is not None:
         options += ["--ro-bind", str(Path(data).resolve()), f"{AGENT_DIR}/data"]
     options += _cache_links()
@@ -292,6 +300,7 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
                     + (f"uid {UNPRIVILEGED} (nobody), not the referee's root" if root else "the referee's user")),
         "files": (f"read-only: {', '.join(shown)}, the system's /bin, /lib links and loader cache; "
                   f"{AGENT_DIR}/{agent_file.name} (a copy of its file)"
+                  + "".join(f", {AGENT_DIR}/{Path(f).name} (a copy{', executable' if x else ''})" for f, x in files)
                   + (f", {AGENT_DIR}/data (its data folder)" if data else "")
                   + f"; writable, private: /tmp and /dev/shm ({tmp_mb} MiB each), numba's cache; own /proc, "
                     "/proc/sys read-only"),
