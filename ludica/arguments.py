@@ -48,13 +48,21 @@ def run_options(args):
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
                    isolate_rules=args.isolate_rules, **more)
 
-def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = ()):
-    """The agents the arguments name, each with the data folder `--agent-data AGENT=DIR` gives it."""
+def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (), commands: Sequence[str] = ()):
+    """The agents the arguments name (and the agent programs `--agent-cmd` gives), each with the
+    data folder `--agent-data AGENT=DIR` gives it."""
+    import shlex
     from dataclasses import replace
 
     from ludica import gdl
     from ludica.runtime import entrants as agents
     chosen = [agents.check_compiles(agents.resolve(s)) for s in specs]  # a syntax error is said before the run
+    for command in commands:
+        try:
+            words = shlex.split(command)
+        except ValueError as e:
+            raise gdl.LudicaError(f"--agent-cmd {command!r}: {e}; quote it as a shell would") from None
+        chosen.append(agents.program(words, Path.cwd(), where=f"--agent-cmd {command!r}"))
     if with_builtins:
         chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
     folders = {}
@@ -75,6 +83,13 @@ def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (
                                   f"{', '.join(c.name for c in chosen)})")
         chosen = [replace(c, data=path) if c in match else c for c in chosen]
     return chosen
+
+def agent_command_option(p) -> None:
+    p.add_argument("--agent-cmd", action="append", default=[], metavar="COMMAND",
+                   help="an agent program in any language, speaking the line protocol (docs/protocol.md), e.g. "
+                        "\"node bot.js\" or ./bot: its words that name files here are copied into its sandbox; "
+                        "repeat for more (an agent file NAME.agent says the same with a name)")
+
 
 def count(text: str) -> int:
     """argparse type: an integer of at least 1."""

@@ -29,6 +29,7 @@ from collections.abc import Callable
 
 from ..compiler import compile as compile_stage
 from ..gdl import ast as A
+from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
 from . import jail, logs
 from .api import RulesApi, warm
@@ -164,6 +165,11 @@ class Run:
         options = self.options
         if options.sandbox:
             jail.require()  # before anything is compiled or started
+        else:
+            unjailed = [a.name for a in agents if a.program]
+            if unjailed:  # an in-process seat runs Python files; a program has no place there, nor a clock
+                raise LudicaError(f"{', '.join(unjailed)}: an agent program runs only in the sandbox; leave out "
+                                  "--in-process (or these agents)")
         self._keep_stages(plans)
         with notice_if_slow(hooks.on_wait, f"{COMPILING}, every kind of stage side by side"):
             warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache

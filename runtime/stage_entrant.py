@@ -15,6 +15,9 @@ from .referee import stage_hash
 from .sandbox import AgentProcess, Answer, Settings
 
 
+PROGRAM_STARTS = 4  # a program's starts on one stage: a fresh preparation each time
+
+
 class Stopped(LudicaError):
     """The run was told to stop; the game in hand is not recorded."""
 
@@ -46,18 +49,30 @@ class Entrant:
         if self.analysis and isinstance(self.seat, AgentProcess) and not self.seat.alive:
             self.seat.close()
             self.seat = None
-            if self.analysis["attempts"] >= 2:  # a second death on this stage: no third analysis
-                self.why_not = "its worker died twice after its analysis"
+            if self.analysis["attempts"] >= self._attempts:
+                self.why_not = (f"its program was started {self._attempts} times on this stage" if self.spec.program
+                                else "its worker died twice after its analysis")
                 return None
         if not self.analysis or self.seat is None:
             self._start()
         return self.seat
 
+    @property
+    def _attempts(self) -> int:
+        """Analyses allowed on a stage. A Python agent's worker forks each game, so only a worker
+        that dies is started again (once). A program lives for the whole stage and goes with
+        any game it breaks (a timeout, a crash): it is started again, with a new preparation, up
+        to PROGRAM_STARTS times."""
+        return PROGRAM_STARTS if self.spec.program else 2
+
     def _process(self) -> AgentProcess:
         o = self.options
-        return AgentProcess(str(self.spec.path), self.text,
+        program = self.spec.program
+        return AgentProcess(None if program else str(self.spec.path), self.text,
                             Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
-                                     data=str(self.spec.data) if self.spec.data else None), name=self.spec.name)
+                                     data=str(self.spec.data) if self.spec.data else None,
+                                     program=self.spec.command if program else (),
+                                     files=tuple((str(p), x) for p, x in self.spec.files)), name=self.spec.name)
 
     def _start(self) -> None:
         o = self.options

@@ -31,10 +31,12 @@ import numpy as np
 
 from ..compiler.jit import cache_use
 from . import limits, oracle, protocol
-from .api import Rules, RulesApi, compiled
+from .api import Rules, RulesApi, StageView, compiled
 from .clock import Clock, cpu_seconds
 from .jail import AGENT_DIR
+from .program import Program, ProgramFailed
 
+PR_SET_DUMPABLE = 4
 ERROR_TEXT = 4000  # characters of a traceback sent back
 MOVE_TEXT = 200  # characters of a move's text sent back
 
@@ -90,9 +92,11 @@ def _play(reader: protocol.Reader, sock: socket.socket, strategy, api: Rules, se
 
 
 def _analyse(reader, sock, view, api, now):
-    """Wait for `analyze`, run it; the strategy, or None (the reply said why)."""
+    """Wait for `analyze`, run it; the strategy (or the started program), or None (the reply said why)."""
     request = reader.read()
     seq = request.get("seq")
+    if request.get("program"):
+        return _prepare_program(sock, seq, request, view, api, now)
     try:
         os.chdir(AGENT_DIR)  # the agent opens its data by relative paths
         agent = load_agent(request["source"], request["agent"])
@@ -104,6 +108,56 @@ def _analyse(reader, sock, view, api, now):
     sys.stdout.flush(), sys.stderr.flush()
     protocol.send(sock, {"op": "analysed", "seq": seq, "ok": ok, "error": error}, timeout=None)
     return strategy if ok else None
+
+
+def _prepare_program(sock, seq, request, view: StageView, api: Rules, now) -> Program | None:
+    """Start the agent's program in /agent and let it prepare (runtime/program.py)."""
+    program = None
+    try:
+        os.chdir(AGENT_DIR)
+        program = Program([str(a) for a in request["program"]], api, view, now)
+        # This process holds the compiled rules and runs no agent code from here on: not dumpable,
+        # so the program (same user) cannot read them from its memory (/proc/PID/mem).
+        limits.libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        program.prepare(float(request["budget"]))
+        ok, error = True, None
+    except ProgramFailed as e:
+        ok, error = False, f"{e}" + (f"; {program.exit_text()}" if program is not None and program.exit_text() else "")
+    except OSError as e:  # the command could not be started
+        ok, error = False, f"the program could not be started: {e.strerror or e}"
+    sys.stdout.flush(), sys.stderr.flush()
+    protocol.send(sock, {"op": "analysed", "seq": seq, "ok": ok, "error": error}, timeout=None)
+    return program if ok else None
+
+
+def _serve_program(reader: protocol.Reader, sock: socket.socket, program: Program) -> None:
+    """The games of a program, in this process (a program is not forked per game): each request
+    relayed as play-level lines. A program that exits or breaks the protocol ends the worker with
+    an `error` reply; the referee then starts it again for the next game, as it does a worker that died."""
+    game_seq = None
+    while True:
+        request = reader.read()
+        op, seq = request.get("op"), request.get("seq")
+        try:
+            if op == "quit":
+                program.quit()
+                return
+            if op == "game":
+                game_seq = seq
+                program.start(int(request.get("seat", 0)), float(request.get("budget", 0)), int(request["seed"]))
+                protocol.send(sock, {"op": "game-ready", "seq": seq}, timeout=None)
+            elif op == "move":
+                move = program.move(request["state"], request["legal"], float(request["remaining"]))
+                protocol.send(sock, {"op": "move", "seq": seq, "move": move}, timeout=None)
+            elif op == "end" and game_seq is not None:
+                program.end(request.get("score"))
+                protocol.send(sock, {"op": "game-ended", "seq": game_seq, "status": 0}, timeout=None)
+                game_seq = None
+        except ProgramFailed as e:
+            exit_text = program.exit_text()
+            protocol.send(sock, {"op": "error", "seq": seq, "error": f"{e}" + (f"; {exit_text}" if exit_text else "")},
+                          timeout=None)
+            return
 
 
 def main(fd: int, isolate: bool = False) -> None:
@@ -138,6 +192,9 @@ def main(fd: int, isolate: bool = False) -> None:
     now = asks.cpu_seconds if asks is not None else cpu_seconds  # the agent's clock counts what it is charged
     strategy = _analyse(reader, sock, view, api, now)
     if strategy is None:
+        return
+    if isinstance(strategy, Program):
+        _serve_program(reader, sock, strategy)
         return
     while True:
         request = reader.read()
