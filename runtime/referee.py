@@ -6,6 +6,8 @@ runtime/local.LocalSeat for trusted in-process play) only ever answers "which mo
 - cumulative charged time over the game budget: the game is lost (time forfeit);
 - an illegal or malformed move: logged, a random legal move is played (drawn from the game's
   seed, so replays agree); the third in one game loses it;
+- a seat that gives up finding a legal move itself (a language model after its four attempts,
+  runtime/models) loses the game for illegal moves;
 - a crash, an exception, a broken pipe, a protocol violation or too many processes: the game is lost;
 - a forced pass is played without asking the seat;
 - a game still going after MAX_PLIES plies is stopped as a draw;
@@ -58,6 +60,7 @@ class Ply:
     seconds: float
     board: list[list[int]]
     note: str = ""
+    usage: dict | None = None  # a language model's: tokens, calls, latency, cost of the move (runtime/models)
 
 
 @dataclass
@@ -252,6 +255,11 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         if answer.failure == "resign":
             _forfeit(record, p, "resign", f"{SEAT_NAMES[p]} ({names[p]}) resigns", penalty=False)
             return state
+        if answer.failure == "illegal":  # a seat that ran out of attempts itself (a language model's four)
+            record.illegal[p] += 1
+            _forfeit(record, p, "illegal", f"{SEAT_NAMES[p]} ({names[p]}) gave no legal move: "
+                                           f"{_first_line(answer.detail)}")
+            return state
         if answer.failure:
             _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) failed ({answer.failure}): "
                                          f"{_first_line(answer.detail)}")
@@ -274,7 +282,9 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         else:
             move = chosen
         state, captured = game.apply_counted(state, move)
-        record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note))
+        usage = answer.reply.get("usage")
+        record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note,
+                                usage if isinstance(usage, dict) else None))
         log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
         if not game.is_terminal(state) and game.to_move(state) == p:
             log.append(f"{names[p]} continues ({_continues_note(game.stage)})")
