@@ -285,3 +285,13 @@ def test_an_interpreter_outside_usr_is_refused_with_where_it_is(tmp_path, monkey
     monkeypatch.setenv("PATH", f"{home}:/usr/bin:/bin")
     with pytest.raises(agents.AgentFileError, match=f"mynode is at {home}/mynode, which the sandbox does not show"):
         agents.program(["mynode", "bot.js"], tmp_path)
+
+
+@needs_node
+def test_a_program_asks_a_rules_oracle_under_isolate_rules(tmp_path):
+    games, analyses, logs = against_random(tmp_path, js("caller"), isolate_rules=True)
+    assert all(g["reason"] == "normal" and json.loads(g["illegal"]) == [0, 0] for g in games)
+    (mine,) = [a for a in analyses if a["agent"] == "caller"]
+    assert "prepared: Small Board (6x6) 6x6, 10 playouts" in mine["output"]
+    assert "oracle" in json.loads(mine["lockdown"])["rules"]
+    assert not any("mismatch" in o["text"] for log in logs for o in log["output"])
