@@ -22,6 +22,15 @@ class Stopped(LudicaError):
     """The run was told to stop; the game in hand is not recorded."""
 
 
+def sandboxed(spec: AgentSpec, text: str, options: Options) -> AgentProcess:
+    """The sandboxed worker (not started) of an agent (a Python file or a program) on a stage."""
+    o, program = options, spec.program
+    return AgentProcess(None if program else str(spec.path), text,
+                        Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
+                                 data=str(spec.data) if spec.data else None, program=spec.command if program else (),
+                                 files=tuple((str(p), x) for p, x in spec.files)), name=spec.name)
+
+
 class Entrant:
     """One agent on one stage: its seat (sandboxed or local), analysed, restarted if its worker dies.
     `analysis_time` is its budget on this stage (StagePlan.budget)."""
@@ -66,13 +75,7 @@ class Entrant:
         return PROGRAM_STARTS if self.spec.program else 2
 
     def _process(self) -> AgentProcess:
-        o = self.options
-        program = self.spec.program
-        return AgentProcess(None if program else str(self.spec.path), self.text,
-                            Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
-                                     data=str(self.spec.data) if self.spec.data else None,
-                                     program=self.spec.command if program else (),
-                                     files=tuple((str(p), x) for p, x in self.spec.files)), name=self.spec.name)
+        return sandboxed(self.spec, self.text, self.options)
 
     def _start(self) -> None:
         o = self.options
