@@ -33,7 +33,9 @@ from .. import gdl
 from ..gdl import loads
 from ..sampler.edits import describe
 from ..gdl.diagnostics import LudicaError
+from ..runtime.entrants import MODEL_PREFIX
 from ..runtime.human import HUMAN, HUMAN_TIME
+from ..runtime.plans import MODEL_TIME
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
@@ -472,11 +474,19 @@ def replays(s: Summary) -> list[dict]:
 
 def _budgets(settings: dict[str, str]):
     """A player's clock per game, by name: a person's (an entrant whose file is `human`) the
-    run's human_time, any other's its game_time (None: the run does not say)."""
+    run's human_time, a language model's (its fingerprint says `model:`) its model_time, any
+    other's its game_time (None: the run does not say)."""
     options = json.loads(settings.get("options", "{}"))
     names, files = (json.loads(settings.get(k, "[]")) for k in ("agents", "agent files"))
     people = {n for n, f in zip(names, files) if f == HUMAN}
-    return lambda name: options.get("human_time", HUMAN_TIME) if name in people else options.get("game_time")
+    models = {n for n, f in zip(names, files) if str(f).startswith(MODEL_PREFIX)}
+
+    def budget(name: str):
+        if name in people:
+            return options.get("human_time", HUMAN_TIME)
+        return options.get("model_time", MODEL_TIME) if name in models else options.get("game_time")
+
+    return budget
 
 
 def _clocks(seconds: list) -> list[list[float]]:

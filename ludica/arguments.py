@@ -43,10 +43,12 @@ def stage_files(args: list[str]) -> list[Path]:
 
 def run_options(args):
     from ludica.runtime.plans import Options
-    more = {} if args.human_time is None else {"human_time": args.human_time}  # None: Options' default
+    # None: Options' default
+    more = {key: value for key, value in (("human_time", args.human_time), ("model_time", args.model_time))
+            if value is not None}
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
-                   isolate_rules=args.isolate_rules, **more)
+                   isolate_rules=args.isolate_rules, model_rules=args.rules, **more)
 
 def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (), commands: Sequence[str] = ()):
     """The agents the arguments name (and the agent programs `--agent-cmd` gives), each with the
@@ -121,6 +123,13 @@ def episode_options(p, analysis: float, game: float) -> None:
     p.add_argument("--human-time", type=seconds, default=None, metavar="S",
                    help="a person's time per game (the entrant `human`), wall-clock seconds (default 1800: a "
                         "person has no CPU time, and takes longer than an agent)")
+    p.add_argument("--model-time", type=seconds, default=None, metavar="S",
+                   help="a language model's time per game (a .model agent), wall-clock seconds of its answered "
+                        "requests (default 600: a remote model's CPU time cannot be measured)")
+    p.add_argument("--rules", choices=("text", "gdl", "none"), default=None,
+                   help="what language-model agents are told of the rules: text (plain English), gdl (the .gdl "
+                        "text) or none (they learn them only through the API's tools); default: as each .model "
+                        "file says (text unless it says otherwise)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
     p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
     p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")

@@ -8,6 +8,9 @@ The kinds of entrant (`AgentSpec.kind`):
   `files`) or on the command line (`--agent-cmd "node bot.js"`); its files are copied into its jail;
 - `arena`: a `.js` file holding an Othello AI Arena intelligent system (`analyzeStage`), run under
   node by ludica's adapter (runtime/external/arena.js), a program like the others;
+- `model`: a language model behind an OpenAI-compatible endpoint, described by a `NAME.model` file
+  (runtime/models): its harness runs on the referee's side (the model is remote), its clock is
+  wall time;
 - `human`: a person (runtime/human.py): no file, never sandboxed, their moves from a move source.
 
 An agent's name (in logs and leaderboards) is its file name without its suffix, unless the file
@@ -38,8 +41,9 @@ BUILTIN_DIR = Path(__file__).parent / "agents"
 BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
 
 
-KINDS = ("python", "program", "arena", HUMAN)
+KINDS = ("python", "program", "arena", "model", HUMAN)
 ARENA_ADAPTER = Path(__file__).parent / "external" / "arena.js"
+MODEL_PREFIX = "model:"  # a language model's fingerprint starts so
 # Where a program's interpreter may live: the jail shows the system's /usr (and the /bin, /lib links)
 SYSTEM_PREFIXES = ("/usr/", "/bin/", "/sbin/")
 
@@ -78,12 +82,21 @@ class AgentSpec:
         return self.kind in ("program", "arena")
 
     @property
+    def wall_clock(self) -> bool:
+        """Whether its clock is wall time (a person's, a language model's), not CPU time."""
+        return self.kind in (HUMAN, "model")
+
+    @property
     def fingerprint(self) -> str:
         """What a resumed run checks is unchanged: the agent file's sha256 (a person: `human`); a
         program's: the sha256 of its command and of each of its files by name (no host path, so a
-        moved folder still resumes)."""
+        moved folder still resumes); a language model's: `model:` and its .model file's sha256 (the
+        report tells its wall clock by it)."""
         if self.kind == HUMAN:
             return HUMAN
+        if self.kind == "model":
+            assert self.path is not None
+            return MODEL_PREFIX + hashlib.sha256(self.path.read_bytes()).hexdigest()
         if self.kind == "program":
             held = {"kind": self.kind, "command": list(self.command),
                     "files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p, _ in self.files}}
@@ -259,9 +272,24 @@ def arena_system(path: Path) -> AgentSpec:
     return replace(spec, path=path, kind="arena", command=("node", str(ARENA_ADAPTER), path.name))
 
 
+def language_model(path: Path) -> AgentSpec:
+    """A language model described by a `.model` file (runtime/models/config.py), read and checked now."""
+    try:
+        from .models import load_config
+    except ImportError as e:  # the `openai` client is an optional extra
+        raise AgentFileError(f"{path}: a language-model agent needs the openai client ({e}); install it with "
+                             "pip install 'ludica[models]'") from None
+    config = load_config(path)
+    bad = unfit_character(config.name)
+    if bad is not None:
+        raise AgentFileError(f"{path}: its name {config.name!r} holds {bad}: a name is one line of visible text")
+    return AgentSpec(config.name[:60], path, kind="model")
+
+
 def resolve(spec: str) -> AgentSpec:
     """A built-in name (`random`, `mcts`…), `human` (a person), or a path to an agent file: a
-    Python file, an agent program's `.agent` file, or an Arena system's `.js` file."""
+    Python file, an agent program's `.agent` file, an Arena system's `.js` file or a language
+    model's `.model` file."""
     if spec == HUMAN:
         return AgentSpec(HUMAN, None, kind=HUMAN)
     if spec in BUILTINS:
@@ -277,6 +305,8 @@ def resolve(spec: str) -> AgentSpec:
     path = path.resolve()
     if path.suffix == ".agent":
         return agent_file(path)
+    if path.suffix == ".model":
+        return language_model(path)
     if path.suffix in (".js", ".mjs", ".cjs"):
         return arena_system(path)
     source = path.read_text(encoding="utf-8", errors="replace")

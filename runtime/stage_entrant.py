@@ -5,6 +5,7 @@ between games; a second death on the stage leaves it without a strategy there. A
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from ..gdl.diagnostics import LudicaError
 from .entrants import AgentSpec
@@ -13,6 +14,9 @@ from .local import LocalSeat
 from .plans import Options
 from .referee import stage_hash
 from .sandbox import AgentProcess, Answer, Settings
+
+if TYPE_CHECKING:
+    from .models import ModelSeat
 
 
 PROGRAM_STARTS = 4  # a program's starts on one stage: a fresh preparation each time
@@ -31,6 +35,14 @@ def sandboxed(spec: AgentSpec, text: str, options: Options) -> AgentProcess:
                                  files=tuple((str(p), x) for p, x in spec.files)), name=spec.name)
 
 
+def model_seat(spec: AgentSpec, game, text: str, options: Options) -> ModelSeat:
+    """A language model's seat (runtime/models), told the rules as the run says (--rules) or its file."""
+    from .models import ModelSeat, load_config  # the `openai` client: only runs with a model load it
+
+    assert spec.path is not None
+    return ModelSeat(spec.name, game, load_config(spec.path), text, rules=options.model_rules)
+
+
 class Entrant:
     """One agent on one stage: its seat (sandboxed or local), analysed, restarted if its worker dies.
     `analysis_time` is its budget on this stage (StagePlan.budget)."""
@@ -40,13 +52,13 @@ class Entrant:
         self.spec, self.game, self.text, self.options = spec, game, text, options
         self.store, self.stage, self.stopping = store, stage, stopping
         self.analysis_time = analysis_time
-        self.seat: AgentProcess | LocalSeat | HumanSeat | None = None
+        self.seat: AgentProcess | LocalSeat | HumanSeat | ModelSeat | None = None
         self.why_not = ""
         self.analysis: dict = {}
 
     def launch(self) -> None:
         """Start the sandboxed worker now, without waiting (the analysis comes with the first game)."""
-        if self.options.sandbox and not self.spec.human and self.seat is None and not self.why_not:
+        if self.options.sandbox and not self.spec.wall_clock and self.seat is None and not self.why_not:
             self.seat = self._process()
             self.seat.launch()
 
@@ -82,10 +94,14 @@ class Entrant:
         attempts = self.analysis.get("attempts", 0) + 1
         lockdown: dict = {}
         output = ("", 0)
-        seat: AgentProcess | LocalSeat | HumanSeat
+        seat: AgentProcess | LocalSeat | HumanSeat | ModelSeat
         if self.spec.human:  # a person has no analysis phase: ready at once, nothing charged
             seat = HumanSeat(self.spec.name, self.game, self.spec.source or TerminalSource())
             answer = Answer({"op": "analysed", "ok": True}, 0.0, 0.0)
+        elif self.spec.kind == "model":  # on the referee's side: the model is remote, its harness ours
+            seat = model_seat(self.spec, self.game, self.text, o)
+            answer = seat.analyze(self.analysis_time)
+            output = (seat.analysis_transcript, len(seat.analysis_transcript.encode()))
         elif o.sandbox:
             # every worker is in self.seat as soon as it exists: a stop (Ctrl-C) kills what it finds there
             held = self.seat  # sandboxed: a worker, if any
@@ -120,5 +136,6 @@ class Entrant:
             self.seat, self.why_not = seat, ""
 
     def close(self) -> None:
-        if isinstance(self.seat, AgentProcess):
-            self.seat.close()
+        seat = self.seat
+        if seat is not None and not isinstance(seat, (LocalSeat, HumanSeat)):
+            seat.close()  # a worker's, or a language model's (its connections)
