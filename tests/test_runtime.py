@@ -551,9 +551,10 @@ def _session(sid: int) -> list[int]:
     return found
 
 
-def _workers_under(ancestor: int) -> list[int]:
+def _workers_under(ancestor: int, command_holds: bytes = b"ludica.runtime.worker") -> list[int]:
     """The live agent workers descended from process `ancestor` (read from /proc: pgrep would also
-    match the workers of any other run on the machine, other test runs' included)."""
+    match the workers of any other run on the machine, other test runs' included); with
+    `command_holds`, the descendants whose command line holds that instead (b"": every one)."""
     parents, commands = {}, {}
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -572,7 +573,7 @@ def _workers_under(ancestor: int) -> list[int]:
                 return True
         return False
 
-    return [pid for pid, command in commands.items() if b"ludica.runtime.worker" in command and descends(pid)]
+    return [pid for pid, command in commands.items() if command_holds in command and descends(pid)]
 
 
 def _alive(pid: int) -> bool:
