@@ -23,7 +23,7 @@ import csv
 import io
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -41,6 +41,7 @@ from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
 from .drawseed import revealed
 from .failures import KINDS
+from .usage import model_usage
 from .page import Markup, render
 from .summary import Summary
 
@@ -65,6 +66,8 @@ def to_dict(s: Summary) -> dict:
         "failures": {a: {"games": f.games, "lost": dict(f.lost), "illegal_moves": f.illegal_moves,
                          "top_reasons": f.top_reasons()} for a, f in s.failures.items()},
         "warnings": s.warnings,
+        "models": [asdict(m) | {"cost": m.cost}  # what the language-model agents used
+                   for m in model_usage(s.games + s.adaptation_games + s.reference_games, s.analyses)],
         "scores": s.scores,
         "metrics": s.metrics,
         "views": s.views,
@@ -240,7 +243,7 @@ class UnseenStage:
 # The sections of the page in order, by the id of their element and their heading (the index lists them).
 SECTIONS = (("leaderboard", "Leaderboard"), ("pairwise", "Pairwise scores"), ("metrics", "Metrics"),
             ("anytime", "Anytime generalisation estimate"), ("failures", "Failures"),
-            ("secondary", "Secondary views"), ("replay", "Replay"))
+            ("models", "Language models"), ("secondary", "Secondary views"), ("replay", "Replay"))
 
 
 def title(s: Summary) -> str:
@@ -255,12 +258,13 @@ def page_views(s: Summary, replay_page: str = "") -> dict:
     """Every view of the report by the name its template partial reads it under (templates/
     report.html.j2 includes them all): what a live page of the same run shows too. `replay_page`:
     where the links to games go, when the replay is not on the same page (`ludica serve`)."""
+    models = language_models(s)
     return {"title": title(s),
-            "run": run_info(s), "sections": SECTIONS,
+            "run": run_info(s), "sections": [x for x in SECTIONS if x[0] != "models" or models is not None],
             "unfinished": unfinished(s), "leaderboard": leaderboard(s, replay_page),
             "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b, page=replay_page)),
             "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
-            "secondary": secondary_views(s), "replay": replays(s)}
+            "models": models, "secondary": secondary_views(s), "replay": replays(s)}
 
 
 def run_info(s: Summary) -> list[tuple[str, str]]:
@@ -407,6 +411,28 @@ def failures(s: Summary) -> Table:
             for f in sorted(s.failures.values(), key=lambda f: -f.share)]
     return Table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced", "Top reasons"], rows,
                  "text-last")
+
+
+def language_models(s: Summary) -> Table | None:
+    """What each language-model agent used (evaluation/usage.py); None in a run without one. Its
+    clock is wall time: a remote model's CPU time cannot be measured."""
+    found = model_usage(s.games + s.adaptation_games + s.reference_games, s.analyses)
+    if not found:
+        return None
+
+    def per(total: float, n: int, form: str) -> str:
+        return format(total / n, form) if n else "—"
+
+    rows = [[m.agent, m.analyses,
+             f"{m.analysis.get('tokens_in', 0):,} / {m.analysis.get('tokens_out', 0):,}", m.analysis.get("tool_calls", 0),
+             m.games, m.moves, f"{m.game.get('tokens_in', 0):,} / {m.game.get('tokens_out', 0):,}",
+             per(m.game.get("tokens_in", 0) + m.game.get("tokens_out", 0), m.moves, ",.0f"),
+             per(m.game.get("attempts", 0), m.moves, ".2f"), per(m.game.get("latency", 0.0), m.moves, ".2f"),
+             m.analysis.get("retries", 0) + m.game.get("retries", 0),
+             "—" if m.cost is None else f"{m.cost:.4f}"] for m in found]
+    return Table(["Agent", "Analyses", "Analysis tokens in / out", "Tool calls", "Games", "Moves answered",
+                  "Game tokens in / out", "Tokens per move", "Answers per move", "Seconds per move",
+                  "Transport retries", "Cost"], rows)
 
 
 def secondary_views(s: Summary) -> Table:

@@ -84,6 +84,8 @@ class GameRecord:
     log: list[str] = field(default_factory=list)
     output: list[dict] = field(default_factory=list)  # per seat: kept text and total bytes printed
     forfeited: tuple[bool, bool] = (False, False)
+    # per seat, a language model's usage over the game (its failed moves too): tokens, calls... summed
+    usage: list[dict | None] = field(default_factory=lambda: [None, None])
 
     @property
     def result(self) -> str:
@@ -248,7 +250,8 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         remaining = budgets[p] - record.time_used[p]
         answer = seats[p].think(state.tolist(), texts, remaining)
         record.time_used[p] += answer.seconds
-        if answer.failure == "timeout" or record.time_used[p] > budgets[p]:
+        _add_usage(record, p, answer)
+        if answer.failure == "timeout" or record.time_used[p] > budgets[p]:  # (a failure's reply: only its usage)
             _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of {budgets[p]:g}s!"
                      + (f" ({answer.detail})" if answer.detail else ""), by_time=True)
             return state
@@ -291,6 +294,21 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         if watch is not None:
             watch(state)
     return state
+
+
+def _add_usage(record: GameRecord, p: int, answer: Answer) -> None:
+    """Add what a move used (a language model's: its reply's `usage`, kept on a failure too) to the seat's
+    total for the game: numbers summed, anything else kept as the last said."""
+    usage = answer.reply.get("usage") if isinstance(answer.reply, dict) else None
+    if not isinstance(usage, dict):
+        return
+    total = record.usage[p] if record.usage[p] is not None else {}
+    for key, value in usage.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(total.get(key, 0), (int, float)):
+            total[key] = round(total.get(key, 0) + value, 8)
+        else:
+            total[key] = value
+    record.usage[p] = total
 
 
 def _score(record: GameRecord, p: int) -> int:
