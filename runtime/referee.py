@@ -302,7 +302,8 @@ def _add_usage(record: GameRecord, p: int, answer: Answer) -> None:
     usage = answer.reply.get("usage") if isinstance(answer.reply, dict) else None
     if not isinstance(usage, dict):
         return
-    total = record.usage[p] if record.usage[p] is not None else {}
+    held = record.usage[p]
+    total: dict = held if held is not None else {}
     for key, value in usage.items():
         if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(total.get(key, 0), (int, float)):
             total[key] = round(total.get(key, 0) + value, 8)
