@@ -30,7 +30,7 @@ MODEL = "standin-model"
 class Scripted:
     """One scripted answer: `text`, and/or `tool_calls` ((name, arguments) pairs: a dict of
     arguments is sent as JSON, a string as it is), or an HTTP error `status` (429, 500...) with
-    `headers` (such as retry-after); after `delay` seconds; `usage`: (prompt, completion) tokens
+    `headers` (such as retry-after) and the error's `message`; after `delay` seconds; `usage`: (prompt, completion) tokens
     to report (None: counted)."""
 
     text: str | None = None
@@ -39,6 +39,7 @@ class Scripted:
     delay: float = 0.0
     usage: tuple[int, int] | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    message: str = ""
 
 
 Entry = Scripted | Callable[[dict], Scripted]
@@ -157,7 +158,7 @@ def _handler(standin: Standin) -> type[BaseHTTPRequestHandler]:
             if answer.delay:
                 time.sleep(answer.delay)
             if answer.status is not None:
-                self._send(answer.status, {"error": {"message": f"scripted status {answer.status}",
+                self._send(answer.status, {"error": {"message": answer.message or f"scripted status {answer.status}",
                                                      "type": "scripted", "code": answer.status}}, answer.headers)
                 return
             self._send(200, _completion(body, answer), answer.headers)

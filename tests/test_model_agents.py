@@ -108,7 +108,7 @@ def test_the_model_seat_plays_white_too_and_is_told_its_side_and_mark():
         record = play_game(game, (random_seat(game), seat_for(server, game)), seed=2, game_time=20.0)
     assert record.forfeited == (False, False) and record.reason == "normal"
     user = server.chats[0]["messages"][-1]["content"]
-    assert "You play o, the second player: your pieces are O, your opponent x's are X." in user
+    assert "You play o, the second player (white): your pieces are O, your opponent x's are X." in user
     assert "It is your turn: o (O) to move." in user and sum(m == "X" for m in board_cells(user).values()) == 1
 
 
@@ -261,6 +261,27 @@ def test_a_transport_failure_that_outlasts_the_retries_loses_the_game_not_the_ru
     assert again.forfeited == (False, False)
 
 
+def test_an_endpoint_that_wants_max_completion_tokens_and_no_temperature_is_asked_so_at_once():
+    game = game_of("tic-tac-toe")
+    script = [Scripted(status=400, message="Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                           "Use 'max_completion_tokens' instead."),
+              Scripted(status=400, message="Unsupported value: 'temperature' does not support 0.0 with this model. "
+                                           "Only the default (1) value is supported."),
+              Scripted("move: b2"), Scripted("move: a1")]
+    with Standin(script) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        legal = [str(m) for m in game.legal_moves(state)]
+        answer = model.think(state.tolist(), legal, 10.0)
+        assert model.think(state.tolist(), legal, 10.0).reply["move"] == "a1"
+    assert answer.reply["move"] == "b2" and answer.reply["usage"]["retries"] == 0
+    first, second, third, fourth = server.chats
+    assert "max_tokens" in first and "temperature" in first
+    assert "max_completion_tokens" in second and "max_tokens" not in second and "temperature" in second
+    assert third["max_completion_tokens"] == 400 and "temperature" not in third
+    assert fourth.keys() == third.keys()  # learnt once, for good
+
+
 def test_a_refused_request_is_not_retried():
     with Standin([Scripted(status=400)]) as server:
         endpoint = Endpoint(config_for(server), backoff=0.01)
@@ -392,6 +413,15 @@ def test_the_parser_reads_the_move_meant(text, move):
 def test_the_parser_never_raises(text):
     found = found_move(text)
     assert found is None or re.fullmatch(r"[a-z]\d+(-[a-z]\d+)?|pass", found)
+
+
+@pytest.mark.parametrize("text", [" " * 1_000_000, " \n" * 500_000, "move" + "\t" * 1_000_000, "!" * 1_000_000,
+                                  "a1 " * 300_000, ("#" * 50_000 + "\n") * 20])
+def test_the_parser_takes_linear_time_on_a_huge_answer(text):
+    t0 = time.monotonic()
+    found_move(text + "\nmove: b2")
+    found_move(text)
+    assert time.monotonic() - t0 < 1.0  # blanks once made `\s*` rescan their runs: minutes for these
 
 
 @settings(max_examples=200, deadline=None)

@@ -102,6 +102,14 @@ class Endpoint:
     def __init__(self, config: ModelConfig, backoff: float = BACKOFF, sleep: Callable[[float], None] = time.sleep):
         self.config, self.backoff, self.sleep = config, backoff, sleep
         self.client = client(config)
+        # What this endpoint turned out not to take (OpenAI's reasoning models refuse `max_tokens`
+        # for `max_completion_tokens`, and any temperature but their own): learnt from its 400, once.
+        self.tokens_key = "max_tokens"
+        self.sends_temperature = True
+
+    def close(self) -> None:
+        """Let go of the HTTP connections."""
+        self.client.close()
 
     def chat(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None,
              limit: float | None = None, max_tokens: int | None = None) -> Reply:
@@ -109,13 +117,14 @@ class Endpoint:
         left on the model's clock: an attempt that takes longer raises OutOfTime (not retried: the
         model was slow, the line was not). EndpointError when the request fails for good."""
         config = self.config
-        request: dict[str, Any] = {"model": config.model, "messages": list(messages),
-                                   "temperature": config.temperature,
-                                   "max_tokens": config.max_tokens if max_tokens is None else max_tokens}
-        if tools:
-            request["tools"] = list(tools)
         waited, attempt = 0.0, 0
         while True:
+            request: dict[str, Any] = {"model": config.model, "messages": list(messages),
+                                       self.tokens_key: config.max_tokens if max_tokens is None else max_tokens}
+            if self.sends_temperature:
+                request["temperature"] = config.temperature
+            if tools:
+                request["tools"] = list(tools)
             attempt += 1
             timeout = config.request_timeout
             bound_by_clock = limit is not None and limit + CLOCK_MARGIN < timeout
@@ -135,6 +144,9 @@ class Endpoint:
             except openai.APIStatusError as e:
                 status = e.status_code
                 failure = f"HTTP {status}: {_said(e)}"
+                if status == 400 and self._adapt(_said(e)):
+                    attempt -= 1  # not a failure of the line: the same request, in the words this endpoint takes
+                    continue
                 if status not in RETRIED_STATUS and status < 500:
                     raise EndpointError(f"{config.base_url} refused the request ({failure})", status, attempt) from None
                 asked = _retry_after(e)
@@ -148,6 +160,19 @@ class Endpoint:
             wait = min(MAX_WAIT, asked if asked is not None else self.backoff * 2 ** (attempt - 1))
             self.sleep(wait)
             waited += wait
+
+
+    def _adapt(self, refusal: str) -> bool:
+        """Whether a 400's message says a parameter this endpoint does not take, now left out."""
+        said = refusal.lower()
+        if "max_completion_tokens" in said and self.tokens_key == "max_tokens":
+            self.tokens_key = "max_completion_tokens"
+            return True
+        if "temperature" in said and self.sends_temperature and \
+                any(w in said for w in ("unsupported", "not support", "only the default")):
+            self.sends_temperature = False
+            return True
+        return False
 
 
 def _reply(response: Any, latency: float, attempts: int, waited: float) -> Reply:

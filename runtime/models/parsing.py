@@ -23,16 +23,24 @@ from ...gdl.ast import COLUMN_LETTERS
 MARKS = ("X", "O")  # the first player's pieces, the second's, as gdl.render draws them
 QUOTED = 40  # the most characters of the model's text a hint quotes
 
+PARSED = 16_000  # the characters of an answer read for its move: its end, where the move line is asked for
+
+# Every pattern here is linear in the text: runs of spaces are made one space first, so no `\s*`
+# can rescan a long run at every position of it (a megabyte of blanks from a broken server).
 _MARKDOWN = re.compile(r"[*`_~#>|\[\]]")
-_DASHES = re.compile(r"\s*(?:->|=>|[\u2010-\u2015\u2212\u2192\u27f6]|\bto\b|(?<=\d)x(?=[a-z]))\s*")
+_BLANKS = re.compile(r"[^\S\n]+")
+_LINES = re.compile(r"\n\s*")
+_DASHES = re.compile(r" ?(?:->|=>|[\u2010-\u2015\u2212\u2192\u27f6]|\bto\b|(?<=\d)x(?=[a-z])) ?")
 _CELL = r"([a-z])(\d{1,4})"
-_TOKEN = re.compile(rf"(?<![a-z0-9]){_CELL}(?:\s*-\s*{_CELL})?(?![a-z0-9])|(?<![a-z0-9])(pass)(?![a-z0-9])")
-_MOVE_LINE = re.compile(r"^[^a-z0-9\n]*(?:final\s+|my\s+)?move\b\s*(?:is\b\s*)?[:=\-]?\s*(.*)$", re.MULTILINE)
+_TOKEN = re.compile(rf"(?<![a-z0-9]){_CELL}(?: ?- ?{_CELL})?(?![a-z0-9])|(?<![a-z0-9])(pass)(?![a-z0-9])")
+_MOVE_LINE = re.compile(r"^[^a-z0-9\n]*(?:final |my )?move\b ?(?:is\b ?)?[:=\-]? ?(.*)$", re.MULTILINE)
 
 
 def _plain(text: str) -> str:
-    """The text lower-cased, without markdown, its arrows and dashes made hyphens."""
-    return _DASHES.sub("-", _MARKDOWN.sub(" ", text.lower()))
+    """The end of the text lower-cased, without markdown, its blanks one space, its arrows and
+    dashes hyphens."""
+    text = _LINES.sub("\n", _BLANKS.sub(" ", _MARKDOWN.sub(" ", text[-PARSED:].lower())))
+    return _DASHES.sub("-", text)
 
 
 def _tokens(text: str) -> list[str]:

@@ -155,6 +155,10 @@ class ModelSeat:
         self._system = prompts.game_prompt(game, tier, "")
         self._positions: dict[str, np.ndarray] = {}
 
+    def close(self) -> None:
+        """Let go of the endpoint's HTTP connections (the seat plays no more)."""
+        self.endpoint.close()
+
     # --- analysis ----------------------------------------------------------------------------
 
     def analyze(self, budget: float) -> Answer:
