@@ -164,6 +164,18 @@ def test_when_the_tool_calls_run_out_the_model_is_asked_for_its_notes_without_to
     assert model.analysis_usage["tool_calls"] == 1
 
 
+def test_when_the_tokens_run_low_the_model_is_asked_for_its_notes_without_tools():
+    game = game_of("tic-tac-toe")
+    system, user = prompts.analysis_prompts(game, "text", 20)
+    first = len(json.dumps([{"role": "system", "content": system}, {"role": "user", "content": user}])) // 4
+    script = [Scripted(tool_calls=[("legal_moves", {"position": "p0"})]), Scripted("short notes")]
+    with Standin(script) as server:
+        model = seat_for(server, game, analysis_tokens=2 * (first + 400) + 1)  # one round of tools, then notes
+        assert model.analyze(10.0).failure is None and model.notes == "short notes"
+    assert "tools" in server.chats[0] and "tools" not in server.chats[1]
+    assert server.chats[1]["messages"][-1]["content"] == prompts.FINISH
+
+
 def test_an_analysis_that_overruns_its_budget_times_out():
     game = game_of("tic-tac-toe")
     with Standin([Scripted("slow notes", delay=1.0)]) as server:
@@ -218,6 +230,31 @@ def test_the_fourth_bad_answer_is_an_illegal_failure_with_the_last_feedback():
     assert "4 answers without a legal move" in answer.detail and "pass is not allowed now" in answer.detail
     assert "The legal moves: a1 b1 c1 a2 b2 c2 a3 b3 c3." in server.chats[-1]["messages"][-1]["content"]
     assert "Your legal moves: a1 b1 c1" in server.chats[0]["messages"][1]["content"]  # list_legal: listed
+
+
+def test_tool_calls_during_a_game_are_a_bad_answer_and_are_not_sent_back():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted(tool_calls=[("apply", {"position": "p0", "move": "a1"})]), Scripted("move: a1")]) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        assert model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply["move"] == "a1"
+    assistant, feedback = server.chats[1]["messages"][2:]
+    assert assistant == {"role": "assistant", "content": ""} and "(it was empty)" in feedback["content"]
+
+
+def test_a_fault_in_the_seat_loses_the_game_and_does_not_stop_the_referee():
+    game = game_of("tic-tac-toe")
+    with Standin() as server:
+        model = seat_for(server, game)
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("something no one foresaw")
+
+        model.endpoint.chat = broken  # type: ignore[method-assign]
+        record = play_game(game, (model, random_seat(game)), seed=1, game_time=10.0)
+        assert model.analyze(1.0).failure == "crash"
+    assert record.winner == 1 and record.reason == "crash" and "something no one foresaw" in record.detail
+    assert "RuntimeError" in record.output[0]["text"]
 
 
 # --- transport: retries, the clock -------------------------------------------------------------------

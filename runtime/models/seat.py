@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import time
+import traceback
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -162,6 +163,12 @@ class ModelSeat:
     # --- analysis ----------------------------------------------------------------------------
 
     def analyze(self, budget: float) -> Answer:
+        try:
+            return self._analyze(budget)
+        except Exception:  # a bug of ours, or an answer no one foresaw: this seat fails, the run goes on
+            return Answer(None, 0.0, 0.0, "crash", traceback.format_exc())
+
+    def _analyze(self, budget: float) -> Answer:
         """The analysis: a conversation in which the model may call the agents' API as tools
         (TOOLS: legal_moves, apply, playouts, evaluate) on positions named by ids (p0 the start),
         within `analysis_calls` tool calls, `analysis_tokens` tokens and `budget` seconds; its last
@@ -175,7 +182,7 @@ class ModelSeat:
         log.add("system", system)
         log.add("user", user)
         self._positions = {"p0": self.game.initial_state()}
-        finishing, last_in = config.analysis_calls == 0, 0
+        finishing = config.analysis_calls == 0
 
         def done(reply: dict | None, failure: str | None = None, detail: str = "") -> Answer:
             self.analysis_usage = usage.as_dict(config)
@@ -185,7 +192,9 @@ class ModelSeat:
             return Answer(reply, charged, time.monotonic() - w0, failure, detail)
 
         while True:
-            if not finishing and (usage.tokens + 2 * (last_in + config.max_tokens) > config.analysis_tokens
+            # room for one more round of tools and then the notes, the next prompt's tokens guessed from its length
+            prompt = len(json.dumps(messages)) // 4
+            if not finishing and (usage.tokens + 2 * (prompt + config.max_tokens) > config.analysis_tokens
                                   or charged > (1 - NOTES_RESERVE) * budget):
                 finishing = True
                 messages.append({"role": "user", "content": prompts.FINISH})
@@ -203,7 +212,6 @@ class ModelSeat:
             charged += reply.latency
             usage.count(reply)
             usage.attempts += 1
-            last_in = reply.tokens_in
             log.add(_reply_heading("model", reply), _reply_text(reply), ANSWER_KEPT)
             if charged > budget:
                 return done(None, "timeout", f"{charged:.2f} s over {budget:g} s")
@@ -305,6 +313,14 @@ class ModelSeat:
         return Answer({"op": "game-ready"}, 0.0, 0.0)
 
     def think(self, state: list[int], legal: list[str], remaining: float) -> Answer:
+        try:
+            return self._think(state, legal, remaining)
+        except Exception:  # a bug of ours, or an answer no one foresaw: this game is lost, the run goes on
+            detail = traceback.format_exc()
+            self._transcript.add("the seat failed", detail)
+            return Answer(None, 0.0, 0.0, "crash", detail)
+
+    def _think(self, state: list[int], legal: list[str], remaining: float) -> Answer:
         config, log = self.config, self._transcript
         w0, charged, usage = time.monotonic(), 0.0, Usage()
         array = np.array(state, dtype=np.int32)
@@ -346,7 +362,8 @@ class ModelSeat:
                               charged, time.monotonic() - w0)
             feedback = hint(self.game, array, legal, move, config.list_legal, reply.text)
             log.add(f"move {plies + 1}: user (feedback)", feedback)
-            messages += [reply.message(), {"role": "user", "content": feedback}]
+            # the answer's text only: tool calls nobody offered would need answers of their own
+            messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": feedback}]
         return failed("illegal", f"{ATTEMPTS} answers without a legal move; the last: {feedback}")
 
     def end_game(self, score: int | None = None) -> tuple[str, int]:
