@@ -108,7 +108,7 @@ def test_the_model_seat_plays_white_too_and_is_told_its_side_and_mark():
         record = play_game(game, (random_seat(game), seat_for(server, game)), seed=2, game_time=20.0)
     assert record.forfeited == (False, False) and record.reason == "normal"
     user = server.chats[0]["messages"][-1]["content"]
-    assert "You play o, the second player (white): your pieces are O, your opponent x's are X." in user
+    assert "You play o, the second player: your pieces are O, your opponent x's are X." in user
     assert "It is your turn: o (O) to move." in user and sum(m == "X" for m in board_cells(user).values()) == 1
 
 
@@ -216,7 +216,9 @@ def test_the_fourth_bad_answer_forfeits_the_game():
         record = play_game(game, (model, random_seat(game)), seed=1, game_time=10.0)
     assert len(server.chats) == ATTEMPTS and record.winner == 1 and record.forfeited == (True, False)
     assert not record.plies  # the referee never saw a move of it
-    assert "z9 is off the board" in record.output[0]["text"] and "failed (illegal)" in record.output[0]["text"]
+    text = record.output[0]["text"]
+    assert "z9 is off the board" in text and "failed (illegal)" in text
+    assert text.count("user (feedback)") == ATTEMPTS - 1  # the transcript shows what was sent: no 4th feedback
     assert model.game_usage["attempts"] == ATTEMPTS and model.game_usage["moves"] == 1
 
 

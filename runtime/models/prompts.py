@@ -101,7 +101,7 @@ def game_prompt(game: CompiledGame, tier: str, notes: str) -> str:
 def side_line(game: CompiledGame, player: int) -> str:
     """Who the model plays: its player's name, order and mark."""
     names = _players(game)
-    order = ("first player (black)", "second player (white)")[player]
+    order = ("first", "second")[player] + " player"  # no colours: a stage's players may be called white and black
     return (f"You play {names[player]}, the {order}: your pieces are {MARKS[player]}, your opponent "
             f"{names[1 - player]}'s are {MARKS[1 - player]}.")
 

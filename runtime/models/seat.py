@@ -116,6 +116,11 @@ class Transcript:
         return "".join(self.parts) + (f"[transcript cut at {TRANSCRIPT_KEPT} characters]\n" if self.cut else "")
 
 
+def _plain_value(value: object) -> object:
+    """A numpy number as JSON has it (a tool's result is sent as JSON)."""
+    return value.item() if isinstance(value, np.generic) else str(value)
+
+
 def _reply_text(reply: Reply) -> str:
     lines = [reply.text] if reply.text else []
     lines += [f"[tool call] {c.name}({quoted(c.arguments, 300)})" for c in reply.tool_calls]
@@ -227,7 +232,7 @@ class ModelSeat:
                 else:
                     usage.tool_calls += 1
                     result = self._tool(call.name, call.arguments)
-                text = json.dumps(result)
+                text = json.dumps(result, default=_plain_value)
                 if len(text) > TOOL_RESULT_KEPT:
                     text = json.dumps({"error": f"the result is too long to send ({len(text)} characters)"})
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
@@ -325,19 +330,18 @@ class ModelSeat:
         w0, charged, usage = time.monotonic(), 0.0, Usage()
         array = np.array(state, dtype=np.int32)
         array.flags.writeable = False
-        plies = self._moves
         self._moves += 1
-        prompt = prompts.move_prompt(self.game, array, legal, config.list_legal, plies + 1)
+        number = self._moves  # this seat's moves in the game, this one counted
+        prompt = prompts.move_prompt(self.game, array, legal, config.list_legal, number)
         messages: list[dict[str, Any]] = [{"role": "system", "content": self._system},
                                           {"role": "user", "content": prompt}]
-        log.add(f"move {plies + 1}: user ({remaining:.2f} s left)", prompt)
+        log.add(f"move {number}: user ({remaining:.2f} s left)", prompt)
 
         def failed(failure: str, detail: str) -> Answer:
             self._usage.add(usage)
-            log.add(f"move {plies + 1} failed ({failure}): {detail}")
+            log.add(f"move {number} failed ({failure}): {detail}")
             return Answer(None, charged, time.monotonic() - w0, failure, detail)
 
-        feedback = ""
         for attempt in range(1, ATTEMPTS + 1):
             if config.game_tokens and self._usage.tokens + usage.tokens >= config.game_tokens:
                 return failed("tokens", f"the game's token budget ({config.game_tokens}) is spent")
@@ -351,20 +355,22 @@ class ModelSeat:
                 return failed("crash", str(e))
             charged += reply.latency
             usage.count(reply)
-            log.add(_reply_heading(f"move {plies + 1}, answer {attempt}", reply), _reply_text(reply), ANSWER_KEPT)
+            log.add(_reply_heading(f"move {number}, answer {attempt}", reply), _reply_text(reply), ANSWER_KEPT)
             if charged > remaining:
                 return failed("timeout", f"{charged:.2f} s taken, {remaining:.2f} s were left")
             move = found_move(reply.text)
             if move is not None and move in legal:
                 self._usage.add(usage)
-                log.add(f"move {plies + 1}: {move}")
+                log.add(f"move {number}: {move}")
                 return Answer({"op": "move", "move": move, "usage": usage.as_dict(config)},
                               charged, time.monotonic() - w0)
             feedback = hint(self.game, array, legal, move, config.list_legal, reply.text)
-            log.add(f"move {plies + 1}: user (feedback)", feedback)
+            if attempt == ATTEMPTS:
+                return failed("illegal", f"{ATTEMPTS} answers without a legal move; the last: {feedback}")
+            log.add(f"move {number}: user (feedback)", feedback)
             # the answer's text only: tool calls nobody offered would need answers of their own
             messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": feedback}]
-        return failed("illegal", f"{ATTEMPTS} answers without a legal move; the last: {feedback}")
+        raise AssertionError("unreachable: the last attempt returns")
 
     def end_game(self, score: int | None = None) -> tuple[str, int]:
         self.game_usage = dict(self._usage.as_dict(self.config), moves=self._moves, score=score)
