@@ -4,8 +4,9 @@
     hint(game, state, legal, "e9", list_legal=False)        # "e9 is off the board: columns run a to h, ..."
 
 `found_move` is lenient, as a person reading the answer would be: markdown is stripped, case is
-ignored, `b2–b3`, `b2->b3`, `b2 to b3` and `b2xb3` all read `b2-b3`; the last `move: X` line wins,
-else the last move-shaped word (`d3`, `b2-b3` or `pass`). It never raises, on any text.
+ignored, `b2–b3`, `b2->b3`, `b2 to b3` and `b2xb3` all read `b2-b3`; the last `move: X` wins (a
+line that starts with `move`, or `move:` anywhere), else the last move-shaped word (`d3`, `b2-b3`
+or `pass`). It never raises, on any text.
 `hint` is the feedback after a bad answer: what kind of miss it was (no move found, off the board,
 an occupied or blocked cell, a piece that is not the model's, not legal now), never a list of the
 legal moves unless the model is told them anyway (`list_legal`).
@@ -33,7 +34,11 @@ _LINES = re.compile(r"\n\s*")
 _DASHES = re.compile(r" ?(?:->|=>|[\u2010-\u2015\u2212\u2192\u27f6]|\bto\b|(?<=\d)x(?=[a-z])) ?")
 _CELL = r"([a-z])(\d{1,4})"
 _TOKEN = re.compile(rf"(?<![a-z0-9]){_CELL}(?: ?- ?{_CELL})?(?![a-z0-9])|(?<![a-z0-9])(pass)(?![a-z0-9])")
-_MOVE_LINE = re.compile(r"^[^a-z0-9\n]*(?:final |my )?move\b ?(?:is\b ?)?[:=\-]? ?(.*)$", re.MULTILINE)
+# where the model says its move: a line that starts with it (`Move: d3`, `**Final move** d3`), or
+# `move:` / `move is:` anywhere in a line (`The best move: d3, since c4 is weak`)
+_MOVE_SAID = re.compile(r"^[^a-z0-9\n]*(?:final |my )?move\b ?(?:is\b ?)?[:=\-]? ?|\bmove ?(?:is ?)?[:=] ?",
+                        re.MULTILINE)
+SAID_SPAN = 200  # the characters after `move:` searched for the move
 
 
 def _plain(text: str) -> str:
@@ -61,8 +66,9 @@ def found_move(text: object) -> str | None:
     if not isinstance(text, str):
         return None
     plain = _plain(text)
-    for line in reversed(_MOVE_LINE.findall(plain)):
-        tokens = _tokens(line)
+    for said in reversed(list(_MOVE_SAID.finditer(plain))):  # the last place it says its move, with a move
+        end = plain.find("\n", said.end())
+        tokens = _tokens(plain[said.end(): min(said.end() + SAID_SPAN, len(plain) if end < 0 else end)])
         if tokens:
             return tokens[0]
     tokens = _tokens(plain)
