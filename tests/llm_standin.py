@@ -63,9 +63,12 @@ def counted(text: str) -> int:
 class Standin:
     """The server (see the module's docstring); a context manager that starts and stops it."""
 
-    def __init__(self, script: Iterable[Entry] = (), models: Iterable[str] = (MODEL,), default: Entry | None = None):
+    def __init__(self, script: Iterable[Entry] = (), models: Iterable[str] = (MODEL,), default: Entry | None = None,
+                 lists_models: bool = True):
+        """`lists_models` False: GET /v1/models is a 404, as on servers without it."""
         self.script: list[Entry] = list(script)
         self.models = list(models)
+        self.lists_models = lists_models
         self.model = self.models[0] if self.models else MODEL
         self.default = default
         self.requests: list[Request] = []
@@ -130,7 +133,7 @@ def _handler(standin: Standin) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             self._record(None)
-            if self.path.rstrip("/").endswith("/v1/models"):
+            if self.path.rstrip("/").endswith("/v1/models") and standin.lists_models:
                 self._send(200, {"object": "list", "data": [{"id": m, "object": "model", "created": 0,
                                                              "owned_by": "standin"} for m in standin.models]})
             else:

@@ -540,6 +540,15 @@ def test_the_check_names_the_models_an_endpoint_serves_when_ours_is_not_one():
             check(config_for(server, model="gpt-9"))
 
 
+def test_without_a_model_list_the_check_asks_the_model_for_one_token():
+    with Standin([Scripted("pong")], lists_models=False) as server:
+        assert check(config_for(server)) == []
+        with pytest.raises(EndpointDown, match=r"a one-token chat with 'gpt-9' failed \(HTTP 404: .*\): check `model`"):
+            check(config_for(server, model="gpt-9"))
+    assert [r.path for r in server.requests] == ["/v1/models", "/v1/chat/completions"] * 2
+    assert server.chats[0]["max_tokens"] == 1
+
+
 def test_a_key_missing_from_the_environment_says_what_to_export(monkeypatch):
     monkeypatch.delenv("LUDICA_TEST_KEY", raising=False)
     config = ModelConfig(model="m", base_url="http://127.0.0.1:9/v1", api_key_env="LUDICA_TEST_KEY", source="g.model")

@@ -161,7 +161,6 @@ class Endpoint:
             self.sleep(wait)
             waited += wait
 
-
     def _adapt(self, refusal: str) -> bool:
         """Whether a 400's message says a parameter this endpoint does not take, now left out."""
         said = refusal.lower()
