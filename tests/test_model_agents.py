@@ -150,6 +150,19 @@ def test_the_analysis_calls_tools_on_the_true_rules_and_its_notes_are_in_every_m
     assert "[tool call] apply(" in model.analysis_transcript and '"wins":' in model.analysis_transcript
 
 
+def test_a_second_seat_given_the_notes_plays_with_them_without_analysing():
+    game = game_of("tic-tac-toe")
+    with Standin(default=first_empty) as server:
+        first, second = seat_for(server, game), seat_for(server, game)
+        second.notes = "  Corners first.  "
+        record = play_game(game, (second, first), seed=1, game_time=20.0)
+    assert record.forfeited == (False, False) and second.notes == "Corners first."
+    told = [body["messages"][0]["content"] for body in server.chats]
+    assert sum("YOUR NOTES" in t and t.rstrip().count("Corners first.") == 1 for t in told) == len(
+        [p for p in record.plies if p.player == 0])
+    assert sum("YOUR NOTES" not in t for t in told) == len([p for p in record.plies if p.player == 1])
+
+
 def test_when_the_tool_calls_run_out_the_model_is_asked_for_its_notes_without_tools():
     game = game_of("tic-tac-toe")
     script = [Scripted(tool_calls=[("legal_moves", {"position": "p0"}), ("legal_moves", {"position": "p0"})]),
@@ -422,6 +435,8 @@ def test_every_stage_gets_its_prompts_from_its_rules(stage):
     for tier in ("text", "gdl", "none"):
         system = prompts.game_prompt(game, tier, "my notes")
         assert "my notes" in system and "move: " in system
+        assert ("The cells are hexagons" in system) == isinstance(stage.board, gdl.ast.HexBoard)
+        assert f"rows are numbered 1 to {game.rows} from top to bottom" in system
         assert (prompts.stage_rules(stage, tier) in system) if tier != "none" else "THE RULES" in system
     # every legal move, written as the prompts say, is read back by the parser
     assert all(found_move(f"I play {m}.") == m for m in legal)

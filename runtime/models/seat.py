@@ -151,14 +151,26 @@ class ModelSeat:
         self.name, self.game, self.config, self.stage_text, self.rules = name, game, config, stage_text, tier
         self.endpoint = endpoint if endpoint is not None else Endpoint(config)
         self.api = RulesApi(game)
-        self.notes = ""  # the analysis's last text: the strategy, in every move prompt
+        self._notes = ""
         self.analysis_usage: dict[str, Any] = Usage().as_dict(config)
         self.analysis_transcript = ""
         self.game_usage: dict[str, Any] = {}  # the last game's totals, set by end_game
         self._usage = Usage()
         self._moves = 0
         self._transcript = Transcript()
-        self._system = prompts.game_prompt(game, tier, "")
+        self._system = prompts.game_prompt(game, tier, "")  # the system message of every move: rules, notes
+
+    @property
+    def notes(self) -> str:
+        """The strategy: the analysis's last text answer, in the system message of every move. May
+        be set: another seat of the same model (one per game played at the same time) is given the
+        notes of the one that analysed, without analysing again."""
+        return self._notes
+
+    @notes.setter
+    def notes(self, text: str) -> None:
+        self._notes = text.strip()[:NOTES_KEPT]
+        self._system = prompts.game_prompt(self.game, self.rules, self._notes)
         self._positions: dict[str, np.ndarray] = {}
 
     def close(self) -> None:
@@ -221,8 +233,7 @@ class ModelSeat:
             if charged > budget:
                 return done(None, "timeout", f"{charged:.2f} s over {budget:g} s")
             if finishing or not reply.tool_calls:
-                self.notes = reply.text.strip()[:NOTES_KEPT]
-                self._system = prompts.game_prompt(self.game, self.rules, self.notes)
+                self.notes = reply.text
                 return done({"op": "analysed", "ok": True})
             messages.append(reply.message())
             t0 = time.monotonic()
