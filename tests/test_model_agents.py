@@ -108,7 +108,7 @@ def test_the_model_seat_plays_white_too_and_is_told_its_side_and_mark():
         record = play_game(game, (random_seat(game), seat_for(server, game)), seed=2, game_time=20.0)
     assert record.forfeited == (False, False) and record.reason == "normal"
     user = server.chats[0]["messages"][-1]["content"]
-    assert "You play o, the second player: your pieces are O, your opponent x's are X." in user
+    assert "You play o, the second player (white): your pieces are O, your opponent x's are X." in user
     assert "It is your turn: o (O) to move." in user and sum(m == "X" for m in board_cells(user).values()) == 1
 
 
@@ -392,6 +392,7 @@ def test_the_rules_tier_changes_the_prompt(tier):
         model.analyze(5.0)
         state = start(model, game)
         assert model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply["move"] == "a2-a3"
+    assert "You play white, the first player: your pieces are X" in server.chats[-1]["messages"][1]["content"]
     for body in server.chats:
         system = body["messages"][0]["content"]
         assert (english in system) == (tier == "text") and (source in system) == (tier == "gdl")

@@ -101,7 +101,11 @@ def game_prompt(game: CompiledGame, tier: str, notes: str) -> str:
 def side_line(game: CompiledGame, player: int) -> str:
     """Who the model plays: its player's name, order and mark."""
     names = _players(game)
-    order = ("first", "second")[player] + " player"  # no colours: a stage's players may be called white and black
+    order = ("first", "second")[player] + " player"
+    # the referee's colours (the first player is black), unless the players' own names are colours:
+    # "You play white, the first player (black)" would only confuse
+    if not {name.lower() for name in names} & {"black", "white"}:
+        order += (" (black)", " (white)")[player]
     return (f"You play {names[player]}, the {order}: your pieces are {MARKS[player]}, your opponent "
             f"{names[1 - player]}'s are {MARKS[1 - player]}.")
 
