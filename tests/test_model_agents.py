@@ -241,7 +241,8 @@ def test_the_fourth_bad_answer_is_an_illegal_failure_with_the_last_feedback():
         model = seat_for(server, game, list_legal=True)
         state = start(model, game)
         answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0)
-    assert answer.reply is None and answer.failure == "illegal"
+    assert answer.failure == "illegal" and answer.reply == {"usage": answer.reply["usage"]}  # its usage alone
+    assert answer.reply["usage"]["attempts"] == ATTEMPTS
     assert "4 answers without a legal move" in answer.detail and "pass is not allowed now" in answer.detail
     assert "The legal moves: a1 b1 c1 a2 b2 c2 a3 b3 c3." in server.chats[-1]["messages"][-1]["content"]
     assert "Your legal moves: a1 b1 c1" in server.chats[0]["messages"][1]["content"]  # list_legal: listed

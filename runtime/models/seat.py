@@ -351,7 +351,8 @@ class ModelSeat:
         def failed(failure: str, detail: str) -> Answer:
             self._usage.add(usage)
             log.add(f"move {number} failed ({failure}): {detail}")
-            return Answer(None, charged, time.monotonic() - w0, failure, detail)
+            # the reply holds only the usage, which the referee adds to the game's (runtime/referee.py)
+            return Answer({"usage": usage.as_dict(config)}, charged, time.monotonic() - w0, failure, detail)
 
         for attempt in range(1, ATTEMPTS + 1):
             if config.game_tokens and self._usage.tokens + usage.tokens >= config.game_tokens:
