@@ -163,15 +163,62 @@ def arena_board(game, state) -> list[list[int]]:
     return np.where(game.board(state) < 0, 3, game.board(state)).tolist()
 
 
+def hosted(game, file: str, calls: list[dict] | None = None) -> Program:
+    """The adapter hosting tests/arena_systems/FILE, run directly (no sandbox), prepared; the API
+    calls it makes appended to `calls`."""
+    program = Program(["node", str(agents.ARENA_ADAPTER), str(SYSTEMS / file)], RulesApi(game), stage_view(game),
+                      time.process_time)
+    if calls is not None:
+        answer = program.calls.answer
+
+        def recorded(line: str) -> str:
+            calls.append(json.loads(line))
+            return answer(line)
+
+        program.calls.answer = recorded  # type: ignore[method-assign]
+    program.prepare(10.0)
+    return program
+
+
+def finish(program: Program) -> None:
+    program.quit()
+    program.proc.wait(timeout=10)
+    assert program.proc.returncode == 0
+
+
 @needs_node
-def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of_answer(capfd, monkeypatch):
+@pytest.mark.parametrize("name", ["c-squares-occlusion-agnostic", "fewer-pieces-continue", "othello-split-setup",
+                                  "tic-tac-toe"])
+def test_the_javascript_greedy_finds_greedys_move_in_every_position_of_other_rules(name):
+    """Its API answers by the stage's true rules (captures over blocked cells, the fewer-pieces
+    turn), and on any square placement game: the system plays both sides of a whole game."""
+    game = compiled(name)
+    program = hosted(game, "greedy.js")
+    try:
+        program.start(0, 10.0, 1)
+        state, plies = game.initial_state(), 0
+        while not game.is_terminal(state):
+            legal = game.legal_moves(state)
+            if not legal[0].is_pass:
+                answer = program.move([int(v) for v in state], [str(m) for m in legal], 10.0)
+                assert answer == greedy_choice(game, state, legal)
+                plies += 1
+            (move,) = [m for m in legal if str(m) == greedy_choice(game, state, legal)]
+            state = game.apply(state, move)
+        program.end(0)
+    finally:
+        finish(program)
+    assert plies >= 5
+
+
+@needs_node
+def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of_answer(capfd):
     name = "c-squares-occlusion-agnostic"
     game = compiled(name)
     api, view = RulesApi(game), stage_view(game)
-    monkeypatch.chdir(SYSTEMS)
-    program = Program(["node", str(agents.ARENA_ADAPTER), "conventions.js"], api, view, time.process_time)
+    calls: list[dict] = []
+    program = hosted(game, "conventions.js", calls)
     try:
-        program.prepare(10.0)
         program.start(0, 10.0, 1)
         start, n = game.initial_state(), game.info.rows
         state, answers, turns = start, [], []
@@ -183,9 +230,7 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
             state = game.apply(state, legal[-1])  # its answer is always the last move, or none
         program.end(0)
     finally:
-        program.quit()
-        program.proc.wait(timeout=10)
-    assert program.proc.returncode == 0
+        finish(program)
     err = capfd.readouterr().err
     analysis, *per_turn = seen(err)
 
@@ -209,8 +254,9 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
     child, taken = game.apply_action_counted(start, first)
     assert analysis["simulated"] == {"valid": True, "resultingBoard": arena_board(game, child), "capturedCount": taken}
     assert analysis["occupied"] == analysis["outside"] == analysis["fractional"] == {"valid": False}
-    for player, scores in enumerate(analysis["evaluated"]):
-        ours = api.evaluate(start, player)
+    assert len(analysis["evaluated"]) == 4
+    for k, scores in enumerate(analysis["evaluated"]):
+        ours = api.evaluate((start, child)[k // 2], k % 2)
         assert scores == {"pieceScore": ours["piece"], "mobilityScore": ours["mobility"],
                           "cornerScore": ours["corner"], "edgeScore": ours["edge"], "totalScore": ours["total"]}
 
@@ -218,12 +264,26 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
     for k, ((state, legal), shown, answer) in enumerate(zip(turns, per_turn, answers)):
         assert shown["turn"] == k + 1 and shown["player"] == 1
         assert shown["board"] == arena_board(game, state)
-        assert shown["validMoves"] == moves(game.legal_actions(state))
+        assert shown["validMoves"] == shown["again"] == moves(game.legal_actions(state))
         # a move returned, makeMove(row, col), makeMove({row, col}), a Promise: the last legal move;
         # an exception, or no move: none (the referee's illegal-move rule)
         assert answer == (str(legal[-1]) if k % 6 < 4 else "none")
     assert err.count("the strategy threw: Error: on purpose") == 2
     assert 'the strategy answered "e4", not a move {row, col} on the 8x8 board' in err
+
+    # a board and a player as a state: the cells (3 → -1), to_move = player - 1, mover the other
+    # side, ply = the pieces added since the start (the referee's own state until someone passes)
+    sent = [c["state"] for c in calls if c["call"] == "legal_actions"]
+    # black and white at the start, then once a turn but the first, whose board and player are the
+    # start's: answered from the adapter's cache
+    assert len(sent) == 1 + len(turns) and turns[0][0] is start
+    assert sent[1] == [*start[:n * n].tolist(), 1, 0, 0]
+    exact = 0
+    for state, got in zip([start, *(s for s, _ in turns[1:])], [sent[0], *sent[2:]]):
+        added = int((state[:n * n] > 0).sum() - (board > 0).sum())
+        assert got == [*state[:n * n].tolist(), 0, 1, added]
+        exact += got == state.tolist()
+    assert exact >= 5
 
 
 # --- gdl.to_arena -----------------------------------------------------------------------------------

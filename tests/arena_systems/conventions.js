@@ -5,22 +5,25 @@
 // exception, and something that is no move.
 function analyzeStage(stageConfig, initialBoard, validMoves, api) {
   const first = validMoves[0];
+  const simulated = api.simulateMove(initialBoard, 1, first.row, first.col);
   const taken = initialBoard.flatMap((row, r) => row.map((v, c) => ({ v, r, c }))).find((x) => x.v === 1);
   console.log("seen " + JSON.stringify({
     stageConfig, initialBoard, validMoves,
     black: api.getValidMoves(initialBoard, 1),
     white: api.getValidMoves(initialBoard, 2),
     bad: api.getValidMoves([[1, 2]], 1),
-    simulated: api.simulateMove(initialBoard, 1, first.row, first.col),
+    simulated,
     occupied: api.simulateMove(initialBoard, 1, taken.r, taken.c),
     outside: api.simulateMove(initialBoard, 1, -1, 0),
     fractional: api.simulateMove(initialBoard, 1, 0.5, 0),
-    evaluated: [api.evaluateBoard(initialBoard, 1), api.evaluateBoard(initialBoard, 2)],
+    evaluated: [api.evaluateBoard(initialBoard, 1), api.evaluateBoard(initialBoard, 2),
+                api.evaluateBoard(simulated.resultingBoard, 1), api.evaluateBoard(simulated.resultingBoard, 2)],
   }));
   let turn = 0;
   return function strategy(board, player, validMoves, makeMove) {
     turn += 1;
-    console.log("seen " + JSON.stringify({ turn, board, player, validMoves }));
+    const again = api.getValidMoves(board, player);
+    console.log("seen " + JSON.stringify({ turn, board, player, validMoves, again }));
     const last = validMoves[validMoves.length - 1];
     switch (turn % 6) {
       case 1: return last;
