@@ -87,10 +87,10 @@ def test_the_javascript_greedy_plays_the_moves_of_ludicas_greedy(tmp_path):
 def test_corners_async_and_makemove_systems_play_whole_games_by_their_rules(tmp_path):
     corners, later, named = system("corners"), system("async_greedy"), system("named")
     assert named.name == "Edge Hugger"  # its const NAME
-    games, analyses = run(tmp_path, ["small-board-6x6"], [corners, later, named, agents.resolve("random")])
-    assert len(games) == 12 and all(g["reason"] == "normal" for g in games)
+    games, analyses = run(tmp_path, ["small-board-6x6"], [corners, later, named])
+    assert len(games) == 6 and all(g["reason"] == "normal" for g in games)
     assert all(json.loads(g["illegal"]) == [0, 0] for g in games)
-    assert {a["agent"] for a in analyses if a["ok"]} == {"corners", "async_greedy", "Edge Hugger", "random"}
+    assert {a["agent"] for a in analyses if a["ok"]} == {"corners", "async_greedy", "Edge Hugger"}
     game = compiled("small-board-6x6")
     n = game.info.rows
     checked = 0
@@ -109,10 +109,8 @@ def test_corners_async_and_makemove_systems_play_whole_games_by_their_rules(tmp_
             elif mover == "Edge Hugger":  # the move it gave makeMove (its strategy returns nothing)
                 margin = [min(r, c, n - 1 - r, n - 1 - c) for r, c in (m.dst for m in places)]
                 assert text == str(places[margin.index(min(margin))])
-            else:
-                continue
             checked += 1
-    assert checked > 50
+    assert checked > 100
 
 
 @needs_node
