@@ -20,7 +20,7 @@ from ludica.compiler import compile as compile_stage
 from ludica.gdl import ast as A
 from ludica.runtime import entrants as agents, tournament
 from ludica.runtime.api import RulesApi, stage_view
-from ludica.runtime.program import Program
+from ludica.runtime.program import Program, ProgramFailed
 from ludica.runtime.records import ResultsStore
 
 SYSTEMS = Path(__file__).parent / "arena_systems"
@@ -161,19 +161,22 @@ def arena_board(game, state) -> list[list[int]]:
     return np.where(game.board(state) < 0, 3, game.board(state)).tolist()
 
 
-def hosted(game, file: str, calls: list[dict] | None = None) -> Program:
+def hosted(game, file: str, calls: list[dict] | None = None, stage: dict | None = None) -> Program:
     """The adapter hosting tests/arena_systems/FILE, run directly (no sandbox), prepared; the API
-    calls it makes appended to `calls`."""
+    calls it makes appended to `calls`; the `stage` call's value updated with `stage`."""
     program = Program(["node", str(agents.ARENA_ADAPTER), str(SYSTEMS / file)], RulesApi(game), stage_view(game),
                       time.process_time)
-    if calls is not None:
-        answer = program.calls.answer
+    answer = program.calls.answer
 
-        def recorded(line: str) -> str:
-            calls.append(json.loads(line))
-            return answer(line)
+    def recorded(line: str) -> str:
+        call, said = json.loads(line), answer(line)
+        if calls is not None:
+            calls.append(call)
+        if stage and call.get("call") == "stage":
+            said = json.dumps({"ok": True, "value": {**json.loads(said)["value"], **stage}})
+        return said
 
-        program.calls.answer = recorded  # type: ignore[method-assign]
+    program.calls.answer = recorded  # type: ignore[method-assign]
     program.prepare(10.0)
     return program
 
@@ -282,6 +285,23 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
         assert got == [*state[:n * n].tolist(), 0, 1, added]
         exact += got == state.tolist()
     assert exact >= 5
+
+
+@needs_node
+def test_with_the_rules_revealed_the_system_gets_the_arenas_own_config_flags_and_all(capfd):
+    game = compiled("c-squares-occlusion-agnostic")
+    config = gdl.to_arena(gdl.load(stages.path("c-squares-occlusion-agnostic")))
+    assert config is not None and config["ignoreOcclusion"] is True
+    finish(hosted(game, "conventions.js", stage={"arena": config}))
+    assert seen(capfd.readouterr().err)[0]["stageConfig"] == config
+
+
+@needs_node
+def test_a_stage_whose_moves_are_not_all_placements_is_refused(capfd):
+    game = compiled("standard-8x8")
+    with pytest.raises(ProgramFailed):
+        hosted(game, "greedy.js", stage={"placements_only": False})
+    assert "cannot be shown to an Arena system: its moves are not all placements" in capfd.readouterr().err
 
 
 # --- gdl.to_arena -----------------------------------------------------------------------------------

@@ -48,6 +48,7 @@
 
 const fs = require("fs");
 const path = require("path");
+const { StringDecoder } = require("string_decoder");
 const util = require("util");
 const vm = require("vm");
 const { createRequire } = require("module");
@@ -81,6 +82,7 @@ function fail(code, text) {
 
 let buffered = "";
 const chunk = Buffer.alloc(1 << 16);
+const decoder = new StringDecoder("utf8"); // a character split between two reads stays whole
 function readLine() { // the next non-empty line, or null at the end of the input
   for (;;) {
     const end = buffered.indexOf("\n");
@@ -99,7 +101,7 @@ function readLine() { // the next non-empty line, or null at the end of the inpu
       throw e;
     }
     if (n === 0) return null;
-    buffered += chunk.toString("utf8", 0, n);
+    buffered += decoder.write(chunk.subarray(0, n));
   }
 }
 
@@ -125,7 +127,8 @@ function toStderr(...args) {
     // standard error closed
   }
 }
-for (const name of ["log", "info", "warn", "error", "debug", "trace"]) console[name] = toStderr;
+for (const name of ["log", "info", "warn", "error", "debug"]) console[name] = toStderr;
+console.trace = (...args) => toStderr(`Trace: ${util.format(...args)}\n${new Error().stack.split("\n").slice(2).join("\n")}`);
 console.table = (data) => toStderr(util.inspect(data, { depth: 4 }));
 console.dir = (data, options) => toStderr(util.inspect(data, options));
 process.stdout.write = function write(data, encoding, callback) {
