@@ -255,6 +255,8 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
     child, taken = game.apply_action_counted(start, first)
     assert analysis["simulated"] == {"valid": True, "resultingBoard": arena_board(game, child), "capturedCount": taken}
     assert analysis["occupied"] == analysis["outside"] == analysis["fractional"] == {"valid": False}
+    child_black = [*child[:n * n].tolist(), 0, 1, 1]
+    assert analysis["afterFirst"] == [moves(game.legal_actions(child)), moves(game.legal_actions(np.array(child_black)))]
     assert len(analysis["evaluated"]) == 4
     for k, scores in enumerate(analysis["evaluated"]):
         ours = api.evaluate((start, child)[k // 2], k % 2)
@@ -275,12 +277,13 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
     # a board and a player as a state: the cells (3 → -1), to_move = player - 1, mover the other
     # side, ply = the pieces added since the start (the referee's own state until someone passes)
     sent = [c["state"] for c in calls if c["call"] == "legal_actions"]
-    # black and white at the start, then once a turn but the first, whose board and player are the
-    # start's: answered from the adapter's cache
-    assert len(sent) == 1 + len(turns) and turns[0][0] is start
-    assert sent[1] == [*start[:n * n].tolist(), 1, 0, 0]
+    # black and white at the start, black after the first move (white to move there came with the
+    # move's answer), then once a turn but the first, whose board and player are the start's: both
+    # answered from the adapter's cache
+    assert len(sent) == 2 + len(turns) and turns[0][0] is start
+    assert sent[1] == [*start[:n * n].tolist(), 1, 0, 0] and sent[2] == child_black
     exact = 0
-    for state, got in zip([start, *(s for s, _ in turns[1:])], [sent[0], *sent[2:]]):
+    for state, got in zip([start, *(s for s, _ in turns[1:])], [sent[0], *sent[3:]]):
         added = int((state[:n * n] > 0).sum() - (board > 0).sum())
         assert got == [*state[:n * n].tolist(), 0, 1, added]
         exact += got == state.tolist()

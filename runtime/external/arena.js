@@ -24,6 +24,10 @@
 //   `stage` answer carries the Arena config under `arena`: that whole object is then the
 //   stageConfig): otherwise the system must find the rules out, as ludica's systems do. The API
 //   always simulates the stage's true rules.
+// - every API function is a synchronous call of ludica's API (one JSON line out, one in: about
+//   10,000 a second), so answers are cached by board and player (a Map of bounded size), and the
+//   legal moves of the position after a simulated move, which come with ludica's answer to it, are
+//   kept for the getValidMoves call a search makes next.
 //
 // Choices (where ARENA.md is silent or ludica's rules differ):
 // - makeMove(row, col) or makeMove({row, col}) records a move; it is played if the strategy returns
@@ -105,10 +109,15 @@ function readLine() { // the next non-empty line, or null at the end of the inpu
   }
 }
 
+let turnPending = false; // a strategy is choosing a move
+
 function call(request) { // one analysis-level call: its answer, {ok, value} or {ok: false, error, message}
   writeLine(JSON.stringify(request));
   const line = readLine();
-  if (line === null) process.exit(0); // the referee is gone
+  if (line === null) { // the referee is gone
+    turnPending = false;
+    process.exit(0);
+  }
   return JSON.parse(line);
 }
 
@@ -197,12 +206,14 @@ function refusal(stage) { // why the Arena cannot show this stage, or "" if it c
 const CACHE_SIZE = 200000;
 const cache = new Map();
 
-function cached(key, compute) {
-  if (cache.has(key)) return cache.get(key);
-  const answer = compute();
+function keep(key, answer) {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value); // the oldest
   cache.set(key, answer);
   return answer;
+}
+
+function cached(key, compute) {
+  return cache.has(key) ? cache.get(key) : keep(key, compute());
 }
 
 function stateOf(board, player) { // the state of a board and a player, or null if they are not the Arena's
@@ -216,7 +227,15 @@ function stateOf(board, player) { // the state of a board and a player, or null 
       cells.push(v === 3 ? -1 : v);
     }
   }
+  return stateOfCells(cells, player);
+}
+
+function stateOfCells(cells, player) {
   return cells.concat([player - 1, 2 - player, Math.max(0, pieces(cells) - startPieces)]);
+}
+
+function sameState(a, b) {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 function legalActions(state) { // ludica's legal actions, [] when it refuses the state
@@ -240,7 +259,14 @@ const api = {
     const action = row * cols + col;
     const child = cached(`${state.join(",")}|${action}`, () => {
       const answer = call({ call: "apply_action", state, action });
-      return answer.ok ? { cells: cellsOf(answer.value.state), captured: answer.value.captured } : null;
+      if (!answer.ok) return null;
+      const next = answer.value.state, cells = cellsOf(next), toMove = next[rows * cols];
+      // ludica's answer carries the next state's legal actions: they answer getValidMoves(the
+      // resulting board, the side to move next) without a call, when that board and player make
+      // exactly that state (a pass or the fewer-pieces turn aside, they do)
+      const after = toMove === 0 || toMove === 1 ? stateOfCells(cells, toMove + 1) : [];
+      if (sameState(after, next)) keep(`${after.join(",")}|legal`, answer.value.actions);
+      return { cells, captured: answer.value.captured };
     });
     if (child === null) return { valid: false };
     return { valid: true, resultingBoard: boardOf(child.cells), capturedCount: child.captured };
@@ -281,7 +307,6 @@ async function loadSystem(file) {
 
 // --- the conversation ----------------------------------------------------------------------------
 
-let turnPending = false;
 process.on("exit", (code) => {
   if (turnPending && code === 0) say("the strategy's promise never settled, and nothing was left to run: no move");
 });

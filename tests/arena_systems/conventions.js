@@ -18,6 +18,7 @@ function analyzeStage(stageConfig, initialBoard, validMoves, api) {
     fractional: api.simulateMove(initialBoard, 1, 0.5, 0),
     evaluated: [api.evaluateBoard(initialBoard, 1), api.evaluateBoard(initialBoard, 2),
                 api.evaluateBoard(simulated.resultingBoard, 1), api.evaluateBoard(simulated.resultingBoard, 2)],
+    afterFirst: [api.getValidMoves(simulated.resultingBoard, 2), api.getValidMoves(simulated.resultingBoard, 1)],
   }));
   let turn = 0;
   return function strategy(board, player, validMoves, makeMove) {
