@@ -104,8 +104,13 @@ def test_corners_async_and_makemove_systems_play_whole_games_by_their_rules(tmp_
                 assert text == greedy_choice(game, state, legal)
             elif mover == "corners":
                 on_corner = [m for m in places if m.dst[0] in (0, n - 1) and m.dst[1] in (0, n - 1)]
+                on_edge = [str(m) for m in places if min(m.dst[0], m.dst[1], n - 1 - m.dst[0], n - 1 - m.dst[1]) == 0]
                 if on_corner:
                     assert text == str(on_corner[0])
+                elif on_edge:
+                    assert text in on_edge  # one of them at random
+                else:
+                    assert text == greedy_choice(game, state, legal)
             elif mover == "Edge Hugger":  # the move it gave makeMove (its strategy returns nothing)
                 margin = [min(r, c, n - 1 - r, n - 1 - c) for r, c in (m.dst for m in places)]
                 assert text == str(places[margin.index(min(margin))])
