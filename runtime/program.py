@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..gdl.diagnostics import LudicaError
 from . import limits
 from .api import Rules, StageView, count_and_seed, seat
 
@@ -32,7 +33,7 @@ MOVE_TEXT = 200  # characters of an answer passed on as a move's text
 _INTEGER = re.compile(r"-?\d{1,12}")
 
 
-class ProgramFailed(Exception):
+class ProgramFailed(LudicaError):
     """The program exited, or broke the protocol (a line over MAX_LINE bytes)."""
 
 
@@ -121,7 +122,18 @@ def stage_value(view: StageView, api: Rules) -> dict:
             "action_bound": view.action_bound, "initial_state": [int(v) for v in start],
             "legal_first_moves": [str(m) for m in view.legal_first_moves],
             "legal_first_actions": [int(a) for a in api.legal_actions(start)],
-            "description": view.description}
+            "description": view.description, "arena": _arena_config(view.description)}
+
+
+def _arena_config(description: str | None) -> dict | None:
+    """The Othello AI Arena's config of the stage, rule flags and all, when the rules are revealed
+    (GGP mode) and the Arena can express the stage; else None (runtime/external/arena.js then
+    builds what the view shows, without the flags)."""
+    if description is None:
+        return None
+    from ..gdl import loads, to_arena
+
+    return to_arena(loads(description))
 
 
 class Calls:

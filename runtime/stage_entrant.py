@@ -131,6 +131,9 @@ class Entrant:
                 seat.close()
             kind = {"timeout": "analysis over its budget"}.get(answer.failure, f"analysis failed ({answer.failure})")
             detail = answer.detail.strip().splitlines()[-1] if answer.detail.strip() else ""
+            said = [line for line in output[0].splitlines() if line.strip()]
+            if self.spec.program and said and answer.failure == "crash":  # a program says why on its stderr
+                detail += f"; its last words: {said[-1].strip()[:300]}"
             self.seat, self.why_not = None, kind + (f": {detail}" if detail else "")
         else:
             self.seat, self.why_not = seat, ""
