@@ -11,9 +11,10 @@ the same, on one stage; each move's charged and wall seconds are the referee's o
   a call is a JSON line there and back;
 - arena: an Othello AI Arena system under ludica's node adapter (runtime/external/arena.js), if
   this ludica has it;
-- model: a language-model agent (runtime/models) against a stand-in endpoint on the loopback that
-  answers at once, if the `openai` client is installed: the harness's own cost, prompts and
-  parsing and HTTP, with no model behind it.
+- model: a language-model agent (runtime/models) against the tests' stand-in endpoint on the
+  loopback (tests/llm_standin.py), which answers at once, if the `openai` client is installed: the
+  harness's own cost (prompts, parsing, HTTP), with no model behind it; its clock is the wall time
+  of its requests, and it makes no API calls in a game.
 
 It prints, per kind, the median CPU seconds charged per move (what the agent's clock pays; a
 model's clock is wall time) and per API call, and the median wall seconds per move as the referee
@@ -24,7 +25,11 @@ sees it (the request, the relaying, the freeze after it), each with its ratio to
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
+import re
 import shutil
+import sys
 import statistics
 import subprocess
 import tempfile
@@ -36,7 +41,14 @@ from ludica.runtime import entrants as agents
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.plans import Options
 from ludica.runtime.referee import play_game
-from ludica.runtime.stage_entrant import sandboxed
+from ludica.runtime.stage_entrant import model_seat, sandboxed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the stand-in endpoint, in a checkout
+try:
+    from llm_standin import Standin
+    import openai  # noqa: F401  (the models extra)
+except ImportError:
+    Standin = None  # type: ignore[assignment, misc]
 
 PYTHON = '''
 NAME = "first-python"
@@ -145,13 +157,28 @@ class Timed:
         return self.seat.end_game(score)
 
 
+def first_listed(body: dict):
+    """The stand-in model's answer: the first legal move its prompt lists (notes in its analysis)."""
+    from llm_standin import Scripted
+
+    found = re.search(r"legal moves: ([^\n]+)", body["messages"][-1]["content"])
+    return Scripted(f"move: {found.group(1).split()[0]}" if found else "Notes: the first legal move.")
+
+
 def measure(spec, text: str, game, games: int, opponent_file: Path) -> tuple[float, float, int]:
-    """(median charged seconds per move, median wall seconds per move, moves) of `spec`, sandboxed,
-    over `games` games in each seat against an in-process Python agent."""
-    seat = sandboxed(spec, text, Options(analysis_time=10.0, game_time=60.0))
-    try:
-        if seat.start().failure or seat.analyze(10.0).failure:
+    """(median charged seconds per move, median wall seconds per move, moves) of `spec`, sandboxed
+    (a model: on the referee's side), over `games` games in each seat against an in-process Python
+    agent."""
+    if spec.kind == "model":
+        seat = model_seat(spec, game, text, Options())
+    else:
+        seat = sandboxed(spec, text, Options(analysis_time=10.0, game_time=60.0))
+        if seat.start().failure:
             raise SystemExit(f"{spec.name} did not start: {seat.drain.mark()[0][-500:]}")
+    try:
+        analysed = seat.analyze(10.0)
+        if analysed.failure:
+            raise SystemExit(f"{spec.name} did not analyse: {analysed.detail[-500:]}")
         timed = Timed(seat)
         opponent = LocalSeat("opponent", str(opponent_file), game)
         opponent.analyze(10.0)
@@ -165,8 +192,9 @@ def measure(spec, text: str, game, games: int, opponent_file: Path) -> tuple[flo
     return statistics.median(timed.charged), statistics.median(timed.wall), len(timed.charged)
 
 
-def kinds(folder: Path, calls: int) -> dict[str, agents.AgentSpec]:
-    """The agents of each kind this machine can run, each playing the first legal action."""
+def kinds(folder: Path, calls: int, model_url: str | None) -> dict[str, agents.AgentSpec]:
+    """The agents of each kind this machine can run, each playing the first legal action (a model:
+    the stand-in at `model_url`, if given)."""
     found = {}
     (folder / "first.py").write_text(PYTHON.replace("{calls}", str(calls)))
     found["python"] = agents.resolve(str(folder / "first.py"))
@@ -181,7 +209,15 @@ def kinds(folder: Path, calls: int) -> dict[str, agents.AgentSpec]:
         (folder / "first.c").write_text(C.replace("{calls}", str(calls)))
         subprocess.run(["gcc", "-O2", "-o", str(folder / "first-c"), str(folder / "first.c")], check=True)
         found["c"] = agents.program(["./first-c"], folder, "first-c")
+    if model_url is not None:
+        (folder / "first.model").write_text(f'model = "standin-model"\nbase_url = "{model_url}"\napi_key_env = ""\n'
+                                            "list_legal = true\n")
+        found["model"] = agents.resolve(str(folder / "first.model"))
     return found
+
+
+def found_kinds(rows: dict) -> set[str]:
+    return {kind for kind, _ in rows}
 
 
 def main() -> None:
@@ -193,26 +229,37 @@ def main() -> None:
     text = stages.path(args.stage).read_text()
     game = compile_stage(gdl.loads(text))
     rows = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        server = stack.enter_context(Standin(default=first_listed)) if Standin is not None else None
         for calls in (0, args.calls):
             folder = Path(tmp) / f"calls-{calls}"
             folder.mkdir()
-            for kind, spec in kinds(folder, calls).items():
+            found = kinds(folder, calls, server.url if server is not None and calls == 0 else None)
+            for kind, spec in found.items():
                 rows[kind, calls] = measure(spec, text, game, args.games, folder / "first.py")
     print(f"stage {args.stage}, {args.games} games in each seat against an in-process Python agent; medians per "
           f"move; per API call: (a move with {args.calls} calls - a move with none) / {args.calls}")
 
     def figures(kind: str) -> tuple[float, float, float]:
         charged, wall, _ = rows[kind, 0]
-        return charged, (rows[kind, args.calls][0] - charged) / args.calls, wall
+        calls = rows.get((kind, args.calls))  # a model has no API calls in a game
+        return charged, (calls[0] - charged) / args.calls if calls else math.nan, wall
 
     base = figures("python")
     print(f"{'kind':<11} {'charged/move':>13} {'x python':>9} {'per API call':>13} {'x python':>9} "
           f"{'wall/move':>11} {'x python':>9}")
     for kind in dict.fromkeys(kind for kind, _ in rows):
         charged, per_call, wall = figures(kind)
-        print(f"{kind:<11} {charged * 1e3:>10.3f} ms {charged / base[0]:>8.1f}x {per_call * 1e6:>10.1f} us "
-              f"{per_call / base[1]:>8.1f}x {wall * 1e3:>8.3f} ms {wall / base[2]:>8.1f}x")
+        calls = "—" if math.isnan(per_call) else f"{per_call * 1e6:.1f} us"
+        ratio = "—" if math.isnan(per_call) else f"{per_call / base[1]:.1f}x"
+        print(f"{kind:<11} {charged * 1e3:>10.3f} ms {charged / base[0]:>8.1f}x {calls:>13} {ratio:>9} "
+              f"{wall * 1e3:>8.3f} ms {wall / base[2]:>8.1f}x")
+    if "arena" in found_kinds(rows):
+        print("arena: the adapter caches simulateMove by board and player, and the benchmark asks the same one: "
+              "its per-call figure is a cached call's (a new board costs what a javascript call does)")
+    if "model" in found_kinds(rows):
+        print("model: its clock is the wall time of its requests, to a stand-in that answers at once (the "
+              "harness's own cost: prompt, HTTP on the loopback, parsing)")
 
 
 if __name__ == "__main__":
