@@ -15,6 +15,12 @@ It runs the agent and nothing else, never inside the referee. In order:
    answers `move` requests until `end`. This process (the first of the agent's PID namespace,
    where it has one) reaps every process that ends, its game's or an orphan's.
 
+An agent program (runtime/program.py: any language, over the line protocol of docs/protocol.md)
+takes the place of 4 and 5: on `analyze` this process starts the program in /agent, becomes
+non-dumpable, and relays: the referee's requests as play-level lines, the program's API calls
+answered from `api`. It does not fork per game (a program lives for the stage), and ends when the
+program does.
+
 Every reply repeats the `seq` of its request. Everything the agent prints goes to this process's
 stdout/stderr, which the referee drains and caps.
 """
@@ -36,7 +42,6 @@ from .clock import Clock, cpu_seconds
 from .jail import AGENT_DIR
 from .program import Program, ProgramFailed
 
-PR_SET_DUMPABLE = 4
 ERROR_TEXT = 4000  # characters of a traceback sent back
 MOVE_TEXT = 200  # characters of a move's text sent back
 
@@ -116,9 +121,7 @@ def _prepare_program(sock, seq, request, view: StageView, api: Rules, now) -> Pr
     try:
         os.chdir(AGENT_DIR)
         program = Program([str(a) for a in request["program"]], api, view, now)
-        # This process holds the compiled rules and runs no agent code from here on: not dumpable,
-        # so the program (same user) cannot read them from its memory (/proc/PID/mem).
-        limits.libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        limits.not_dumpable()  # this process holds the compiled rules and runs no agent code from here on
         program.prepare(float(request["budget"]))
         ok, error = True, None
     except ProgramFailed as e:

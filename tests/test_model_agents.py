@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
-from ludica.runtime import play_game, resolve
+from ludica.runtime import play_game, resolve, tournament
+from ludica.runtime.records import ResultsStore
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.models import (ATTEMPTS, Endpoint, EndpointDown, EndpointError, ModelConfig, ModelConfigError,
                                    ModelSeat, Prices, check, load_config)
@@ -547,6 +548,18 @@ def test_a_down_endpoint_fails_the_check_with_what_to_look_at():
     with pytest.raises(EndpointError, match="no connection"):
         Endpoint(ModelConfig(model="m", base_url=url, api_key_env="", retries=1), backoff=0.01).chat(
             [{"role": "user", "content": "hi"}])
+
+
+def test_a_run_with_a_down_endpoint_stops_before_it_plays(tmp_path: Path):
+    (tmp_path / "down.model").write_text(f'model = "m"\nbase_url = "http://127.0.0.1:{free_port()}/v1"\n'
+                                         'api_key_env = ""\n')
+    entrants = [resolve(str(tmp_path / "down.model")), resolve("random")]
+    assert entrants[0].kind == "model" and entrants[0].name == "down"
+    with pytest.raises(EndpointDown, match="the model endpoint does not answer"):
+        tournament.run([stages.path("tic-tac-toe")], entrants, tmp_path / "out", tournament.Options(sandbox=False))
+    store = ResultsStore(tmp_path / "out" / "results.sqlite")
+    assert store.games() == [] and store.analyses() == []  # nothing was played
+    store.close()
 
 
 def test_the_check_names_the_models_an_endpoint_serves_when_ours_is_not_one():
