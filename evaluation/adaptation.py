@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import replace
 
 from ..runtime.entrants import AgentSpec
 from .metrics import SCORE
@@ -34,7 +35,7 @@ def entrants(agents: list[AgentSpec], baselines: set[str], fractions: tuple[floa
             continue
         for f in fractions:
             if f != 1.0:
-                out[f"{a.name}{MARK}{f:g}"] = (AgentSpec(f"{a.name}{MARK}{f:g}", a.path), f)
+                out[f"{a.name}{MARK}{f:g}"] = (replace(a, name=f"{a.name}{MARK}{f:g}"), f)
     return out
 
 

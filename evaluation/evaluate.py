@@ -23,8 +23,7 @@ from collections.abc import Callable
 
 from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
-from ..runtime.human import HUMAN_TIME
-from ..runtime.plans import Options, StagePlan, round_robin, title, unique_stages
+from ..runtime.plans import LATER_OPTIONS, Options, StagePlan, round_robin, title, unique_stages
 from ..runtime.referee import stage_hash
 from ..runtime.run import Hooks, Run
 from . import adaptation, anytime
@@ -62,8 +61,9 @@ class Config:
         """As the store keeps it: one flat object, as runs stored it before a Config held its
         Options (so they resume; summary.py reads it)."""
         options = asdict(self.options)
-        if options["human_time"] == HUMAN_TIME:  # added since: said only when set, so runs made before resume
-            del options["human_time"]
+        for key in ("human_time", "model_time", "model_rules"):  # added since: said only when set, so runs made
+            if options[key] == LATER_OPTIONS[key]:                # before them resume
+                del options[key]
         return {**options, "format": self.format, "schedule": self.schedule,
                 "adaptation": list(self.adaptation), "reference_games": self.reference_games}
 

@@ -23,7 +23,7 @@ import csv
 import io
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -33,12 +33,15 @@ from .. import gdl
 from ..gdl import loads
 from ..sampler.edits import describe
 from ..gdl.diagnostics import LudicaError
+from ..runtime.entrants import MODEL_PREFIX
 from ..runtime.human import HUMAN, HUMAN_TIME
+from ..runtime.plans import MODEL_TIME
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
 from .drawseed import revealed
 from .failures import KINDS
+from .usage import model_usage
 from .page import Markup, render
 from .summary import Summary
 
@@ -63,6 +66,8 @@ def to_dict(s: Summary) -> dict:
         "failures": {a: {"games": f.games, "lost": dict(f.lost), "illegal_moves": f.illegal_moves,
                          "top_reasons": f.top_reasons()} for a, f in s.failures.items()},
         "warnings": s.warnings,
+        "models": [asdict(m) | {"cost": m.cost}  # what the language-model agents used
+                   for m in model_usage(s.games + s.adaptation_games + s.reference_games, s.analyses)],
         "scores": s.scores,
         "metrics": s.metrics,
         "views": s.views,
@@ -238,7 +243,7 @@ class UnseenStage:
 # The sections of the page in order, by the id of their element and their heading (the index lists them).
 SECTIONS = (("leaderboard", "Leaderboard"), ("pairwise", "Pairwise scores"), ("metrics", "Metrics"),
             ("anytime", "Anytime generalisation estimate"), ("failures", "Failures"),
-            ("secondary", "Secondary views"), ("replay", "Replay"))
+            ("models", "Language models"), ("secondary", "Secondary views"), ("replay", "Replay"))
 
 
 def title(s: Summary) -> str:
@@ -253,12 +258,13 @@ def page_views(s: Summary, replay_page: str = "") -> dict:
     """Every view of the report by the name its template partial reads it under (templates/
     report.html.j2 includes them all): what a live page of the same run shows too. `replay_page`:
     where the links to games go, when the replay is not on the same page (`ludica serve`)."""
+    models = language_models(s)
     return {"title": title(s),
-            "run": run_info(s), "sections": SECTIONS,
+            "run": run_info(s), "sections": [x for x in SECTIONS if x[0] != "models" or models is not None],
             "unfinished": unfinished(s), "leaderboard": leaderboard(s, replay_page),
             "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b, page=replay_page)),
             "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
-            "secondary": secondary_views(s), "replay": replays(s)}
+            "models": models, "secondary": secondary_views(s), "replay": replays(s)}
 
 
 def run_info(s: Summary) -> list[tuple[str, str]]:
@@ -407,6 +413,28 @@ def failures(s: Summary) -> Table:
                  "text-last")
 
 
+def language_models(s: Summary) -> Table | None:
+    """What each language-model agent used (evaluation/usage.py); None in a run without one. Its
+    clock is wall time: a remote model's CPU time cannot be measured."""
+    found = model_usage(s.games + s.adaptation_games + s.reference_games, s.analyses)
+    if not found:
+        return None
+
+    def per(total: float, n: int, form: str) -> str:
+        return format(total / n, form) if n else "—"
+
+    rows = [[m.agent, m.analyses,
+             f"{m.analysis.get('tokens_in', 0):,} / {m.analysis.get('tokens_out', 0):,}", m.analysis.get("tool_calls", 0),
+             m.games, m.moves, f"{m.game.get('tokens_in', 0):,} / {m.game.get('tokens_out', 0):,}",
+             per(m.game.get("tokens_in", 0) + m.game.get("tokens_out", 0), m.moves, ",.0f"),
+             per(m.game.get("attempts", 0), m.moves, ".2f"), per(m.game.get("latency", 0.0), m.moves, ".2f"),
+             m.analysis.get("retries", 0) + m.game.get("retries", 0),
+             "—" if m.cost is None else f"{m.cost:.4f}"] for m in found]
+    return Table(["Agent", "Analyses", "Analysis tokens in / out", "Tool calls", "Games", "Moves answered",
+                  "Game tokens in / out", "Tokens per move", "Answers per move", "Seconds per move",
+                  "Transport retries", "Cost"], rows)
+
+
 def secondary_views(s: Summary) -> Table:
     """The agents as other arenas rank them (evaluation/views.py)."""
     views = s.views
@@ -472,11 +500,19 @@ def replays(s: Summary) -> list[dict]:
 
 def _budgets(settings: dict[str, str]):
     """A player's clock per game, by name: a person's (an entrant whose file is `human`) the
-    run's human_time, any other's its game_time (None: the run does not say)."""
+    run's human_time, a language model's (its fingerprint says `model:`) its model_time, any
+    other's its game_time (None: the run does not say)."""
     options = json.loads(settings.get("options", "{}"))
     names, files = (json.loads(settings.get(k, "[]")) for k in ("agents", "agent files"))
     people = {n for n, f in zip(names, files) if f == HUMAN}
-    return lambda name: options.get("human_time", HUMAN_TIME) if name in people else options.get("game_time")
+    models = {n for n, f in zip(names, files) if str(f).startswith(MODEL_PREFIX)}
+
+    def budget(name: str):
+        if name in people:
+            return options.get("human_time", HUMAN_TIME)
+        return options.get("model_time", MODEL_TIME) if name in models else options.get("game_time")
+
+    return budget
 
 
 def _clocks(seconds: list) -> list[list[float]]:

@@ -7,7 +7,7 @@
     gdl.rules_text(stage)                          # the rules in plain English, from the AST
 """
 from . import ast
-from .arena import from_arena
+from .arena import from_arena, to_arena
 from .ast import Stage
 from .bits import NotCodable, bits_breakdown, description_length
 from .english import changes, rules, rules_text
@@ -22,6 +22,6 @@ __all__ = [
     "ast", "Stage", "Move", "PASS", "Game",
     "parse", "format", "load", "loads", "read_stage", "check", "analyse",
     "description_length", "bits_breakdown", "NotCodable",
-    "reference", "perft", "render", "from_arena", "rules", "rules_text", "changes",
+    "reference", "perft", "render", "from_arena", "to_arena", "rules", "rules_text", "changes",
     "Diagnostic", "StageError", "StageFileError", "LudicaError", "IllegalMoveError", "InternalError",
 ]

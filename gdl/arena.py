@@ -18,6 +18,9 @@ gives the stage
     pass forced
     end no-moves: most-pieces
 
+`to_arena(stage)` goes the other way: the config of a stage the Arena can express (the shapes
+`from_arena` builds, and only those), or None.
+
 The Arena sets up blocked cells first, then black on cells still empty, then white on cells
 still empty, and ignores positions off the board (see /work/shared/ARENA.md). The stage keeps
 only the cells the Arena actually fills, so it plays the same game; every cell dropped on the
@@ -31,7 +34,7 @@ from typing import Any
 from .ast import (
     ALL_DIRECTIONS, MAX_BOARD_SIDE, Alternate, Cell, End, FewerPieces, FlipCustodial, MostPieces,
     MoveRule, NoMoves, PassForced, PlaceEmpty, Players, RequireCapture, SquareBoard, Setup, Stage,
-    cell_name,
+    cell_name, expand,
 )
 from .diagnostics import LudicaError
 
@@ -107,6 +110,47 @@ def from_arena(config: dict[str, Any], warnings: list[str] | None = None) -> Sta
         pass_rule=PassForced(),
         ends=(End(NoMoves(), MostPieces()),),
     )
+
+
+def to_arena(stage: Stage) -> dict[str, Any] | None:
+    """The Arena stage config of `stage`, if the Arena can express it, else None.
+
+    The Arena expresses a square board (not wrapped), black and white, blocked cells, initial
+    pieces, and the one rule set `from_arena` writes: placing on an empty cell, flipping custodial
+    runs in all directions (over blocked cells: `ignoreOcclusion`), a capture required, turns that
+    alternate (or `fewerPiecesContinue`), a forced pass, and the end when nobody can move, most
+    pieces winning. The flags are keys of the config only when true, as the Arena's stages write
+    them. A config is returned only if `from_arena` gives `stage` back from it exactly (the
+    same cells in the same order, written one by one, not as ranges; the name as a config keeps
+    it): else None, never a config of some other stage.
+    """
+    board, moves = stage.board, stage.moves
+    if not (isinstance(board, SquareBoard) and not board.wrap and len(moves) == 1
+            and isinstance(moves[0].kind, PlaceEmpty) and len(moves[0].effects) == 2
+            and isinstance(moves[0].effects[0], FlipCustodial) and isinstance(moves[0].effects[1], RequireCapture)
+            and isinstance(stage.turn, (Alternate, FewerPieces))):
+        return None
+    pieces: dict[str, list[dict[str, int]]] = {"black": [], "white": []}
+    for setup in stage.setup:
+        if setup.player not in pieces:
+            return None
+        pieces[setup.player] += [{"r": cell.row, "c": cell.col} for cell in expand(setup.cells)]
+    config: dict[str, Any] = {
+        "name": stage.name,
+        "boardSize": board.size,
+        "initialBlocked": [{"r": cell.row, "c": cell.col} for cell in expand(stage.blocked)],
+        "initialPlayer1": pieces["black"],
+        "initialPlayer2": pieces["white"],
+    }
+    if moves[0].effects[0].over_blocked:
+        config["ignoreOcclusion"] = True
+    if isinstance(stage.turn, FewerPieces):
+        config["fewerPiecesContinue"] = True
+    try:
+        back = from_arena(config)
+    except ValueError:
+        return None
+    return config if back == stage else None
 
 
 def _one_line(name: str, warn) -> str:

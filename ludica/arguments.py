@@ -43,18 +43,28 @@ def stage_files(args: list[str]) -> list[Path]:
 
 def run_options(args):
     from ludica.runtime.plans import Options
-    more = {} if args.human_time is None else {"human_time": args.human_time}  # None: Options' default
+    # None: Options' default
+    more = {key: value for key, value in (("human_time", args.human_time), ("model_time", args.model_time))
+            if value is not None}
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
-                   isolate_rules=args.isolate_rules, **more)
+                   isolate_rules=args.isolate_rules, model_rules=args.rules, **more)
 
-def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = ()):
-    """The agents the arguments name, each with the data folder `--agent-data AGENT=DIR` gives it."""
+def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (), commands: Sequence[str] = ()):
+    """The agents the arguments name (and the agent programs `--agent-cmd` gives), each with the
+    data folder `--agent-data AGENT=DIR` gives it."""
+    import shlex
     from dataclasses import replace
 
     from ludica import gdl
     from ludica.runtime import entrants as agents
     chosen = [agents.check_compiles(agents.resolve(s)) for s in specs]  # a syntax error is said before the run
+    for command in commands:
+        try:
+            words = shlex.split(command)
+        except ValueError as e:
+            raise gdl.LudicaError(f"--agent-cmd {command!r}: {e}; quote it as a shell would") from None
+        chosen.append(agents.program(words, Path.cwd(), where=f"--agent-cmd {command!r}"))
     if with_builtins:
         chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
     folders = {}
@@ -75,6 +85,13 @@ def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (
                                   f"{', '.join(c.name for c in chosen)})")
         chosen = [replace(c, data=path) if c in match else c for c in chosen]
     return chosen
+
+def agent_command_option(p) -> None:
+    p.add_argument("--agent-cmd", action="append", default=[], metavar="COMMAND",
+                   help="an agent program in any language, speaking the line protocol (docs/protocol.md), e.g. "
+                        "\"node bot.js\" or ./bot: its words that name files here are copied into its sandbox; "
+                        "repeat for more (an agent file NAME.agent says the same with a name)")
+
 
 def count(text: str) -> int:
     """argparse type: an integer of at least 1."""
@@ -106,6 +123,13 @@ def episode_options(p, analysis: float, game: float) -> None:
     p.add_argument("--human-time", type=seconds, default=None, metavar="S",
                    help="a person's time per game (the entrant `human`), wall-clock seconds (default 1800: a "
                         "person has no CPU time, and takes longer than an agent)")
+    p.add_argument("--model-time", type=seconds, default=None, metavar="S",
+                   help="a language model's time per game (a .model agent), wall-clock seconds of its answered "
+                        "requests (default 600: a remote model's CPU time cannot be measured)")
+    p.add_argument("--rules", choices=("text", "gdl", "none"), default=None,
+                   help="what language-model agents are told of the rules: text (plain English), gdl (the .gdl "
+                        "text) or none (they learn them only through the API's tools); default: as each .model "
+                        "file says (text unless it says otherwise)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
     p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
     p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")

@@ -83,7 +83,7 @@ class HumanSeat:
     def __init__(self, name: str, game: CompiledGame, source: MoveSource):
         self.name, self.game, self.source = name, game, source
 
-    def start_game(self, seed: int, budget: float) -> Answer:
+    def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
         return Answer({"op": "game-ready"}, 0.0, 0.0)
 
     def think(self, state: list[int], legal: list[str], remaining: float) -> Answer:
@@ -107,7 +107,7 @@ class HumanSeat:
                 return Answer({"op": "move", "move": entry.strip().lower()}, spent, spent)
             turn = replace(turn, problem=problem)
 
-    def end_game(self) -> tuple[str, int]:
+    def end_game(self, score: int | None = None) -> tuple[str, int]:
         return "", 0
 
 

@@ -152,6 +152,7 @@ def _system() -> list[str]:
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
+    args += ["--perms", "0755", "--dir", "/etc"]  # made before the binds below, or bubblewrap makes it 0700
     for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
         args += ["--ro-bind-try", path, path]
     return args
@@ -250,11 +251,14 @@ def _memfd(name: str, data: bytes) -> int:
     return fd
 
 
-def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
+def build(agent_file: Path | None, data: Path | None = None, tmp_mb: int = 64,
+          files: tuple[tuple[Path, bool], ...] = ()) -> Jail:
     """The world of one agent's worker. The worker's command follows `jail.argv`; `jail.fds` must
-    be passed to it (pass_fds) and closed once it has started."""
+    be passed to it (pass_fds) and closed once it has started. `files`: more of the agent's files,
+    (host path, executable), copied beside its file in AGENT_DIR under their names; an executable
+    one (an agent program, a compiled binary) may be run, read-only like the rest (0555, not 0444).
+    An agent program has no agent file (None): its files are all in `files`."""
     path, version = bubblewrap()
-    agent_file = Path(agent_file).resolve()
     root = os.geteuid() == 0
     if root:  # no user namespace (it would map uid 0 alone); the worker drops to UNPRIVILEGED first thing
         options = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
@@ -271,8 +275,13 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
     options += _parents([*python_folders(), f"{AGENT_DIR}/data", NUMBA_DIR, f"{CACHE_IN}/0", "/etc/ld.so.cache"])
     for folder in python_folders():
         options += ["--ro-bind", folder, folder]
-    fds = [_memfd("ludica-agent", agent_file.read_bytes())]
-    options += ["--perms", "0444", "--ro-bind-data", str(fds[-1]), f"{AGENT_DIR}/{agent_file.name}"]
+    fds: list[int] = []
+    files = ((Path(agent_file), False), *files) if agent_file is not None else files
+    for extra, executable in files:  # copies, as the agent's file: a later edit on the host is not seen
+        extra = Path(extra).resolve()
+        fds.append(_memfd("ludica-agent-file", extra.read_bytes()))
+        options += ["--perms", "0555" if executable else "0444", "--ro-bind-data", str(fds[-1]),
+                    f"{AGENT_DIR}/{extra.name}"]
     if data is not None:
         options += ["--ro-bind", str(Path(data).resolve()), f"{AGENT_DIR}/data"]
     options += _cache_links()
@@ -291,7 +300,7 @@ def build(agent_file: Path, data: Path | None = None, tmp_mb: int = 64) -> Jail:
                     "namespaces (no network, no other process), every capability dropped, no new privileges; runs as "
                     + (f"uid {UNPRIVILEGED} (nobody), not the referee's root" if root else "the referee's user")),
         "files": (f"read-only: {', '.join(shown)}, the system's /bin, /lib links and loader cache; "
-                  f"{AGENT_DIR}/{agent_file.name} (a copy of its file)"
+                  + ", ".join(f"{AGENT_DIR}/{Path(f).name} (a copy{', executable' if x else ''})" for f, x in files)
                   + (f", {AGENT_DIR}/data (its data folder)" if data else "")
                   + f"; writable, private: /tmp and /dev/shm ({tmp_mb} MiB each), numba's cache; own /proc, "
                     "/proc/sys read-only"),

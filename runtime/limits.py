@@ -16,6 +16,14 @@ import resource
 import signal
 
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+
+
+def not_dumpable() -> None:
+    """This process's memory out of reach of the agent's (same user) processes: /proc/PID/mem and
+    ptrace need a dumpable process. For a process that holds the rules and runs no agent code (the
+    rules oracle; the worker of an agent program)."""
+    libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 DEFAULTS = {"memory_mb": 2048, "file_mb": 64, "open_files": 256, "processes": 64, "tmp_mb": 64}
 
 

@@ -51,7 +51,7 @@ class LocalSeat:
         self.strategy = strategy
         return Answer({"op": "analysed", "ok": True}, spent, time.monotonic() - w0)
 
-    def start_game(self, seed: int, budget: float) -> Answer:
+    def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
         random.seed(seed)
         np.random.seed(seed % 2**32)
         return Answer({"op": "game-ready"}, 0.0, 0.0)
@@ -69,5 +69,5 @@ class LocalSeat:
             return Answer(None, time.thread_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
         return Answer({"op": "move", "move": str(move)}, time.thread_time() - t0, time.monotonic() - w0)
 
-    def end_game(self) -> tuple[str, int]:
+    def end_game(self, score: int | None = None) -> tuple[str, int]:
         return "", 0

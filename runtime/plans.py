@@ -15,6 +15,9 @@ from ..gdl.diagnostics import LudicaError
 from .human import HUMAN_TIME
 from .referee import stage_hash
 
+MODEL_TIME = 600.0  # a language model's default budget per game, wall seconds
+RULE_TIERS = ("text", "gdl", "none")  # what a language model is told of the rules (runtime/models/prompts.py)
+
 
 @dataclass
 class Options:
@@ -29,11 +32,23 @@ class Options:
     sandbox: bool = True  # False: trusted agents in this process (tests, quick experiments)
     isolate_rules: bool = False  # each agent's rules in an oracle process of its own (runtime/oracle/)
     human_time: float = HUMAN_TIME  # a person's budget per game (`human`), wall seconds: a person has no CPU time
+    # a language model's budget per game, wall seconds of its answered requests (runtime/models: a
+    # remote model's CPU time cannot be measured), and how much of the rules it is told (None: as
+    # its .model file says)
+    model_time: float = MODEL_TIME
+    model_rules: str | None = None
 
     def __post_init__(self) -> None:
+        if self.model_rules is not None and self.model_rules not in RULE_TIERS:
+            raise LudicaError(f"--rules {self.model_rules!r}: give one of {', '.join(RULE_TIERS)}")
         if self.isolate_rules and not self.sandbox:
             raise LudicaError("--isolate-rules keeps the rules out of sandboxed agents' processes, and agents run "
                               "--in-process share this one: drop one of the two options")
+
+
+# Options added after runs were made with their default: a run that leaves one at its default says
+# nothing of it, so the runs made before it can still be resumed (and read back with the default).
+LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME, "model_time": MODEL_TIME, "model_rules": None}
 
 
 def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: int) -> int:

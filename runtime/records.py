@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS analyses (
     id INTEGER PRIMARY KEY, stage TEXT NOT NULL, stage_hash TEXT NOT NULL, agent TEXT NOT NULL,
     ok INTEGER NOT NULL, seconds REAL NOT NULL, wall REAL NOT NULL, failure TEXT, detail TEXT,
-    lockdown TEXT, output TEXT, output_bytes INTEGER, finished_at TEXT NOT NULL);
+    lockdown TEXT, output TEXT, output_bytes INTEGER, finished_at TEXT NOT NULL,
+    usage TEXT);  -- a language model's tokens, calls, latency and cost in its analysis (JSON)
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY, stage TEXT NOT NULL, stage_hash TEXT NOT NULL,
     black TEXT NOT NULL, white TEXT NOT NULL, game_index INTEGER NOT NULL, seed INTEGER NOT NULL,
@@ -33,6 +34,8 @@ CREATE TABLE IF NOT EXISTS games (
     black_time REAL NOT NULL, white_time REAL NOT NULL, illegal TEXT NOT NULL, penalties TEXT NOT NULL,
     log TEXT NOT NULL, finished_at TEXT NOT NULL,
     ply_seconds TEXT NOT NULL DEFAULT '[]',  -- [[player, seconds charged], ...] per ply
+    ply_usage TEXT NOT NULL DEFAULT '[]',  -- a language model's tokens... per ply: [[ply, player, {...}], ...]
+    usage TEXT,  -- per seat, a language model's totals over the game, failed moves too: [{...} or null, ...]
     UNIQUE (stage_hash, black, white, game_index));
 CREATE TABLE IF NOT EXISTS stages (
     stage_hash TEXT PRIMARY KEY, name TEXT NOT NULL, text TEXT NOT NULL, role TEXT NOT NULL,
@@ -41,8 +44,16 @@ CREATE TABLE IF NOT EXISTS stages (
     divergence REAL, divergence_se REAL);     -- a variant's, from its base (sampler/divergence.py)
 """
 # Columns added since a table was first written: a store made before has them added, with their defaults.
-ADDED = {"games": {"ply_seconds": "TEXT NOT NULL DEFAULT '[]'"},
+ADDED = {"games": {"ply_seconds": "TEXT NOT NULL DEFAULT '[]'", "ply_usage": "TEXT NOT NULL DEFAULT '[]'",
+                   "usage": "TEXT"},
+         "analyses": {"usage": "TEXT"},
          "stages": {"multiplicity": "INTEGER NOT NULL DEFAULT 1", "divergence": "REAL", "divergence_se": "REAL"}}
+
+
+def _usage(answer) -> str | None:
+    """A language model's accounting of its analysis (the reply's `usage`), as JSON; None for others."""
+    usage = answer.reply.get("usage") if isinstance(answer.reply, dict) else None
+    return json.dumps(usage) if isinstance(usage, dict) else None
 
 
 def _now() -> str:
@@ -190,20 +201,23 @@ class ResultsStore:
         self._write(
             "INSERT INTO games (stage, stage_hash, black, white, game_index, seed, result, winner, black_score,"
             " white_score, reason, detail, plies, moves, black_time, white_time, illegal, penalties, log,"
-            " finished_at, ply_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " finished_at, ply_seconds, ply_usage, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?, ?, ?, ?, ?)",
             (record.stage, record.stage_hash, record.players[0], record.players[1], game_index, record.seed,
              record.result, record.winner, record.scores[0], record.scores[1], record.reason, record.detail,
              len(record.plies), json.dumps(moves), record.time_used[0], record.time_used[1],
              json.dumps(record.illegal), json.dumps(record.penalties), "\n".join(record.log), _now(),
-             json.dumps([[p.player, p.seconds] for p in record.plies])))
+             json.dumps([[p.player, p.seconds] for p in record.plies]),
+             json.dumps([[i, p.player, p.usage] for i, p in enumerate(record.plies) if p.usage]),
+             json.dumps(record.usage) if any(record.usage) else None))
 
     def add_analysis(self, stage: str, stage_hash: str, agent: str, answer, lockdown: dict,
                      output: tuple[str, int]) -> None:
         self._write(
             "INSERT INTO analyses (stage, stage_hash, agent, ok, seconds, wall, failure, detail, lockdown, output,"
-            " output_bytes, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " output_bytes, finished_at, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (stage, stage_hash, agent, answer.failure is None, answer.seconds, answer.wall, answer.failure,
-             answer.detail, json.dumps(lockdown), output[0], output[1], _now()))
+             answer.detail, json.dumps(lockdown), output[0], output[1], _now(), _usage(answer)))
 
     def games(self, stage_hash: str | None = None) -> list[dict]:
         query = "SELECT * FROM games" + (" WHERE stage_hash = ?" if stage_hash else "") + " ORDER BY id"

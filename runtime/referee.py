@@ -6,6 +6,8 @@ runtime/local.LocalSeat for trusted in-process play) only ever answers "which mo
 - cumulative charged time over the game budget: the game is lost (time forfeit);
 - an illegal or malformed move: logged, a random legal move is played (drawn from the game's
   seed, so replays agree); the third in one game loses it;
+- a seat that gives up finding a legal move itself (a language model after its four attempts,
+  runtime/models) loses the game for illegal moves;
 - a crash, an exception, a broken pipe, a protocol violation or too many processes: the game is lost;
 - a forced pass is played without asking the seat;
 - a game still going after MAX_PLIES plies is stopped as a draw;
@@ -36,11 +38,15 @@ SEAT_NAMES = ("Black", "White")
 
 
 class Seat(Protocol):
+    """A player of one game: told the game's seed, its clock and its seat (0 black, 1 white) at the
+    start; asked for moves; told its score at the end (1 a win, 0 a draw, -1 a loss; None: the game
+    broke off), as the competition's protocol tells a bot (an agent program reads both)."""
+
     name: str
 
-    def start_game(self, seed: int, budget: float) -> Answer: ...
+    def start_game(self, seed: int, budget: float, seat: int) -> Answer: ...
     def think(self, state: list[int], legal: list[str], remaining: float) -> Answer: ...
-    def end_game(self) -> tuple[str, int]: ...
+    def end_game(self, score: int | None = None) -> tuple[str, int]: ...
 
 
 @dataclass
@@ -54,6 +60,7 @@ class Ply:
     seconds: float
     board: list[list[int]]
     note: str = ""
+    usage: dict | None = None  # a language model's: tokens, calls, latency, cost of the move (runtime/models)
 
 
 @dataclass
@@ -77,6 +84,8 @@ class GameRecord:
     log: list[str] = field(default_factory=list)
     output: list[dict] = field(default_factory=list)  # per seat: kept text and total bytes printed
     forfeited: tuple[bool, bool] = (False, False)
+    # per seat, a language model's usage over the game (its failed moves too): tokens, calls... summed
+    usage: list[dict | None] = field(default_factory=lambda: [None, None])
 
     @property
     def result(self) -> str:
@@ -160,14 +169,14 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
     log = record.log
     log.append(f"Game started: {names[0]}(B) vs {names[1]}(W) on Stage: {game.stage.name}")
     rng = random.Random(seed)
-    started = [False, False]
+    started, decided = [False, False], False
     try:
         for p in (0, 1):
             if seats[p] is None:
                 _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
         if ready is not None:
             for p in (0, 1):
-                answer = ready[p].start_game(seed, budgets[p])
+                answer = ready[p].start_game(seed, budgets[p], p)
                 started[p] = True
                 record.time_used[p] += answer.seconds  # what the agent does as a game starts is its time
                 if answer.failure == "timeout":
@@ -190,11 +199,12 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
                 record.winner = game.winner(state)
             log.append(f"Game over: Final score {record.scores[0]}-{record.scores[1]}")
             log.append("Tie!" if record.winner is None else f"{SEAT_NAMES[record.winner]} wins!")
+        decided = True
     finally:
         for p in (0, 1):
             seat = seats[p]
             if started[p] and seat is not None:
-                text, total = seat.end_game()
+                text, total = seat.end_game(_score(record, p) if decided else None)
                 record.output.append({"seat": p, "text": text, "bytes": total})
     return record
 
@@ -240,12 +250,18 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         remaining = budgets[p] - record.time_used[p]
         answer = seats[p].think(state.tolist(), texts, remaining)
         record.time_used[p] += answer.seconds
-        if answer.failure == "timeout" or record.time_used[p] > budgets[p]:
+        _add_usage(record, p, answer)
+        if answer.failure == "timeout" or record.time_used[p] > budgets[p]:  # (a failure's reply: only its usage)
             _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of {budgets[p]:g}s!"
                      + (f" ({answer.detail})" if answer.detail else ""), by_time=True)
             return state
         if answer.failure == "resign":
             _forfeit(record, p, "resign", f"{SEAT_NAMES[p]} ({names[p]}) resigns", penalty=False)
+            return state
+        if answer.failure == "illegal":  # a seat that ran out of attempts itself (a language model's four)
+            record.illegal[p] += 1
+            _forfeit(record, p, "illegal", f"{SEAT_NAMES[p]} ({names[p]}) gave no legal move: "
+                                           f"{_first_line(answer.detail)}")
             return state
         if answer.failure:
             _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) failed ({answer.failure}): "
@@ -269,13 +285,38 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         else:
             move = chosen
         state, captured = game.apply_counted(state, move)
-        record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note))
+        usage = answer.reply.get("usage")
+        record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note,
+                                usage if isinstance(usage, dict) else None))
         log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
         if not game.is_terminal(state) and game.to_move(state) == p:
             log.append(f"{names[p]} continues ({_continues_note(game.stage)})")
         if watch is not None:
             watch(state)
     return state
+
+
+def _add_usage(record: GameRecord, p: int, answer: Answer) -> None:
+    """Add what a move used (a language model's: its reply's `usage`, kept on a failure too) to the seat's
+    total for the game: numbers summed, anything else kept as the last said."""
+    usage = answer.reply.get("usage") if isinstance(answer.reply, dict) else None
+    if not isinstance(usage, dict):
+        return
+    held = record.usage[p]
+    total: dict = held if held is not None else {}
+    for key, value in usage.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(total.get(key, 0), (int, float)):
+            total[key] = round(total.get(key, 0) + value, 8)
+        else:
+            total[key] = value
+    record.usage[p] = total
+
+
+def _score(record: GameRecord, p: int) -> int:
+    """Seat p's score in a decided game: 1 a win, 0 a draw, -1 a loss (a forfeit by both: each lost)."""
+    if record.winner is None:
+        return -1 if record.forfeited[p] else 0
+    return 1 if record.winner == p else -1
 
 
 def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False, penalty: bool = True) -> None:

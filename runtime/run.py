@@ -29,12 +29,12 @@ from collections.abc import Callable
 
 from ..compiler import compile as compile_stage
 from ..gdl import ast as A
+from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
 from . import jail, logs
 from .api import RulesApi, warm
 from .entrants import AgentSpec
-from .human import HUMAN_TIME
-from .plans import Options, StagePlan, title
+from .plans import LATER_OPTIONS, Options, StagePlan, title
 from .records import ResultsStore, lock_folder
 from .referee import Moment, play_game, stage_hash
 from .runfolder import STORE, RunMismatch, check_out, made
@@ -144,7 +144,7 @@ class Run:
         held = self.settings.get("options")
         if held is None:
             raise RunMismatch(f"{self.folder / STORE} holds no run's settings (no run was started in it)")
-        return Options(**{**_LATER_OPTIONS, **json.loads(held)})
+        return Options(**{**LATER_OPTIONS, **json.loads(held)})
 
     # --- playing -------------------------------------------------------------------------------
 
@@ -164,6 +164,12 @@ class Run:
         options = self.options
         if options.sandbox:
             jail.require()  # before anything is compiled or started
+        else:
+            unjailed = [a.name for a in agents if a.program]
+            if unjailed:  # an in-process seat runs Python files; a program has no place there, nor a clock
+                raise LudicaError(f"{', '.join(unjailed)}: an agent program runs only in the sandbox; leave out "
+                                  "--in-process (or these agents)")
+        _check_models(agents)
         self._keep_stages(plans)
         with notice_if_slow(hooks.on_wait, f"{COMPILING}, every kind of stage side by side"):
             warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
@@ -173,6 +179,18 @@ class Run:
         # waiting is never charged, but slower)
         jobs = max(1, min(jobs, len(plans), len(cores())))
         _Jobs(self, plans, {a.name: a for a in agents}, options, hooks).play(jobs)
+
+
+def _check_models(agents: list[AgentSpec]) -> None:
+    """Every language model's endpoint answers before anything is played: one that is down fails
+    the run now, with the URL and what to check, not as a lost game per move."""
+    models = [a for a in agents if a.kind == "model" and a.path is not None]
+    if models:
+        from .models import check, load_config  # the `openai` client: only runs with a model load it
+
+        for agent in models:
+            assert agent.path is not None
+            check(load_config(agent.path))
 
 
 class _Jobs:
@@ -233,8 +251,10 @@ class _Jobs:
             self._stop(err)
 
     def _budget(self, name: str) -> float:
-        """An entrant's time per game: a person's is wall time, and theirs (Options.human_time)."""
-        return self.options.human_time if self.agents[name].human else self.options.game_time
+        """An entrant's time per game: a person's and a language model's are wall time, and theirs
+        (Options.human_time, Options.model_time)."""
+        kind = self.agents[name].kind
+        return {"human": self.options.human_time, "model": self.options.model_time}.get(kind, self.options.game_time)
 
     def _stage(self, plan: StagePlan) -> None:
         """Play the missing games of one stage."""
@@ -288,13 +308,8 @@ def run_settings(stages: list[A.Stage], agents: list[AgentSpec], options: Option
             "options": json.dumps(_options_set(options), sort_keys=True)}
 
 
-# Options added after runs were made with their default: a run that leaves one at its default says
-# nothing of it, so the runs made before it can still be resumed (and read back with the default).
-_LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME}
-
-
 def _options_set(options: Options) -> dict:
-    return {k: v for k, v in asdict(options).items() if k not in _LATER_OPTIONS or v != _LATER_OPTIONS[k]}
+    return {k: v for k, v in asdict(options).items() if k not in LATER_OPTIONS or v != LATER_OPTIONS[k]}
 
 
 def _difference(key: str, held: str | None, wanted: str) -> str:
@@ -304,7 +319,7 @@ def _difference(key: str, held: str | None, wanted: str) -> str:
     except ValueError:
         return f"other {key}"
     if isinstance(before, dict) and isinstance(now, dict):
-        changed = [f"{k} {before.get(k, _LATER_OPTIONS.get(k))!r} → {now.get(k, _LATER_OPTIONS.get(k))!r}"
+        changed = [f"{k} {before.get(k, LATER_OPTIONS.get(k))!r} → {now.get(k, LATER_OPTIONS.get(k))!r}"
                    for k in sorted(set(before) | set(now)) if before.get(k) != now.get(k)]
         return f"{key}: " + ", ".join(changed)
     if key == "agent files":

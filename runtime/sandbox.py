@@ -88,6 +88,10 @@ class Settings:
     reveal: bool = False  # GGP mode: the stage's text is handed to the agent
     isolate_rules: bool = False  # the rules in an oracle process of the agent's (runtime/oracle/)
     data: str | None = None  # a folder the user named for the agent: read-only at /agent/data
+    # an agent program (runtime/program.py): its command as run in /agent, and its files copied
+    # there (host path, executable); empty for a Python agent
+    program: tuple[str, ...] = ()
+    files: tuple[tuple[str, bool], ...] = ()
 
     @property
     def max_processes(self) -> int:
@@ -156,7 +160,8 @@ class AgentProcess:
     end_game)… → close. Every method returns an Answer (or output) and never raises on anything
     the agent does."""
 
-    def __init__(self, agent_path: str, stage_text: str, settings: Settings, name: str = ""):
+    def __init__(self, agent_path: str | None, stage_text: str, settings: Settings, name: str = ""):
+        """`agent_path`: a Python agent's file; None for an agent program (`settings.program`)."""
         jail.require()
         self.agent_path, self.stage_text, self.settings = agent_path, stage_text, settings
         self.name = name  # the agent's name in the run (the referee's log)
@@ -181,8 +186,9 @@ class AgentProcess:
         side by side; starting is not charged: the agent's code is not loaded yet)."""
         self._sock, theirs = protocol.pair()
         limits = dict(DEFAULTS, **self.settings.limits)
-        cell = jail.build(Path(self.agent_path), Path(self.settings.data) if self.settings.data else None,
-                          int(limits["tmp_mb"]))
+        cell = jail.build(Path(self.agent_path) if self.agent_path else None,
+                          Path(self.settings.data) if self.settings.data else None,
+                          int(limits["tmp_mb"]), tuple((Path(f), x) for f, x in self.settings.files))
         self.record = cell.record
         command = cell.argv + ["--", sys.executable, "-c", _WORKER, str(theirs.fileno())]
         command += ["--isolate-rules"] * self.settings.isolate_rules
@@ -231,24 +237,28 @@ class AgentProcess:
         return self.proc is not None and self.proc.poll() is None
 
     def analyze(self, budget: float) -> Answer:
-        """Load the agent's file and run `analyze`, both under the analysis budget; on failure
-        the worker is closed."""
-        with open(self.agent_path, encoding="utf-8", errors="replace") as f:
-            source = f.read()
-        answer = self._request({"op": "analyze", "budget": budget, "source": source,
-                                 "agent": f"{jail.AGENT_DIR}/{Path(self.agent_path).name}"},
-                               budget, whole=True)
+        """Load the agent's file and run `analyze` (or start the agent's program and let it
+        prepare), under the analysis budget; on failure the worker is closed."""
+        if self.settings.program or self.agent_path is None:
+            request = {"op": "analyze", "budget": budget, "program": list(self.settings.program)}
+        else:
+            with open(self.agent_path, encoding="utf-8", errors="replace") as f:
+                source = f.read()
+            request = {"op": "analyze", "budget": budget, "source": source,
+                       "agent": f"{jail.AGENT_DIR}/{Path(self.agent_path).name}"}
+        answer = self._request(request, budget, whole=True)
         if answer.reply is not None and answer.reply.get("ok") is not True:
             answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
         if answer.failure:
             self.close()
         return answer
 
-    def start_game(self, seed: int, budget: float) -> Answer:
-        """Fork a game process from the analysed strategy; its CPU time counts on the game clock."""
+    def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
+        """Fork a game process from the analysed strategy; its CPU time counts on the game clock.
+        `seat`: the agent's (0 black, 1 white), for an agent program that reads it."""
         self._before_game = set(self.tree.members(rescan=True))
         self.drain.mark()
-        answer = self._request({"op": "game", "seed": seed}, budget, whole=False)
+        answer = self._request({"op": "game", "seed": seed, "seat": seat, "budget": budget}, budget, whole=False)
         if answer.reply is not None and answer.reply.get("op") != "game-ready":
             answer.failure, answer.detail = "crash", _status_text(answer.reply, "the game process did not start")
             answer.reply = None  # the game process died at once
@@ -264,12 +274,13 @@ class AgentProcess:
             answer.failure, answer.detail, answer.reply = "protocol", f"a {text(answer.reply, 'op', 40)!r} reply", None
         return answer
 
-    def end_game(self) -> tuple[str, int]:
-        """End the game process and kill whatever it left; returns its output (text, bytes)."""
+    def end_game(self, score: int | None = None) -> tuple[str, int]:
+        """End the game process (telling it its `score`) and kill whatever it left; returns its
+        output (text, bytes)."""
         if self.alive and self._game_seq is not None:
             self._thaw()
             try:
-                self._send({"op": "end"})
+                self._send({"op": "end", "score": score})
                 self._wait(self._game_seq, 1.0, ending=True)  # idle: it is told to end, and does
             except (protocol.ProtocolError, protocol.Closed):
                 pass  # the game process is killed just below whatever happened
@@ -321,7 +332,9 @@ class AgentProcess:
             else:
                 self._freeze(live)  # until the next request
         if answer.failure:
-            if whole:
+            # a program lives for the whole stage: one that failed a request may be mid-answer, so
+            # it goes with its worker (the entrant starts it again for the next game)
+            if whole or self.settings.program:
                 self.close()
             else:
                 self._end_game_processes()

@@ -5,6 +5,7 @@ between games; a second death on the stage leaves it without a strategy there. A
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from ..gdl.diagnostics import LudicaError
 from .entrants import AgentSpec
@@ -14,9 +15,32 @@ from .plans import Options
 from .referee import stage_hash
 from .sandbox import AgentProcess, Answer, Settings
 
+if TYPE_CHECKING:
+    from .models import ModelSeat
+
+
+PROGRAM_STARTS = 4  # a program's starts on one stage: a fresh preparation each time
+
 
 class Stopped(LudicaError):
     """The run was told to stop; the game in hand is not recorded."""
+
+
+def sandboxed(spec: AgentSpec, text: str, options: Options) -> AgentProcess:
+    """The sandboxed worker (not started) of an agent (a Python file or a program) on a stage."""
+    o, program = options, spec.program
+    return AgentProcess(None if program else str(spec.path), text,
+                        Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
+                                 data=str(spec.data) if spec.data else None, program=spec.command if program else (),
+                                 files=tuple((str(p), x) for p, x in spec.files)), name=spec.name)
+
+
+def model_seat(spec: AgentSpec, game, text: str, options: Options) -> ModelSeat:
+    """A language model's seat (runtime/models), told the rules as the run says (--rules) or its file."""
+    from .models import ModelSeat, load_config  # the `openai` client: only runs with a model load it
+
+    assert spec.path is not None
+    return ModelSeat(spec.name, game, load_config(spec.path), text, rules=options.model_rules)
 
 
 class Entrant:
@@ -28,13 +52,13 @@ class Entrant:
         self.spec, self.game, self.text, self.options = spec, game, text, options
         self.store, self.stage, self.stopping = store, stage, stopping
         self.analysis_time = analysis_time
-        self.seat: AgentProcess | LocalSeat | HumanSeat | None = None
+        self.seat: AgentProcess | LocalSeat | HumanSeat | ModelSeat | None = None
         self.why_not = ""
         self.analysis: dict = {}
 
     def launch(self) -> None:
         """Start the sandboxed worker now, without waiting (the analysis comes with the first game)."""
-        if self.options.sandbox and not self.spec.human and self.seat is None and not self.why_not:
+        if self.options.sandbox and not self.spec.wall_clock and self.seat is None and not self.why_not:
             self.seat = self._process()
             self.seat.launch()
 
@@ -46,28 +70,38 @@ class Entrant:
         if self.analysis and isinstance(self.seat, AgentProcess) and not self.seat.alive:
             self.seat.close()
             self.seat = None
-            if self.analysis["attempts"] >= 2:  # a second death on this stage: no third analysis
-                self.why_not = "its worker died twice after its analysis"
+            if self.analysis["attempts"] >= self._attempts:
+                self.why_not = (f"its program was started {self._attempts} times on this stage" if self.spec.program
+                                else "its worker died twice after its analysis")
                 return None
         if not self.analysis or self.seat is None:
             self._start()
         return self.seat
 
+    @property
+    def _attempts(self) -> int:
+        """Analyses allowed on a stage. A Python agent's worker forks each game, so only a worker
+        that dies is started again (once). A program lives for the whole stage and goes with
+        any game it breaks (a timeout, a crash): it is started again, with a new preparation, up
+        to PROGRAM_STARTS times."""
+        return PROGRAM_STARTS if self.spec.program else 2
+
     def _process(self) -> AgentProcess:
-        o = self.options
-        return AgentProcess(str(self.spec.path), self.text,
-                            Settings(limits=o.limits, reveal=o.reveal, isolate_rules=o.isolate_rules,
-                                     data=str(self.spec.data) if self.spec.data else None), name=self.spec.name)
+        return sandboxed(self.spec, self.text, self.options)
 
     def _start(self) -> None:
         o = self.options
         attempts = self.analysis.get("attempts", 0) + 1
         lockdown: dict = {}
         output = ("", 0)
-        seat: AgentProcess | LocalSeat | HumanSeat
+        seat: AgentProcess | LocalSeat | HumanSeat | ModelSeat
         if self.spec.human:  # a person has no analysis phase: ready at once, nothing charged
             seat = HumanSeat(self.spec.name, self.game, self.spec.source or TerminalSource())
             answer = Answer({"op": "analysed", "ok": True}, 0.0, 0.0)
+        elif self.spec.kind == "model":  # on the referee's side: the model is remote, its harness ours
+            seat = model_seat(self.spec, self.game, self.text, o)
+            answer = seat.analyze(self.analysis_time)
+            output = (seat.analysis_transcript, len(seat.analysis_transcript.encode()))
         elif o.sandbox:
             # every worker is in self.seat as soon as it exists: a stop (Ctrl-C) kills what it finds there
             held = self.seat  # sandboxed: a worker, if any
@@ -97,10 +131,14 @@ class Entrant:
                 seat.close()
             kind = {"timeout": "analysis over its budget"}.get(answer.failure, f"analysis failed ({answer.failure})")
             detail = answer.detail.strip().splitlines()[-1] if answer.detail.strip() else ""
+            said = [line for line in output[0].splitlines() if line.strip()]
+            if self.spec.program and said and answer.failure == "crash":  # a program says why on its stderr
+                detail += f"; its last words: {said[-1].strip()[:300]}"
             self.seat, self.why_not = None, kind + (f": {detail}" if detail else "")
         else:
             self.seat, self.why_not = seat, ""
 
     def close(self) -> None:
-        if isinstance(self.seat, AgentProcess):
-            self.seat.close()
+        seat = self.seat
+        if seat is not None and not isinstance(seat, (LocalSeat, HumanSeat)):
+            seat.close()  # a worker's, or a language model's (its connections)

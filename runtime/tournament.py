@@ -60,10 +60,11 @@ def check_entrants(agents: list[AgentSpec]) -> list[str]:
             raise EntrantError(f"{HUMAN} (a person, at this terminal) is given {len(same)} times: a round robin seats "
                                f"one person; for two people at one board: ludica play STAGE --black {HUMAN} "
                                f"--white {HUMAN}")
-        if len({a.path for a in same}) == 1:
+        if len({(a.path, a.command) for a in same}) == 1:
             raise EntrantError(f"{_shown(same[0])} is given {len(same)} times: give each agent once")
         raise EntrantError(f"{len(same)} agents are named {name!r}: {', '.join(_shown(a) for a in same)}; results "
-                           "are kept by name: set another NAME in the file of all but one")
+                           "are kept by name: set another NAME in the file of all but one (an agent program's: its agent file's "
+                           "name, a .js file's const NAME)")
     if len(agents) < 2:
         raise EntrantError("a round robin needs at least two entrants, and this one has "
                            + (f"only {_shown(agents[0])}" if agents else "none") + ": add another agent")
@@ -73,7 +74,13 @@ def check_entrants(agents: list[AgentSpec]) -> list[str]:
 def _shown(agent: AgentSpec) -> str:
     if agent.human:
         return f"{HUMAN} (a person)"
-    return f"the built-in agent {agent.name}" if agent.builtin else f"the agent file {agent.path}"
+    if agent.builtin:
+        return f"the built-in agent {agent.name}"
+    if agent.kind == "arena":
+        return f"the Arena system {agent.path}"
+    if agent.program:
+        return f"the agent program {' '.join(agent.command)!r}" + (f" ({agent.path})" if agent.path else "")
+    return f"the agent file {agent.path}"
 
 
 # what a round robin's callers also name through this module: its options, plans and settings

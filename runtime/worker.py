@@ -15,6 +15,12 @@ It runs the agent and nothing else, never inside the referee. In order:
    answers `move` requests until `end`. This process (the first of the agent's PID namespace,
    where it has one) reaps every process that ends, its game's or an orphan's.
 
+An agent program (runtime/program.py: any language, over the line protocol of docs/protocol.md)
+takes the place of 4 and 5: on `analyze` this process starts the program in /agent, becomes
+non-dumpable, and relays: the referee's requests as play-level lines, the program's API calls
+answered from `api`. It does not fork per game (a program lives for the stage), and ends when the
+program does.
+
 Every reply repeats the `seq` of its request. Everything the agent prints goes to this process's
 stdout/stderr, which the referee drains and caps.
 """
@@ -31,9 +37,10 @@ import numpy as np
 
 from ..compiler.jit import cache_use
 from . import limits, oracle, protocol
-from .api import Rules, RulesApi, compiled
+from .api import Rules, RulesApi, StageView, compiled
 from .clock import Clock, cpu_seconds
 from .jail import AGENT_DIR
+from .program import Program, ProgramFailed
 
 ERROR_TEXT = 4000  # characters of a traceback sent back
 MOVE_TEXT = 200  # characters of a move's text sent back
@@ -90,9 +97,11 @@ def _play(reader: protocol.Reader, sock: socket.socket, strategy, api: Rules, se
 
 
 def _analyse(reader, sock, view, api, now):
-    """Wait for `analyze`, run it; the strategy, or None (the reply said why)."""
+    """Wait for `analyze`, run it; the strategy (or the started program), or None (the reply said why)."""
     request = reader.read()
     seq = request.get("seq")
+    if request.get("program"):
+        return _prepare_program(sock, seq, request, view, api, now)
     try:
         os.chdir(AGENT_DIR)  # the agent opens its data by relative paths
         agent = load_agent(request["source"], request["agent"])
@@ -104,6 +113,54 @@ def _analyse(reader, sock, view, api, now):
     sys.stdout.flush(), sys.stderr.flush()
     protocol.send(sock, {"op": "analysed", "seq": seq, "ok": ok, "error": error}, timeout=None)
     return strategy if ok else None
+
+
+def _prepare_program(sock, seq, request, view: StageView, api: Rules, now) -> Program | None:
+    """Start the agent's program in /agent and let it prepare (runtime/program.py)."""
+    program = None
+    try:
+        os.chdir(AGENT_DIR)
+        program = Program([str(a) for a in request["program"]], api, view, now)
+        limits.not_dumpable()  # this process holds the compiled rules and runs no agent code from here on
+        program.prepare(float(request["budget"]))
+        ok, error = True, None
+    except ProgramFailed as e:
+        ok, error = False, f"{e}" + (f"; {program.exit_text()}" if program is not None and program.exit_text() else "")
+    except OSError as e:  # the command could not be started
+        ok, error = False, f"the program could not be started: {e.strerror or e}"
+    sys.stdout.flush(), sys.stderr.flush()
+    protocol.send(sock, {"op": "analysed", "seq": seq, "ok": ok, "error": error}, timeout=None)
+    return program if ok else None
+
+
+def _serve_program(reader: protocol.Reader, sock: socket.socket, program: Program) -> None:
+    """The games of a program, in this process (a program is not forked per game): each request
+    relayed as play-level lines. A program that exits or breaks the protocol ends the worker with
+    an `error` reply; the referee then starts it again for the next game, as it does a worker that died."""
+    game_seq = None
+    while True:
+        request = reader.read()
+        op, seq = request.get("op"), request.get("seq")
+        try:
+            if op == "quit":
+                program.quit()
+                return
+            if op == "game":
+                game_seq = seq
+                program.start(int(request.get("seat", 0)), float(request.get("budget", 0)), int(request["seed"]))
+                protocol.send(sock, {"op": "game-ready", "seq": seq}, timeout=None)
+            elif op == "move":
+                move = program.move(request["state"], request["legal"], float(request["remaining"]))
+                protocol.send(sock, {"op": "move", "seq": seq, "move": move}, timeout=None)
+            elif op == "end" and game_seq is not None:
+                program.end(request.get("score"))
+                protocol.send(sock, {"op": "game-ended", "seq": game_seq, "status": 0}, timeout=None)
+                game_seq = None
+        except ProgramFailed as e:
+            exit_text = program.exit_text()
+            protocol.send(sock, {"op": "error", "seq": seq, "error": f"{e}" + (f"; {exit_text}" if exit_text else "")},
+                          timeout=None)
+            return
 
 
 def main(fd: int, isolate: bool = False) -> None:
@@ -138,6 +195,9 @@ def main(fd: int, isolate: bool = False) -> None:
     now = asks.cpu_seconds if asks is not None else cpu_seconds  # the agent's clock counts what it is charged
     strategy = _analyse(reader, sock, view, api, now)
     if strategy is None:
+        return
+    if isinstance(strategy, Program):
+        _serve_program(reader, sock, strategy)
         return
     while True:
         request = reader.read()

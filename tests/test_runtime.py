@@ -37,8 +37,10 @@ class Scripted:
 
     def __init__(self, name: str, moves=()):
         self.name, self.moves, self.asked = name, list(moves), 0
+        self.seat = self.score = None
 
-    def start_game(self, seed, budget):
+    def start_game(self, seed, budget, seat):
+        self.seat = seat
         return Answer({"op": "game-ready"}, 0.0, 0.0)
 
     def think(self, state, legal, remaining):
@@ -46,11 +48,23 @@ class Scripted:
         move = self.moves.pop(0) if self.moves else legal[0]
         return Answer({"op": "move", "move": move}, 0.01, 0.01)
 
-    def end_game(self):
+    def end_game(self, score=None):
+        self.score = score
         return "", 0
 
 
 # --- the referee ---------------------------------------------------------------------------
+
+
+def test_each_seat_is_told_its_seat_at_the_start_and_its_score_at_the_end():
+    game = compiled("tic-tac-toe")
+    black, white = Scripted("alpha", ["a1", "b1", "c1"]), Scripted("beta", ["a2", "b2"])
+    record = play_game(game, (black, white), seed=1)
+    assert record.winner == 0  # a1 b1 c1: Black's row
+    assert (black.seat, white.seat) == (0, 1) and (black.score, white.score) == (1, -1)
+    drawn = (Scripted("x", ["a1", "c1", "a2", "b3", "c3"]), Scripted("o", ["b1", "b2", "c2", "a3"]))
+    record = play_game(game, drawn, seed=1)
+    assert record.winner is None and [s.score for s in drawn] == [0, 0], record.log
 
 
 def test_log_lines_follow_the_arena_format():
@@ -537,9 +551,10 @@ def _session(sid: int) -> list[int]:
     return found
 
 
-def _workers_under(ancestor: int) -> list[int]:
+def _workers_under(ancestor: int, command_holds: bytes = b"ludica.runtime.worker") -> list[int]:
     """The live agent workers descended from process `ancestor` (read from /proc: pgrep would also
-    match the workers of any other run on the machine, other test runs' included)."""
+    match the workers of any other run on the machine, other test runs' included); with
+    `command_holds`, the descendants whose command line holds that instead (b"": every one)."""
     parents, commands = {}, {}
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -558,7 +573,7 @@ def _workers_under(ancestor: int) -> list[int]:
                 return True
         return False
 
-    return [pid for pid, command in commands.items() if b"ludica.runtime.worker" in command and descends(pid)]
+    return [pid for pid, command in commands.items() if command_holds in command and descends(pid)]
 
 
 def _alive(pid: int) -> bool:

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import socket
 import subprocess
 import threading
@@ -229,6 +230,32 @@ def test_python_installed_under_tmp_is_still_the_agents_python(tmp_path, monkeyp
     finally:
         cell.close_fds()
     assert (done.returncode, done.stdout) == (0, "seen\n"), done.stderr
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc to build the agent program with")
+def test_an_agent_s_executable_file_runs_in_the_jail_and_a_readable_one_does_not(tmp_path):
+    """An agent program (issue 23) is a file the jail copies in executable; any other file of the
+    agent is copied readable only, as the agent's own file is."""
+    source = tmp_path / "hello.c"
+    source.write_text('#include <stdio.h>\nint main(void) { puts("hello from the jail"); return 0; }\n')
+    program = tmp_path / "hello"
+    subprocess.run(["gcc", "-O1", "-o", str(program), str(source)], check=True, timeout=120)
+    plain = tmp_path / "plain"
+    plain.write_bytes(program.read_bytes())
+    agent = tmp_path / "agent.py"
+    agent.write_text("NAME = 'x'\n")
+    done, records = {}, []
+    for name in ("hello", "plain"):  # a jail is started once (its descriptors are read as it starts)
+        cell = jail.build(agent, files=((program, True), (plain, False)))
+        try:
+            done[name] = subprocess.run([*cell.argv, f"{jail.AGENT_DIR}/{name}"], pass_fds=cell.fds,
+                                        capture_output=True, text=True, timeout=60)
+        finally:
+            cell.close_fds()
+        records.append(cell.record["files"])
+    assert (done["hello"].returncode, done["hello"].stdout) == (0, "hello from the jail\n"), done["hello"].stderr
+    assert done["plain"].returncode != 0 and "Permission denied" in done["plain"].stderr, done["plain"]
+    assert "/agent/hello (a copy, executable), /agent/plain (a copy)" in records[0]
 
 
 def test_the_filter_refuses_what_namespaces_leave_open_and_allows_forks_and_threads(capsys):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ludica import gdl
 from ludica.arguments import (
-    chosen_agents, count, episode_options, jobs_option, run_options, seconds, stage_files, stage_path,
+    agent_command_option, chosen_agents, count, episode_options, jobs_option, run_options, seconds, stage_files, stage_path,
 )
 from ludica.commands.report import anytime_line, show
 from ludica.invocation import record_invocation
@@ -81,6 +81,7 @@ def add_parser(sub) -> None:
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
     episode_options(p, 2.0, 2.0)
     jobs_option(p)
+    agent_command_option(p)
     p.set_defaults(run=run)
 
 
@@ -179,7 +180,7 @@ def run(args) -> int:
 
     console = Console()
     out = Path(args.out)
-    agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data)
+    agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data, args.agent_cmd)
     tournament.check_entrants(agents)
     options = run_options(args)
     stages, to_draw = _given_stages(args)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ludica.arguments import chosen_agents, count, episode_options, jobs_option, run_options, stage_path
+from ludica.arguments import (
+    agent_command_option, chosen_agents, count, episode_options, jobs_option, run_options, stage_path,
+)
 from ludica.terminal import PlainProgress, inert_rich
 
 
@@ -19,11 +21,12 @@ def add_parser(sub) -> None:
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
     episode_options(p, 60.0, 10.0)
     jobs_option(p)
+    agent_command_option(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    entrants = chosen_agents(args.agent, args.builtins, args.agent_data)
+    entrants = chosen_agents(args.agent, args.builtins, args.agent_data, args.agent_cmd)
     paths = [stage_path(s) for s in args.stages]
     return play(paths, entrants, Path(args.out), run_options(args), resume=args.resume, jobs=args.jobs,
                 argv=args.argv)

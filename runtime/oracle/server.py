@@ -22,7 +22,6 @@ from . import wire
 from .wire import APPLY, APPLY_MOVE, EVALUATE, EVALUATED, FAILED, LOOK, MAX_REQUEST, OK, PLAYOUTS, REPLY, REQUEST, SPENT
 
 BATCH_SECONDS = 0.005  # a long `playouts` runs in batches of about this long (see _Answers._playouts)
-PR_SET_DUMPABLE = 4
 
 
 class _Answers:
@@ -169,7 +168,7 @@ def main(referee: socket.socket, data: socket.socket, control: socket.socket, sp
     try:
         game, view = compiled(text, bool(setup.get("reveal")))
         report = dict(limits.lock_down(setup.get("limits")), kernels=cache_use())
-        limits.libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        limits.not_dumpable()
         _seal_caches()
     except Exception:
         protocol.send(data, {"ok": False, "error": traceback.format_exc()[-4000:], "setup": setup}, timeout=None)

@@ -1,0 +1,190 @@
+"""A language model as an entrant: its `.model` file (a small TOML file) read into a ModelConfig.
+
+    # gpt.model
+    model = "gpt-4o-mini"
+    base_url = "https://api.openai.com/v1"
+    max_tokens = 400
+    [prices]                      # optional: currency units per million tokens
+    input = 0.15
+    output = 0.60
+
+    config = load_config("gpt.model")     # ModelConfigError names the file, the key and the fix
+
+Every key but `model` and `base_url` has a default; an unknown key is an error (a typo must not
+silently fall back to a default). `api_key_env` names the environment variable that holds the key
+(the key itself never goes in the file); `""` says the endpoint needs none (a local llama.cpp
+server, Ollama).
+"""
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from ...gdl.diagnostics import LudicaError
+
+RULE_TIERS = ("text", "gdl", "none")
+SUFFIX = ".model"
+NO_KEY = "no-key"  # what the client is given for an endpoint that takes no key (it insists on one)
+
+
+class ModelConfigError(LudicaError, ValueError):
+    """A `.model` file (or a ModelConfig) that cannot be used: the message names the file, the key,
+    what is wrong and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Prices:
+    """What a model's tokens cost, in currency units per million tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, tokens_in: int, tokens_out: int) -> float:
+        return (tokens_in * self.input + tokens_out * self.output) / 1e6
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """One language model behind an OpenAI-compatible chat endpoint, and how it plays.
+
+    name: the entrant's name (default: the file's stem); model: the model's name at the endpoint;
+    base_url: the endpoint (`.../v1`); api_key_env: the environment variable holding the key ("" if
+    the endpoint takes none); temperature; max_tokens: the most tokens of one answer; list_legal:
+    whether the move prompts list the legal moves (the LLM arenas do not); rules: what the model is
+    told of the rules, "text" (plain English), "gdl" (the stage's .gdl text) or "none" (it learns
+    them only through the tools of the analysis); analysis_calls: the tool calls it may make while
+    analysing; analysis_tokens: the tokens (in and out) the analysis conversation may use;
+    game_tokens: the tokens one game may use (0: no limit); request_timeout: seconds one request may
+    take; retries: transport retries of one request (429, 5xx, timeouts, a dropped connection);
+    prices: what its tokens cost (None: not counted); source: the file it was read from ("" if made
+    in code), for messages.
+    """
+
+    model: str
+    base_url: str
+    name: str = "model"
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = 0.0
+    max_tokens: int = 400
+    list_legal: bool = False
+    rules: str = "text"
+    analysis_calls: int = 20
+    analysis_tokens: int = 60_000
+    game_tokens: int = 0
+    request_timeout: float = 60.0
+    retries: int = 3
+    prices: Prices | None = None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        where = self.source or "the model's settings"
+        if not self.model.strip():
+            raise ModelConfigError(f"{where}: `model` is empty: give the model's name at the endpoint, "
+                                   'such as model = "gpt-4o-mini"')
+        if not self.base_url.startswith(("http://", "https://")):
+            raise ModelConfigError(f"{where}: `base_url` {self.base_url!r} is not an http(s) URL: give the "
+                                   'endpoint, such as base_url = "http://127.0.0.1:8080/v1"')
+        if self.rules not in RULE_TIERS:
+            raise ModelConfigError(f"{where}: `rules` is {self.rules!r}: it must be one of "
+                                   + ", ".join(f'"{t}"' for t in RULE_TIERS))
+        for key, low in (("temperature", 0.0), ("max_tokens", 1), ("analysis_calls", 0), ("analysis_tokens", 0),
+                         ("game_tokens", 0), ("retries", 0)):
+            if getattr(self, key) < low:
+                raise ModelConfigError(f"{where}: `{key}` is {getattr(self, key)}: it must be at least {low}")
+        if not self.request_timeout > 0 or not math.isfinite(self.request_timeout):
+            raise ModelConfigError(f"{where}: `request_timeout` is {self.request_timeout}: give a number of "
+                                   "seconds above 0")
+
+    def api_key(self, environ: Mapping[str, str] | None = None) -> str:
+        """The key the client sends: read from `api_key_env` (a placeholder if the endpoint takes
+        none). ModelConfigError says which variable to export when it is not set."""
+        if not self.api_key_env:
+            return NO_KEY
+        key = (os.environ if environ is None else environ).get(self.api_key_env, "")
+        if not key:
+            raise ModelConfigError(
+                f"{self.source or self.name}: the API key is read from ${self.api_key_env}, which is not set: "
+                f"export {self.api_key_env}=<your key> (or set api_key_env = \"\" in the file if the endpoint "
+                "takes no key)")
+        return key
+
+
+# key: (the types a TOML value may have, how to say them); `prices` is a table, checked apart
+_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
+    "name": ((str,), "a string"),
+    "model": ((str,), "a string"),
+    "base_url": ((str,), "a string"),
+    "api_key_env": ((str,), "a string"),
+    "temperature": ((int, float), "a number"),
+    "max_tokens": ((int,), "an integer"),
+    "list_legal": ((bool,), "true or false"),
+    "rules": ((str,), 'one of "text", "gdl", "none"'),
+    "analysis_calls": ((int,), "an integer"),
+    "analysis_tokens": ((int,), "an integer"),
+    "game_tokens": ((int,), "an integer (0: no limit)"),
+    "request_timeout": ((int, float), "a number of seconds"),
+    "retries": ((int,), "an integer"),
+}
+_REQUIRED = ("model", "base_url")
+
+
+def load_config(path: str | Path) -> ModelConfig:
+    """The ModelConfig of a `.model` file; ModelConfigError for anything wrong in it."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise ModelConfigError(f"{path}: cannot read the model file ({e.strerror or e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ModelConfigError(f"{path}: not valid TOML ({e}): a .model file holds lines like "
+                               'model = "gpt-4o-mini"') from None
+    return config_from(data, str(path), default_name=path.stem)
+
+
+def config_from(data: Mapping[str, object], source: str, default_name: str = "model") -> ModelConfig:
+    """A ModelConfig from a `.model` file's table (`source` names it in messages)."""
+    known = sorted([*_KEYS, "prices"])
+    for key in data:
+        if key not in _KEYS and key != "prices":
+            raise ModelConfigError(f"{source}: unknown key `{key}`: the keys are {', '.join(known)}")
+    for key in _REQUIRED:
+        if key not in data:
+            raise ModelConfigError(f"{source}: `{key}` is missing: add a line such as "
+                                   + ('model = "gpt-4o-mini"' if key == "model" else
+                                      'base_url = "https://api.openai.com/v1"'))
+    values: dict[str, object] = {}
+    for key, value in data.items():
+        if key == "prices":
+            values["prices"] = _prices(value, source)
+            continue
+        types, said = _KEYS[key]
+        # TOML's true is a bool, and bool is an int in Python: a flag is not a number
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise ModelConfigError(f"{source}: `{key}` is {_shown(value)}: it must be {said}")
+        values[key] = float(value) if float in types and isinstance(value, int) else value  # 60 means 60.0
+    values.setdefault("name", default_name)
+    names = {f.name for f in fields(ModelConfig)}
+    return ModelConfig(**{k: v for k, v in values.items() if k in names}, source=source)  # type: ignore[arg-type]
+
+
+def _prices(value: object, source: str) -> Prices:
+    if not isinstance(value, dict) or set(value) != {"input", "output"}:
+        raise ModelConfigError(f"{source}: `prices` must be a table with `input` and `output` (currency units per "
+                               "million tokens), such as: [prices] input = 0.15 output = 0.60")
+    numbers = []
+    for key in ("input", "output"):
+        number = value[key]
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or number < 0:
+            raise ModelConfigError(f"{source}: `prices.{key}` is {_shown(number)}: it must be a number, at least 0")
+        numbers.append(float(number))
+    return Prices(numbers[0], numbers[1])
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,244 @@
+"""One OpenAI-compatible chat endpoint, through the official `openai` client: a chat call with
+retries, and a check that the endpoint is up and serves the model, made before a run starts.
+
+    endpoint = Endpoint(config)
+    reply = endpoint.chat([{"role": "user", "content": "..."}], tools=None, limit=9.5)
+    reply.text, reply.tool_calls, reply.tokens_in, reply.tokens_out, reply.latency
+
+The retries are this module's loop, not the client's (`max_retries=0`): each attempt is timed on
+its own, so a model is charged the wall seconds of the attempt that answered and never the
+back-off between attempts nor the attempts that failed in transport (which the client's own loop
+would fold into one duration), and the attempts are counted. Retried: a dropped or refused
+connection, a request timeout, 408, 409, 429 and 5xx (as the client itself would), waiting
+`backoff`·2^k seconds (or what a Retry-After header asks, up to MAX_WAIT). Anything else (400,
+401, 404: a wrong model, a refused key) fails at once: asking again would get the same answer.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+
+from ...gdl.diagnostics import LudicaError
+from .config import ModelConfig
+
+BACKOFF = 1.0  # seconds before the first retry; doubled each time
+MAX_WAIT = 30.0  # the longest wait between two attempts, whatever a server asks
+CLOCK_MARGIN = 0.05  # an attempt bounded by the clock may run this much past it: its charge is then surely over
+RETRIED_STATUS = (408, 409, 429)  # and every 5xx
+
+
+class EndpointError(LudicaError):
+    """A chat request that failed for good: refused (a 4xx), or a transport failure that outlasted
+    the retries. `status` is the HTTP status (None: no answer at all)."""
+
+    def __init__(self, message: str, status: int | None = None, attempts: int = 1):
+        super().__init__(message)
+        self.status, self.attempts = status, attempts
+
+
+class EndpointDown(LudicaError):
+    """The endpoint cannot serve a run: not answering, refusing the key, or not serving the model.
+    The message names the URL, what happened and what to check."""
+
+
+class OutOfTime(LudicaError):
+    """An attempt bounded by the model's clock (`limit`) that took longer: `seconds` of it, charged."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"no answer within {seconds:.2f} s")
+        self.seconds = seconds
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A function call the model asked for: its id (to answer it), the function and its arguments
+    (JSON text, as the model wrote it: data, parsed with json.loads and checked by the caller)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A chat answer: its text ("" if none), the tool calls asked for, the tokens the endpoint
+    counted (in: the prompt; out: the answer), `latency` (wall seconds of the attempt that
+    answered), `attempts` (requests sent: 1 + retries) and `waited` (seconds of back-off), and
+    `finish` (the endpoint's finish reason)."""
+
+    text: str
+    tool_calls: tuple[ToolCall, ...]
+    tokens_in: int
+    tokens_out: int
+    latency: float
+    attempts: int = 1
+    waited: float = 0.0
+    finish: str = ""
+
+    def message(self) -> dict[str, Any]:
+        """The answer as the assistant's message of the conversation (to send it back)."""
+        message: dict[str, Any] = {"role": "assistant", "content": self.text}
+        if self.tool_calls:
+            message["tool_calls"] = [{"id": c.id, "type": "function",
+                                      "function": {"name": c.name, "arguments": c.arguments}}
+                                     for c in self.tool_calls]
+        return message
+
+
+def client(config: ModelConfig, timeout: float | None = None) -> openai.OpenAI:
+    """The openai client of an endpoint (no retries of its own: see the module's docstring)."""
+    return openai.OpenAI(base_url=config.base_url, api_key=config.api_key(), max_retries=0,
+                         timeout=config.request_timeout if timeout is None else timeout)
+
+
+class Endpoint:
+    """Chat calls to one model (`config`) with retries; `sleep` is how back-off waits (tests may
+    pass one that records)."""
+
+    def __init__(self, config: ModelConfig, backoff: float = BACKOFF, sleep: Callable[[float], None] = time.sleep):
+        self.config, self.backoff, self.sleep = config, backoff, sleep
+        self.client = client(config)
+        # What this endpoint turned out not to take (OpenAI's reasoning models refuse `max_tokens`
+        # for `max_completion_tokens`, and any temperature but their own): learnt from its 400, once.
+        self.tokens_key = "max_tokens"
+        self.sends_temperature = True
+
+    def close(self) -> None:
+        """Let go of the HTTP connections."""
+        self.client.close()
+
+    def chat(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None,
+             limit: float | None = None, max_tokens: int | None = None) -> Reply:
+        """One answer to `messages` (offering `tools`, OpenAI function specs). `limit`: the seconds
+        left on the model's clock: an attempt that takes longer raises OutOfTime (not retried: the
+        model was slow, the line was not). EndpointError when the request fails for good."""
+        config = self.config
+        waited, attempt = 0.0, 0
+        while True:
+            request: dict[str, Any] = {"model": config.model, "messages": list(messages),
+                                       self.tokens_key: config.max_tokens if max_tokens is None else max_tokens}
+            if self.sends_temperature:
+                request["temperature"] = config.temperature
+            if tools:
+                request["tools"] = list(tools)
+            attempt += 1
+            timeout = config.request_timeout
+            bound_by_clock = limit is not None and limit + CLOCK_MARGIN < timeout
+            if limit is not None:
+                if limit <= 0:
+                    raise OutOfTime(0.0)
+                timeout = min(timeout, limit + CLOCK_MARGIN)
+            started = time.monotonic()
+            try:
+                response = self.client.chat.completions.create(**request, timeout=timeout)
+            except openai.APITimeoutError:
+                if bound_by_clock:
+                    raise OutOfTime(time.monotonic() - started) from None
+                failure, status, asked = f"no answer within {timeout:g} s (request_timeout)", None, None
+            except openai.APIConnectionError as e:
+                failure, status, asked = f"no connection ({_cause(e)})", None, None
+            except openai.APIStatusError as e:
+                status = e.status_code
+                failure = f"HTTP {status}: {_said(e)}"
+                if status == 400 and self._adapt(_said(e)):
+                    attempt -= 1  # not a failure of the line: the same request, in the words this endpoint takes
+                    continue
+                if status not in RETRIED_STATUS and status < 500:
+                    raise EndpointError(f"{config.base_url} refused the request ({failure})", status, attempt) from None
+                asked = _retry_after(e)
+            except openai.APIError as e:  # an answer the client could not read
+                failure, status, asked = f"a malformed answer ({str(e)[:200]})", None, None
+            else:
+                return _reply(response, time.monotonic() - started, attempt, waited)
+            if attempt > config.retries:
+                raise EndpointError(f"{config.base_url}: {failure}, after {attempt} attempt"
+                                    f"{'s' if attempt > 1 else ''}", status, attempt)
+            wait = min(MAX_WAIT, asked if asked is not None else self.backoff * 2 ** (attempt - 1))
+            self.sleep(wait)
+            waited += wait
+
+    def _adapt(self, refusal: str) -> bool:
+        """Whether a 400's message says a parameter this endpoint does not take, now left out."""
+        said = refusal.lower()
+        if "max_completion_tokens" in said and self.tokens_key == "max_tokens":
+            self.tokens_key = "max_completion_tokens"
+            return True
+        if "temperature" in said and self.sends_temperature and \
+                any(w in said for w in ("unsupported", "not support", "only the default")):
+            self.sends_temperature = False
+            return True
+        return False
+
+
+def _reply(response: Any, latency: float, attempts: int, waited: float) -> Reply:
+    choices = getattr(response, "choices", None) or []
+    message = choices[0].message if choices else None
+    calls = tuple(ToolCall(str(c.id), str(c.function.name), str(c.function.arguments or ""))
+                  for c in (getattr(message, "tool_calls", None) or []) if getattr(c, "function", None) is not None)
+    usage = getattr(response, "usage", None)
+    return Reply(text=str(getattr(message, "content", None) or ""), tool_calls=calls,
+                 tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
+                 tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
+                 latency=latency, attempts=attempts, waited=waited,
+                 finish=str(choices[0].finish_reason or "") if choices else "")
+
+
+def _retry_after(error: openai.APIStatusError) -> float | None:
+    """The seconds a Retry-After header asks for (a number of seconds; a date is ignored)."""
+    try:
+        value = float(error.response.headers.get("retry-after", ""))
+    except (ValueError, AttributeError):
+        return None
+    return value if 0 <= value <= MAX_WAIT else None
+
+
+def _said(error: openai.APIStatusError) -> str:
+    return str(error.message)[:300]
+
+
+def _cause(error: Exception) -> str:
+    cause = error.__cause__ or error.__context__
+    return str(cause or error)[:300]
+
+
+def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
+    """Fail early and clearly (EndpointDown) when the endpoint does not answer, refuses the key or
+    does not serve the model; returns the models it lists (empty: it lists none, and a one-token
+    chat found the model). A run calls this before it starts. A missing key is a ModelConfigError."""
+    url, where = config.base_url, config.source or config.name
+    api = client(config, min(timeout, config.request_timeout))
+    try:
+        listed: list[str] | None = [str(m.id) for m in api.models.list().data]
+    except openai.NotFoundError:
+        listed = None  # a server without GET /models: a one-token chat asks for the model instead
+    except openai.APIConnectionError as e:
+        raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
+                           f"running and reachable, and the base_url in {where} (it usually ends in /v1)") from None
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
+        raise EndpointDown(f"{url}: the key was refused (HTTP {e.status_code}: {_said(e)}): check the key in "
+                           f"${config.api_key_env}") from None
+    except openai.APIStatusError as e:
+        raise EndpointDown(f"{url}: listing the models failed (HTTP {e.status_code}: {_said(e)}): check the "
+                           f"base_url in {where} and the server's log") from None
+    except openai.APIError as e:
+        raise EndpointDown(f"{url}: the answer to GET /models is not the OpenAI API's ({str(e)[:200]}): check "
+                           f"that base_url in {where} is an OpenAI-compatible endpoint (it usually ends in /v1)") from None
+    if listed is not None:
+        if config.model in listed or f"{config.model}:latest" in listed:  # Ollama's implicit tag
+            return listed
+        shown = ", ".join(listed[:20]) + (", ..." if len(listed) > 20 else "") if listed else "none"
+        raise EndpointDown(f"{url}: the endpoint does not serve the model {config.model!r} (it lists: {shown}): "
+                           f"fix `model` in {where}")
+    try:
+        api.chat.completions.create(model=config.model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
+    except openai.APIConnectionError as e:
+        raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
+                           "running and reachable") from None
+    except openai.APIStatusError as e:
+        raise EndpointDown(f"{url}: a one-token chat with {config.model!r} failed (HTTP {e.status_code}: "
+                           f"{_said(e)}): check `model` in {where}") from None
+    return []

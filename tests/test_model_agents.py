@@ -1,0 +1,646 @@
+"""Language-model agents (runtime/models): a ModelSeat plays through the real `openai` client against
+tests/llm_standin.py, a real HTTP server on 127.0.0.1 answering from a script: whole games through
+the referee, the analysis with tools and its notes, feedback and the forfeit after 4 bad answers,
+retries that are never charged, the clock, the accounting, the rules tiers, a down endpoint, and
+the `.model` file's errors. Nothing here leaves the loopback."""
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ludica import compiler, gdl, stages
+from ludica.runtime import play_game, resolve, tournament
+from ludica.runtime.records import ResultsStore
+from ludica.runtime.local import LocalSeat
+from ludica.runtime.models import (ATTEMPTS, Endpoint, EndpointDown, EndpointError, ModelConfig, ModelConfigError,
+                                   ModelSeat, Prices, check, load_config)
+from ludica.runtime.models import prompts
+from ludica.runtime.models.parsing import found_move, hint
+
+from llm_standin import Scripted, Standin, counted
+
+GAMES: dict[str, compiler.CompiledGame] = {}
+
+
+def game_of(name: str) -> compiler.CompiledGame:
+    if name not in GAMES:
+        GAMES[name] = compiler.compile(gdl.load(stages.path(name)))
+    return GAMES[name]
+
+
+def config_for(server: Standin, **changes) -> ModelConfig:
+    return ModelConfig(**{"model": server.model, "base_url": server.url, "api_key_env": "", "name": "standin",
+                          **changes})
+
+
+def seat_for(server: Standin, game, rules=None, **changes) -> ModelSeat:
+    """A seat on the stand-in; its endpoint backs off for milliseconds, not seconds."""
+    config = config_for(server, **changes)
+    return ModelSeat("standin", game, config, gdl.format(game.stage), rules=rules,
+                     endpoint=Endpoint(config, backoff=0.01))
+
+
+def random_seat(game) -> LocalSeat:
+    seat = LocalSeat("random", str(resolve("random").path), game)
+    assert seat.analyze(5.0).failure is None
+    return seat
+
+
+def board_cells(prompt: str) -> dict[str, str]:
+    """The cells of the board drawn in a prompt (gdl.render's lines), by name: '.', 'X', 'O', '#'."""
+    cells = {}
+    for row, marks in re.findall(r"^\s*(\d+) +((?:[.XO#] ?)+)$", prompt, re.MULTILINE):
+        for column, mark in zip("abcdefghijklmnopqrstuvwxyz", marks.split()):
+            cells[f"{column}{row}"] = mark
+    return cells
+
+
+def first_empty(body: dict) -> Scripted:
+    """A 'model' that reads the board in the prompt it is sent and takes its first empty cell."""
+    cells = board_cells(body["messages"][-1]["content"])
+    empty = [name for name, mark in cells.items() if mark == "."]
+    return Scripted(f"The board has {len(empty)} empty cells; I take one.\n**Move:** `{empty[0].upper()}`")
+
+
+def start(seat: ModelSeat, game, budget: float = 10.0, side: int = 0):
+    assert seat.start_game(1, budget, side).reply == {"op": "game-ready"}
+    return game.initial_state()
+
+
+# --- whole games -----------------------------------------------------------------------------------
+
+
+def test_a_model_plays_a_whole_game_against_a_local_random_agent_through_the_referee():
+    game = game_of("tic-tac-toe")
+    with Standin(default=first_empty) as server:
+        model = seat_for(server, game)
+        record = play_game(game, (model, random_seat(game)), seed=4, game_time=20.0)
+    assert record.reason == "normal" and record.forfeited == (False, False)
+    mine = [p for p in record.plies if p.player == 0]
+    assert len(server.chats) == len(mine) >= 3  # one request a move: every answer was legal
+    for body, ply in zip(server.chats, mine):
+        cells = board_cells(body["messages"][-1]["content"])
+        assert ply.move == min((c for c, m in cells.items() if m == "."), key=lambda c: (c[1:], c[0]))
+    # the game's accounting is what the server reported, summed
+    usage = model.game_usage
+    assert usage["moves"] == len(mine) and usage["calls"] == len(mine) and usage["attempts"] == len(mine)
+    assert usage["tokens_in"] == sum(counted(json.dumps(b["messages"])) for b in server.chats)
+    assert usage["score"] == (1 if record.winner == 0 else -1 if record.winner == 1 else 0)
+    assert record.time_used[0] == pytest.approx(usage["latency"], abs=0.01)
+    # its transcript is the seat's output in the record: every prompt and every answer
+    output = record.output[0]
+    text = output["text"]
+    assert output["bytes"] == len(text.encode())
+    assert text.count("Your move ") == len(mine) and text.count("**Move:**") == len(mine)
+    assert gdl.rules_text(game.stage).strip() in text and "game over" in text
+
+
+def test_the_model_seat_plays_white_too_and_is_told_its_side_and_mark():
+    game = game_of("tic-tac-toe")
+    with Standin(default=first_empty) as server:
+        record = play_game(game, (random_seat(game), seat_for(server, game)), seed=2, game_time=20.0)
+    assert record.forfeited == (False, False) and record.reason == "normal"
+    user = server.chats[0]["messages"][-1]["content"]
+    assert "You play o, the second player (white): your pieces are O, your opponent x's are X." in user
+    assert "It is your turn: o (O) to move." in user and sum(m == "X" for m in board_cells(user).values()) == 1
+
+
+# --- the analysis ----------------------------------------------------------------------------------
+
+
+def test_the_analysis_calls_tools_on_the_true_rules_and_its_notes_are_in_every_move_prompt():
+    game = game_of("tic-tac-toe")
+    notes = "Take the centre, then a corner; block any two in a row."
+    script = [Scripted(tool_calls=[("legal_moves", {"position": "p0"}), ("apply", {"position": "p0", "move": "B2"})]),
+              Scripted(tool_calls=[("playouts", {"position": "p1", "n": 40}), ("evaluate", {"position": "p1"}),
+                                   ("apply", {"position": "p1", "move": "b2"}), ("apply", {"position": "p9"})]),
+              Scripted(notes)]
+    with Standin(script, default=first_empty) as server:
+        model = seat_for(server, game)
+        answer = model.analyze(10.0)
+        assert answer.failure is None and answer.reply["op"] == "analysed" and model.notes == notes
+        record = play_game(game, (model, random_seat(game)), seed=1, game_time=20.0)
+    analysis, games = server.chats[:3], server.chats[3:]
+    assert all(body["tools"] == prompts.TOOLS for body in analysis)  # offered at every turn of the analysis
+    results = [json.loads(m["content"]) for m in analysis[2]["messages"] if m["role"] == "tool"]
+    assert results[0] == {"position": "p0", "to_move": "x", "moves": ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3",
+                                                                       "c3"]}
+    assert results[1]["position"] == "p1" and results[1]["board"] == "  a b c\n1 . . .\n2 . X .\n3 . . ."
+    assert results[1]["to_move"] == "o" and results[1]["over"] is False
+    playouts = results[2]
+    assert playouts["for"] == "o" and playouts["wins"] + playouts["draws"] + playouts["losses"] == 40
+    assert set(results[3]) == {"position", "player", "piece", "mobility", "corner", "edge", "total"}
+    assert results[3]["player"] == "o" and results[3]["piece"] == -1
+    assert "not a legal move in p1" in results[4]["error"] and "no position p9" in results[5]["error"]
+    assert [m["tool_call_id"] for m in analysis[2]["messages"] if m["role"] == "tool"][-4:] == \
+        ["call_0", "call_1", "call_2", "call_3"]
+    usage = model.analysis_usage
+    assert usage["tool_calls"] == 6 and usage["calls"] == 3 and answer.reply["usage"] == usage
+    assert usage["tokens_in"] == sum(counted(json.dumps(b["messages"])) for b in analysis)
+    assert games and all(notes in body["messages"][0]["content"] for body in games)
+    assert all("tools" not in body for body in games)  # no tools while playing
+    assert notes in record.output[0]["text"]
+    assert "[tool call] apply(" in model.analysis_transcript and '"wins":' in model.analysis_transcript
+
+
+def test_a_second_seat_given_the_notes_plays_with_them_without_analysing():
+    game = game_of("tic-tac-toe")
+    with Standin(default=first_empty) as server:
+        first, second = seat_for(server, game), seat_for(server, game)
+        second.notes = "  Corners first.  "
+        record = play_game(game, (second, first), seed=1, game_time=20.0)
+    assert record.forfeited == (False, False) and second.notes == "Corners first."
+    told = [body["messages"][0]["content"] for body in server.chats]
+    assert sum("YOUR NOTES" in t and t.rstrip().count("Corners first.") == 1 for t in told) == len(
+        [p for p in record.plies if p.player == 0])
+    assert sum("YOUR NOTES" not in t for t in told) == len([p for p in record.plies if p.player == 1])
+
+
+def test_when_the_tool_calls_run_out_the_model_is_asked_for_its_notes_without_tools():
+    game = game_of("tic-tac-toe")
+    script = [Scripted(tool_calls=[("legal_moves", {"position": "p0"}), ("legal_moves", {"position": "p0"})]),
+              Scripted("My notes: corners.")]
+    with Standin(script) as server:
+        model = seat_for(server, game, analysis_calls=1)
+        answer = model.analyze(10.0)
+    assert answer.failure is None and model.notes == "My notes: corners."
+    tools = [json.loads(m["content"]) for m in server.chats[1]["messages"] if m["role"] == "tool"]
+    assert "moves" in tools[0] and tools[1] == {"error": "no tool calls left: write your notes"}
+    assert "tools" not in server.chats[1] and server.chats[1]["messages"][-1]["content"] == prompts.FINISH
+    assert model.analysis_usage["tool_calls"] == 1
+
+
+def test_when_the_tokens_run_low_the_model_is_asked_for_its_notes_without_tools():
+    game = game_of("tic-tac-toe")
+    system, user = prompts.analysis_prompts(game, "text", 20)
+    first = len(json.dumps([{"role": "system", "content": system}, {"role": "user", "content": user}])) // 4
+    script = [Scripted(tool_calls=[("legal_moves", {"position": "p0"})]), Scripted("short notes")]
+    with Standin(script) as server:
+        model = seat_for(server, game, analysis_tokens=2 * (first + 400) + 1)  # one round of tools, then notes
+        assert model.analyze(10.0).failure is None and model.notes == "short notes"
+    assert "tools" in server.chats[0] and "tools" not in server.chats[1]
+    assert server.chats[1]["messages"][-1]["content"] == prompts.FINISH
+
+
+def test_an_analysis_that_overruns_its_budget_times_out():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("slow notes", delay=1.0)]) as server:
+        model = seat_for(server, game)
+        answer = model.analyze(0.3)
+    assert answer.failure == "timeout" and answer.seconds >= 0.3 and model.notes == ""
+
+
+# --- bad answers, feedback and the forfeit ------------------------------------------------------
+
+
+def test_bad_answers_get_feedback_and_another_try():
+    game = game_of("tic-tac-toe")
+    state = game.apply(game.initial_state(), game.parse_move("b2"))  # o to move, b2 is x's
+    legal = [str(m) for m in game.legal_moves(state)]
+    script = [Scripted("I will think about it."), Scripted("move: d4"), Scripted("Move: B2"), Scripted("move: a3")]
+    with Standin(script) as server:
+        model = seat_for(server, game)
+        start(model, game, side=1)
+        answer = model.think(state.tolist(), legal, 10.0)
+    assert answer.failure is None and answer.reply["move"] == "a3"
+    assert answer.reply["usage"]["attempts"] == 4 and answer.reply["usage"]["calls"] == 4
+    feedback = [body["messages"][-1]["content"] for body in server.chats[1:]]
+    assert feedback[0].startswith("I found no move in your answer ('I will think about it.'). Moves are written so: "
+                                  "a new piece put on a cell is written as that cell, such as c3;")
+    assert feedback[1].startswith("d4 is off the board: d4 is not a cell; columns run a to c and rows 1 to 3.")
+    assert feedback[2].startswith("b2 cannot take a new piece: b2 holds an opposing piece (X).")
+    assert all("There are 8 legal moves in this position." in f for f in feedback)
+    assert all("a1 b1" not in f for f in feedback)  # the moves are not listed: the model is not told them
+    # the conversation of the move goes on: each try sees its earlier answers and their feedback
+    assert [m["role"] for m in server.chats[3]["messages"]] == ["system", "user"] + ["assistant", "user"] * 3
+
+
+def test_the_fourth_bad_answer_forfeits_the_game():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("move: z9")] * ATTEMPTS) as server:
+        model = seat_for(server, game)
+        record = play_game(game, (model, random_seat(game)), seed=1, game_time=10.0)
+    assert len(server.chats) == ATTEMPTS and record.winner == 1 and record.forfeited == (True, False)
+    assert not record.plies  # the referee never saw a move of it
+    text = record.output[0]["text"]
+    assert "z9 is off the board" in text and "failed (illegal)" in text
+    assert text.count("user (feedback)") == ATTEMPTS - 1  # the transcript shows what was sent: no 4th feedback
+    assert model.game_usage["attempts"] == ATTEMPTS and model.game_usage["moves"] == 1
+
+
+def test_the_fourth_bad_answer_is_an_illegal_failure_with_the_last_feedback():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("pass")] * ATTEMPTS) as server:
+        model = seat_for(server, game, list_legal=True)
+        state = start(model, game)
+        answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0)
+    assert answer.failure == "illegal" and answer.reply == {"usage": answer.reply["usage"]}  # its usage alone
+    assert answer.reply["usage"]["attempts"] == ATTEMPTS
+    assert "4 answers without a legal move" in answer.detail and "pass is not allowed now" in answer.detail
+    assert "The legal moves: a1 b1 c1 a2 b2 c2 a3 b3 c3." in server.chats[-1]["messages"][-1]["content"]
+    assert "Your legal moves: a1 b1 c1" in server.chats[0]["messages"][1]["content"]  # list_legal: listed
+
+
+def test_tool_calls_during_a_game_are_a_bad_answer_and_are_not_sent_back():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted(tool_calls=[("apply", {"position": "p0", "move": "a1"})]), Scripted("move: a1")]) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        assert model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply["move"] == "a1"
+    assistant, feedback = server.chats[1]["messages"][2:]
+    assert assistant == {"role": "assistant", "content": ""} and "(it was empty)" in feedback["content"]
+
+
+def test_a_fault_in_the_seat_loses_the_game_and_does_not_stop_the_referee():
+    game = game_of("tic-tac-toe")
+    with Standin() as server:
+        model = seat_for(server, game)
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("something no one foresaw")
+
+        model.endpoint.chat = broken  # type: ignore[method-assign]
+        record = play_game(game, (model, random_seat(game)), seed=1, game_time=10.0)
+        assert model.analyze(1.0).failure == "crash"
+    assert record.winner == 1 and record.reason == "crash" and "something no one foresaw" in record.detail
+    assert "RuntimeError" in record.output[0]["text"]
+
+
+# --- transport: retries, the clock -------------------------------------------------------------------
+
+
+def test_429_and_500_then_an_answer_is_neither_a_bad_move_nor_charged():
+    game = game_of("tic-tac-toe")
+    script = [Scripted(status=429, delay=0.3, headers={"retry-after": "0"}), Scripted(status=500, delay=0.3),
+              Scripted("move: c3", usage=(120, 5))]
+    with Standin(script) as server:
+        model = seat_for(server, game, prices=Prices(1.0, 2.0))
+        state = start(model, game)
+        answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0)
+        text, _ = model.end_game(0)
+    assert answer.failure is None and answer.reply["move"] == "c3"
+    usage = answer.reply["usage"]
+    assert usage["retries"] == 2 and usage["attempts"] == 1 and usage["calls"] == 1
+    assert (usage["tokens_in"], usage["tokens_out"]) == (120, 5) and usage["cost"] == pytest.approx(130e-6)
+    assert answer.seconds < 0.25 and answer.wall >= 0.6  # the failed attempts cost wall time, not the clock
+    assert usage["latency"] == pytest.approx(answer.seconds, abs=1e-4) and usage["waited"] >= 0.01
+    assert len(server.chats) == 3 and "feedback" not in text and "2 transport retries" in text
+
+
+def test_a_request_timeout_is_retried_when_the_clock_has_time():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("move: a1", delay=1.0), Scripted("move: b1")]) as server:
+        model = seat_for(server, game, request_timeout=0.3)
+        state = start(model, game)
+        answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0)
+    assert answer.reply["move"] == "b1" and answer.reply["usage"]["retries"] == 1 and answer.seconds < 0.3
+
+
+def test_a_transport_failure_that_outlasts_the_retries_loses_the_game_not_the_run():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted(status=503)] * 3, default=first_empty) as server:
+        model = seat_for(server, game, retries=2)
+        record = play_game(game, (model, random_seat(game)), seed=1, game_time=10.0)
+        assert record.winner == 1 and record.reason == "crash" and "HTTP 503" in record.log[-2]
+        assert len(server.chats) == 3  # 1 + 2 retries
+        again = play_game(game, (model, random_seat(game)), seed=2, game_time=10.0)  # the next game plays
+    assert again.forfeited == (False, False)
+
+
+def test_an_endpoint_that_wants_max_completion_tokens_and_no_temperature_is_asked_so_at_once():
+    game = game_of("tic-tac-toe")
+    script = [Scripted(status=400, message="Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                           "Use 'max_completion_tokens' instead."),
+              Scripted(status=400, message="Unsupported value: 'temperature' does not support 0.0 with this model. "
+                                           "Only the default (1) value is supported."),
+              Scripted("move: b2"), Scripted("move: a1")]
+    with Standin(script) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        legal = [str(m) for m in game.legal_moves(state)]
+        answer = model.think(state.tolist(), legal, 10.0)
+        assert model.think(state.tolist(), legal, 10.0).reply["move"] == "a1"
+    assert answer.reply["move"] == "b2" and answer.reply["usage"]["retries"] == 0
+    first, second, third, fourth = server.chats
+    assert "max_tokens" in first and "temperature" in first
+    assert "max_completion_tokens" in second and "max_tokens" not in second and "temperature" in second
+    assert third["max_completion_tokens"] == 400 and "temperature" not in third
+    assert fourth.keys() == third.keys()  # learnt once, for good
+
+
+def test_a_refused_request_is_not_retried():
+    with Standin([Scripted(status=400)]) as server:
+        endpoint = Endpoint(config_for(server), backoff=0.01)
+        with pytest.raises(EndpointError, match="refused the request") as caught:
+            endpoint.chat([{"role": "user", "content": "hello"}])
+    assert caught.value.status == 400 and len(server.chats) == 1
+
+
+def test_a_slow_answer_loses_on_time():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("move: a1", delay=1.5)]) as server:
+        model = seat_for(server, game)
+        t0 = time.monotonic()
+        record = play_game(game, (model, random_seat(game)), seed=1, game_time=(0.4, 10.0))
+        waited = time.monotonic() - t0
+    assert record.reason == "time" and record.winner == 1 and record.time_used[0] >= 0.4
+    assert waited < 1.2  # the request was given up when the clock ran out, not waited for
+    assert "no answer within the 0.40 s left" in record.output[0]["text"]
+
+
+def test_an_answer_that_comes_after_the_clock_ran_out_is_not_played():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("move: a1", delay=0.3)]) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 0.28)
+    assert answer.failure == "timeout" and answer.seconds > 0.28
+
+
+def test_tokens_are_counted_per_move_and_per_game_and_a_game_over_its_token_budget_fails():
+    game = game_of("tic-tac-toe")
+    script = [Scripted("move: a1", usage=(300, 10)), Scripted("zzz", usage=(310, 20)), Scripted("move: b1")]
+    with Standin(script) as server:
+        model = seat_for(server, game, game_tokens=600)
+        state = start(model, game)
+        first = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0)
+        state = game.apply(game.apply(state, game.parse_move("a1")), game.parse_move("a2"))
+        second = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0)
+        model.end_game(None)
+    assert first.reply["usage"]["tokens_in"] == 300 and first.reply["usage"]["tokens_out"] == 10
+    assert second.failure == "tokens" and "token budget (600)" in second.detail  # 310 + 330 spent: no 2nd try
+    assert model.game_usage["tokens_in"] == 610 and model.game_usage["tokens_out"] == 30
+    assert model.game_usage["moves"] == 2 and model.game_usage["score"] is None and model.game_usage["cost"] is None
+    assert len(server.chats) == 2
+
+
+# --- what the model is told -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tier", ["text", "gdl", "none"])
+def test_the_rules_tier_changes_the_prompt(tier):
+    game = game_of("breakthrough")
+    english, source = gdl.rules_text(game.stage).strip(), gdl.format(game.stage).strip()
+    with Standin([Scripted("notes"), Scripted("move: a2-a3")]) as server:
+        model = seat_for(server, game, rules=tier)
+        model.analyze(5.0)
+        state = start(model, game)
+        assert model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply["move"] == "a2-a3"
+    assert "You play white, the first player: your pieces are X" in server.chats[-1]["messages"][1]["content"]
+    for body in server.chats:
+        system = body["messages"][0]["content"]
+        assert (english in system) == (tier == "text") and (source in system) == (tier == "gdl")
+        assert "b2-b3" in system and "Columns are lettered a to h" in system  # the notation, every tier
+    if tier == "none":
+        assert "You are not told the rules. Find them out with the tools" in server.chats[0]["messages"][0]["content"]
+
+
+def test_the_config_tier_is_used_unless_the_seat_is_given_one():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("move: a1")]) as server:
+        model = ModelSeat("m", game, config_for(server, rules="gdl"), "")
+        assert model.rules == "gdl" and seat_for(server, game, rules="none").rules == "none"
+        with pytest.raises(ModelConfigError, match="rules 'english'"):
+            seat_for(server, game, rules="english")
+
+
+def sampled_stages() -> list:
+    from ludica.sampler.prior import draw, generator
+    found = []
+    for number in range(400):
+        drawn = draw(generator(7, number))
+        if drawn.rejected is None:
+            found.append(drawn.stage)
+        if len(found) == 3:
+            break
+    return found
+
+
+@pytest.mark.parametrize("stage", [gdl.load(p) for p in stages.bundled()] + sampled_stages(),
+                         ids=lambda s: s.name or "sampled")
+def test_every_stage_gets_its_prompts_from_its_rules(stage):
+    game = compiler.compile(stage)
+    state = game.initial_state()
+    legal = [str(m) for m in game.legal_moves(state)]
+    user = prompts.move_prompt(game, state, legal, list_legal=False, number=1)
+    assert gdl.render(game, state) in user and "It is your turn" in user
+    assert not any(re.search(rf"(?<![a-z0-9-]){re.escape(m)}(?![a-z0-9-])", user) for m in legal)  # not listed
+    listed = prompts.move_prompt(game, state, legal, list_legal=True, number=1)
+    assert "Your legal moves: " + " ".join(legal) + "." in listed
+    for tier in ("text", "gdl", "none"):
+        system = prompts.game_prompt(game, tier, "my notes")
+        assert "my notes" in system and "move: " in system
+        assert ("The cells are hexagons" in system) == isinstance(stage.board, gdl.ast.HexBoard)
+        assert f"rows are numbered 1 to {game.rows} from top to bottom" in system
+        assert (prompts.stage_rules(stage, tier) in system) if tier != "none" else "THE RULES" in system
+    # every legal move, written as the prompts say, is read back by the parser
+    assert all(found_move(f"I play {m}.") == m for m in legal)
+
+
+# --- reading moves --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, move", [
+    ("I'll take the corner.\n**Move:** `D3`", "d3"),
+    ("move: b2 – b3", "b2-b3"),
+    ("Moving b2->b3 is best", "b2-b3"),
+    ("b2 to b3", "b2-b3"),
+    ("Capture: c4xd5", "c4-d5"),
+    ("Move: pass", "pass"),
+    ("I considered a1 and c3.\nmove: b2\nThen a1 later.", "b2"),
+    ("moves like a1 are good, so c3", "c3"),
+    ("## Final move: E10", "e10"),
+    ("The best move: d3, since c4 is weak.", "d3"),
+    ("My move is: b1 (a1 was taken)", "b1"),
+    ("Remove: a1; move: c2 then move on", "c2"),
+    ("I have no idea.", None),
+    ("", None),
+])
+def test_the_parser_reads_the_move_meant(text, move):
+    assert found_move(text) == move
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_the_parser_never_raises(text):
+    found = found_move(text)
+    assert found is None or re.fullmatch(r"[a-z]\d+(-[a-z]\d+)?|pass", found)
+
+
+@pytest.mark.parametrize("text", ["move:" * 200_000, " " * 1_000_000, " \n" * 500_000, "move" + "\t" * 1_000_000, "!" * 1_000_000,
+                                  "a1 " * 300_000, ("#" * 50_000 + "\n") * 20])
+def test_the_parser_takes_linear_time_on_a_huge_answer(text):
+    t0 = time.monotonic()
+    found_move(text + "\nmove: b2")
+    found_move(text)
+    assert time.monotonic() - t0 < 1.0  # blanks once made `\s*` rescan their runs: minutes for these
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.sampled_from(["tic-tac-toe", "breakthrough", "standard-8x8", "hex-11"]), st.data())
+def test_a_legal_move_written_plainly_after_any_text_is_found(prose, name, data):
+    game = game_of(name)
+    move = data.draw(st.sampled_from([str(m) for m in game.legal_moves(game.initial_state())]))
+    assert found_move(f"{prose}\nmove: {move}") == move
+    assert found_move(move) == move and found_move(f"{move.upper()}.") == move
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.sampled_from(["tic-tac-toe", "breakthrough", "c-squares-occlusion-agnostic"]))
+def test_hints_never_raise_and_say_something(text, name):
+    game = game_of(name)
+    state = game.initial_state()
+    legal = [str(m) for m in game.legal_moves(state)]
+    move = found_move(text)
+    said = hint(game, state, legal, move, answer=text)
+    assert (said == "") == (move in legal)
+
+
+def test_hints_for_piece_moves_say_what_was_wrong_without_listing_the_moves():
+    game = game_of("breakthrough")
+    state = game.initial_state()
+    legal = [str(m) for m in game.legal_moves(state)]
+    said = {text: hint(game, state, legal, found_move(text)) for text in ("a3-a4", "a7-a6", "b2", "a1-a2", "a2-a4",
+                                                                         "c5", "a2-i9")}
+    assert said["a3-a4"].startswith("a3-a4 starts at a3, which holds no piece of yours: a3 is empty.")
+    assert said["a7-a6"].startswith("a7-a6 starts at a7, which holds no piece of yours: a7 holds an opposing piece (O).")
+    assert said["b2"].startswith("b2 names only a cell, but it is the start of 3 of your legal piece moves")
+    assert said["a1-a2"].startswith("a1-a2 ends on a2, which holds a piece of yours.")
+    assert said["a2-a4"].startswith("a2-a4 is not a legal move now; the piece on a2 has 2 legal moves.")
+    assert said["c5"].startswith("c5 names only a cell, but every legal move now moves a piece")
+    assert said["a2-i9"].startswith("a2-i9 is off the board: i9 is not a cell; columns run a to h and rows 1 to 8.")
+    assert all("There are 22 legal moves in this position." in s and "a2-a3 a2-b3" not in s for s in said.values())
+
+
+def test_a_blocked_cell_is_named_as_blocked():
+    game = game_of("c-squares-occlusion-agnostic")
+    state = game.initial_state()
+    legal = [str(m) for m in game.legal_moves(state)]
+    assert hint(game, state, legal, "b1").startswith("b1 cannot take a new piece: b1 is blocked (#)")
+    assert hint(game, state, legal, "a1").startswith("a1 is not a legal move now (the cell is empty")
+
+
+# --- the endpoint is checked before a run ------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_down_endpoint_fails_the_check_with_what_to_look_at():
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    config = ModelConfig(model="m", base_url=url, api_key_env="", source="local.model")
+    with pytest.raises(EndpointDown) as caught:
+        check(config, timeout=2.0)
+    message = str(caught.value)
+    assert message.startswith(f"{url}: the model endpoint does not answer (")
+    assert "check that its server is running" in message and "base_url in local.model" in message
+    with pytest.raises(EndpointError, match="no connection"):
+        Endpoint(ModelConfig(model="m", base_url=url, api_key_env="", retries=1), backoff=0.01).chat(
+            [{"role": "user", "content": "hi"}])
+
+
+def test_a_run_with_a_down_endpoint_stops_before_it_plays(tmp_path: Path):
+    (tmp_path / "down.model").write_text(f'model = "m"\nbase_url = "http://127.0.0.1:{free_port()}/v1"\n'
+                                         'api_key_env = ""\n')
+    entrants = [resolve(str(tmp_path / "down.model")), resolve("random")]
+    assert entrants[0].kind == "model" and entrants[0].name == "down"
+    with pytest.raises(EndpointDown, match="the model endpoint does not answer"):
+        tournament.run([stages.path("tic-tac-toe")], entrants, tmp_path / "out", tournament.Options(sandbox=False))
+    store = ResultsStore(tmp_path / "out" / "results.sqlite")
+    assert store.games() == [] and store.analyses() == []  # nothing was played
+    store.close()
+
+
+def test_the_check_names_the_models_an_endpoint_serves_when_ours_is_not_one():
+    with Standin(models=["llama-3-8b", "qwen"]) as server:
+        assert check(config_for(server, model="qwen")) == ["llama-3-8b", "qwen"]
+        with pytest.raises(EndpointDown, match=r"does not serve the model 'gpt-9' \(it lists: llama-3-8b, qwen\): "
+                                               r"fix `model` in standin"):
+            check(config_for(server, model="gpt-9"))
+
+
+def test_without_a_model_list_the_check_asks_the_model_for_one_token():
+    with Standin([Scripted("pong")], lists_models=False) as server:
+        assert check(config_for(server)) == []
+        with pytest.raises(EndpointDown, match=r"a one-token chat with 'gpt-9' failed \(HTTP 404: .*\): check `model`"):
+            check(config_for(server, model="gpt-9"))
+    assert [r.path for r in server.requests] == ["/v1/models", "/v1/chat/completions"] * 2
+    assert server.chats[0]["max_tokens"] == 1
+
+
+def test_a_key_missing_from_the_environment_says_what_to_export(monkeypatch):
+    monkeypatch.delenv("LUDICA_TEST_KEY", raising=False)
+    config = ModelConfig(model="m", base_url="http://127.0.0.1:9/v1", api_key_env="LUDICA_TEST_KEY", source="g.model")
+    with pytest.raises(ModelConfigError, match=r"g.model: the API key is read from \$LUDICA_TEST_KEY, which is not "
+                                               r"set: export LUDICA_TEST_KEY=<your key>"):
+        check(config)
+    monkeypatch.setenv("LUDICA_TEST_KEY", "sk-test")
+    assert config.api_key() == "sk-test"
+    with Standin() as server:  # the key is sent as a bearer token
+        check(ModelConfig(model=server.model, base_url=server.url, api_key_env="LUDICA_TEST_KEY"))
+    assert {k.lower(): v for k, v in server.requests[0].headers.items()}["authorization"] == "Bearer sk-test"
+
+
+# --- the .model file --------------------------------------------------------------------------------
+
+
+def test_a_model_file_is_read_with_its_defaults(tmp_path: Path):
+    path = tmp_path / "local-llama.model"
+    path.write_text('model = "llama"\nbase_url = "http://127.0.0.1:8080/v1"\napi_key_env = ""\n'
+                    'temperature = 1\nrequest_timeout = 30\n[prices]\ninput = 0.5\noutput = 1.5\n')
+    config = load_config(path)
+    assert config == ModelConfig(model="llama", base_url="http://127.0.0.1:8080/v1", name="local-llama", api_key_env="",
+                                 temperature=1.0, request_timeout=30.0, prices=Prices(0.5, 1.5), source=str(path))
+    assert (config.max_tokens, config.list_legal, config.rules, config.game_tokens, config.retries) == \
+        (400, False, "text", 0, 3)
+    assert config.api_key() == "no-key" and config.prices.cost(1_000_000, 2_000_000) == pytest.approx(3.5)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('base_url = "http://x/v1"', r"`model` is missing: add a line such as model = \"gpt-4o-mini\""),
+    ('model = "m"', r"`base_url` is missing"),
+    ('model = "m"\nbase_url = "http://x/v1"\nmax_tokens = "400"', r"`max_tokens` is '400': it must be an integer"),
+    ('model = "m"\nbase_url = "http://x/v1"\nmax_tokens = true', r"`max_tokens` is True: it must be an integer"),
+    ('model = "m"\nbase_url = "http://x/v1"\nlist_legal = 1', r"`list_legal` is 1: it must be true or false"),
+    ('model = "m"\nbase_url = "http://x/v1"\ntemprature = 0.2', r"unknown key `temprature`: the keys are "
+                                                                r"analysis_calls, analysis_tokens, api_key_env"),
+    ('model = "m"\nbase_url = "http://x/v1"\nrules = "english"', r"`rules` is 'english': it must be one of "
+                                                                  r"\"text\", \"gdl\", \"none\""),
+    ('model = "m"\nbase_url = "x/v1"', r"`base_url` 'x/v1' is not an http\(s\) URL"),
+    ('model = "m"\nbase_url = "http://x/v1"\nretries = -1', r"`retries` is -1: it must be at least 0"),
+    ('model = "m"\nbase_url = "http://x/v1"\nprices = 3', r"`prices` must be a table with `input` and `output`"),
+    ('model = "m"\nbase_url = "http://x/v1"\n[prices]\ninput = 1\noutput = "a"', r"`prices.output` is 'a'"),
+    ('model = m', r"not valid TOML"),
+])
+def test_a_bad_model_file_is_named_with_its_key_and_the_fix(tmp_path: Path, text, message):
+    path = tmp_path / "bad.model"
+    path.write_text(text)
+    with pytest.raises(ModelConfigError, match=re.escape(str(path)) + ": " + message):
+        load_config(path)
+    assert issubclass(ModelConfigError, ValueError)
+
+
+def test_a_missing_model_file_is_a_config_error(tmp_path: Path):
+    with pytest.raises(ModelConfigError, match="cannot read the model file"):
+        load_config(tmp_path / "nowhere.model")
+
+
+def test_a_transcript_keeps_no_terminal_escape_and_caps_a_long_answer():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("\x1b[2J move: a1 " + "x" * 10_000)]) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        assert model.think(np.asarray(state).tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply
+        text, total = model.end_game(0)
+    assert "\x1b" not in text and "more characters not kept" in text and total == len(text.encode())
