@@ -110,6 +110,9 @@ class Standin:
 def _handler(standin: Standin) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # the headers and the body go out as two writes: without TCP_NODELAY the second waits for the
+        # client's delayed acknowledgement (40 ms a request on the loopback), which is no model's time
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet: pytest shows what a test prints
             pass
