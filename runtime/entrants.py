@@ -191,8 +191,8 @@ def _interpreter(command: tuple[str, ...], copied: set[str], where: str) -> None
         return
     if "/" in first and not first.startswith("/"):
         files = ", ".join(sorted(copied)) or "none"
-        raise AgentFileError(f"{where}: the command {first!r} is not one of the agent's files ({files}); name a file "
-                             "of the agent as ./NAME")
+        raise AgentFileError(f"{where}: the command {first!r} is not one of the agent's files ({files}): build it "
+                             "first if it is a compiled program, and name a file of the agent as ./NAME")
     found = first if first.startswith("/") else shutil.which(first, path="/usr/local/bin:/usr/bin:/bin")
     if found is None:
         elsewhere = shutil.which(first)
