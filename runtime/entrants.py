@@ -206,20 +206,47 @@ def _interpreter(command: tuple[str, ...], copied: set[str], where: str) -> None
                              "under /usr, or copy it in as one of the agent's files")
 
 
+def _own_file(item: str, base: Path, home: Path | None, where: str) -> Path:
+    """The agent's file `item`, resolved: a file, inside the agent's folder `home` (None: anywhere)
+    with symbolic links followed. Anything else is refused: what is copied into the sandbox is what
+    the agent may see, and an agent file may not name the machine's files (/etc/shadow,
+    /proc/self/environ, another run's store) for the referee to copy in for it."""
+    path = (base / item).resolve()
+    if home is not None and not path.is_relative_to(home):
+        raise AgentFileError(f"{where}: the agent's file {item!r} is {path}, outside its folder {home}: an agent's "
+                             "files are copied from its own folder only; copy the file there")
+    if not path.is_file():
+        raise AgentFileError(f"{where}: the agent's file {item!r} is not a file (looked for {path})")
+    return path
+
+
+def _names_own_file(word: str, base: Path, home: Path | None, where: str) -> bool:
+    """Whether the command's word names one of the agent's files, to copy in: a file in its folder.
+    A system file (/usr/bin/node) is the sandbox's own and is not copied; a word naming any other
+    file of the machine is refused, as a file outside the folder is (`_own_file`)."""
+    if not (base / word).is_file():
+        return False
+    if os.path.isabs(word) and os.path.realpath(word).startswith(SYSTEM_PREFIXES):
+        return False
+    _own_file(word, base, home, where)
+    return True
+
+
 def program(command: list[str] | tuple[str, ...], base: Path, name: str | None = None, files: list[str] | None = None,
-            where: str = "--agent-cmd") -> AgentSpec:
+            where: str = "--agent-cmd", confined: bool = False) -> AgentSpec:
     """An agent program: `command` run in /agent, with `files` (paths relative to `base`; by default
     the command's words that name files there) copied in under their names. A file that is
     executable on the host is copied executable; the command's words that name a file are
-    written as that file's name in /agent (`./bot` for the program itself)."""
+    written as that file's name in /agent (`./bot` for the program itself). `confined`: its files
+    must lie in `base`, as an agent file's must (its author, not the user running it, wrote the
+    names); not for a command the user typed (--agent-cmd), whose words may name any file."""
     if not command or not all(isinstance(w, str) and w for w in command):
         raise AgentFileError(f"{where}: a command is a list of words, its program first (e.g. [\"node\", \"bot.js\"])")
-    named = files if files is not None else [w for w in command if (base / w).is_file()]
+    home = base.resolve() if confined else None
+    named = files if files is not None else [w for w in command if _names_own_file(w, base, home, where)]
     copied: dict[str, tuple[Path, bool]] = {}
     for item in named:
-        path = (base / item).resolve()
-        if not path.is_file():
-            raise AgentFileError(f"{where}: the agent's file {item!r} is not a file (looked for {path})")
+        path = _own_file(item, base, home, where)
         if path.name in copied:
             raise AgentFileError(f"{where}: two files named {path.name!r}: files are copied into one folder, /agent")
         copied[path.name] = (path, os.access(path, os.X_OK))
@@ -261,14 +288,14 @@ def agent_file(path: Path) -> AgentSpec:
         raise AgentFileError(f"agent file {path}: name is a string of visible text")
     if files is not None and not (isinstance(files, list) and all(isinstance(f, str) for f in files)):
         raise AgentFileError(f"agent file {path}: files is a list of file names, e.g. files = [\"bot.js\", \"book.txt\"]")
-    return replace(program(command, path.parent, name.strip(), files, where=f"agent file {path}"), path=path)
+    return replace(program(command, path.parent, name.strip(), files, where=f"agent file {path}", confined=True), path=path)
 
 
 def arena_system(path: Path) -> AgentSpec:
     """An Othello AI Arena intelligent system (`analyzeStage`), run by ludica's adapter under node."""
     source = path.read_text(encoding="utf-8", errors="replace")
     name = javascript_name(source) or path.stem
-    spec = program(["node", path.name], path.parent, name, [path.name], where=f"Arena system {path}")
+    spec = program(["node", path.name], path.parent, name, [path.name], where=f"Arena system {path}", confined=True)
     return replace(spec, path=path, kind="arena", command=("node", str(ARENA_ADAPTER), path.name))
 
 

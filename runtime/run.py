@@ -37,7 +37,7 @@ from .entrants import AgentSpec
 from .plans import LATER_OPTIONS, Options, StagePlan, title
 from .records import ResultsStore, lock_folder
 from .referee import Moment, play_game, stage_hash
-from .runfolder import STORE, RunMismatch, check_out, made
+from .runfolder import STORE, RunFolderError, RunMismatch, check_out, made
 from .stage_entrant import Entrant, Stopped
 from .warmup import warm_stages
 
@@ -57,6 +57,24 @@ class Hooks:
     # (called at its start and after every ply; runtime/referee.py)
     on_ply: Callable[[str, int, Moment], None] | None = None
     keep_going: Callable[[StagePlan], bool] | None = None  # asked before each stage starts, in the plans' order
+
+
+def _check_unseen_by(agents: list[AgentSpec], folder: Path) -> None:
+    """No agent is given a file of the run folder (its store, its secret draw seed, its unseen
+    stages): not as its file or one of its program's files, and not through a data folder that
+    holds the run folder or lies in it. Said before anything is played, with what to change."""
+    run = folder.resolve()
+    secrets = f"the run folder {folder}, which holds the run's secrets (its store, draw seed and unseen stages)"
+    for spec in agents:
+        for path in (p for p in (spec.path, *(f for f, _ in spec.files)) if p is not None):
+            if Path(path).resolve().is_relative_to(run):
+                raise RunFolderError(f"agent {spec.name}: its file {path} is in {secrets}; move the file out of it")
+        if spec.data is not None:
+            data = Path(spec.data).resolve()
+            if run.is_relative_to(data) or data.is_relative_to(run):
+                how = "holds" if run.is_relative_to(data) else "is in"
+                raise RunFolderError(f"agent {spec.name}: its data folder {spec.data} {how} {secrets}: give it a "
+                                     "folder apart from the run's (--agent-data), or choose another --out")
 
 
 class Run:
@@ -107,6 +125,7 @@ class Run:
         same run (the same stages, agents, agent files and options, and `more`: further settings
         that are part of its identity; else RunMismatch, naming what differs, option by option).
         The settings are stored, so everything after reads them from the store."""
+        _check_unseen_by(agents, self.folder)
         wanted = run_settings(stages, agents, options) | more
         held = self.store.settings()
         if held and not self.resume:

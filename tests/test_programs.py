@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +18,11 @@ from ludica import gdl, stages
 from ludica.compiler import compile as compile_stage
 from ludica.runtime import entrants as agents, tournament
 from ludica.runtime.api import RulesApi, stage_view
+from ludica.runtime.plans import Options
 from ludica.runtime.program import Calls, stage_value
 from ludica.runtime.records import ResultsStore
+from ludica.runtime.run import Run
+from ludica.runtime.runfolder import RunFolderError
 from test_misbehaving import lost_by  # (a module: its tests are not collected again)
 
 ROOT = Path(__file__).parent.parent
@@ -256,9 +260,56 @@ def test_the_command_words_that_name_files_are_copied_and_rewritten(tmp_path):
     binary = tmp_path / "bot"
     binary.write_text("#!/bin/sh\n")
     binary.chmod(0o755)
-    spec = agents.program([str(binary), "--depth", "3"], Path("."))
+    spec = agents.program([str(binary), "--depth", "3"], Path("."))  # as --agent-cmd gives it: any file
     assert spec.command == ("./bot", "--depth", "3") and spec.files == ((binary.resolve(), True),)
     assert spec.name == "bot"
+
+
+@pytest.mark.parametrize("text", [
+    'command = ["python3", "bot.py"]\nfiles = ["bot.py", "{secret}"]\n',    # a file of the machine's, by its path
+    'command = ["python3", "bot.py"]\nfiles = ["bot.py", "../secret.txt"]\n',  # out of the folder
+    'command = ["python3", "bot.py"]\nfiles = ["bot.py", "link.txt"]\n',      # in it, a link out of it
+    'command = ["python3", "bot.py", "{secret}"]\n',                          # a command word
+    'command = ["python3", "bot.py", "/proc/self/environ"]\n',                # the referee's environment
+])
+def test_an_agent_file_cannot_have_the_machines_files_copied_in(tmp_path, text):
+    """Its author wrote the names, and the referee copies what they name: only its own folder's
+    files (links followed) are the agent's."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the evaluator's\n")
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "bot.py").write_text("print('ready')\n")
+    (folder / "link.txt").symlink_to(secret)
+    (folder / "bot.agent").write_text(text.format(secret=secret))
+    with pytest.raises(agents.AgentFileError, match="outside its folder .*copy the file there"):
+        agents.resolve(str(folder / "bot.agent"))
+
+
+def test_a_system_interpreter_named_by_its_path_is_the_sandboxs_not_a_copy(tmp_path):
+    (tmp_path / "bot.py").write_text("print('ready')\n")
+    (tmp_path / "bot.agent").write_text('command = ["/usr/bin/python3", "bot.py"]\n')
+    spec = agents.resolve(str(tmp_path / "bot.agent"))
+    assert spec.command == ("/usr/bin/python3", "bot.py") and [p.name for p, _ in spec.files] == ["bot.py"]
+
+
+def test_no_agent_is_given_a_file_of_the_run_folder(tmp_path):
+    """The run folder holds the store, the secret draw seed and the unseen stages: an agent whose
+    file lies in it, or whose data folder holds it or lies in it, is refused before a game."""
+    out = tmp_path / "run"
+    stage = gdl.load(stages.path("tic-tac-toe"))
+    (tmp_path / "bot.py").write_text("print('ready')\n")
+    outside = agents.program(["python3", "bot.py"], tmp_path, confined=True)
+    with Run.open(out) as run:
+        (out / "sub").mkdir()  # as a resumed run's folder holds its files
+        (out / "sub" / "seed.py").write_text("print('ready')\n")
+        inside = agents.program(["python3", "seed.py"], out / "sub", confined=True)
+        for spec, said in [(inside, "its file .* is in the run folder"),
+                           (replace(outside, data=tmp_path), "its data folder .* holds the run folder"),
+                           (replace(outside, data=out / "sub"), "its data folder .* is in the run folder")]:
+            with pytest.raises(RunFolderError, match=said):
+                run.start([stage], [spec], Options())
+        run.start([stage], [replace(outside, data=tmp_path / "data")], Options())  # apart from it: fine
 
 
 @pytest.mark.parametrize("text, said", [
