@@ -24,6 +24,8 @@ def not_dumpable() -> None:
     ptrace need a dumpable process. For a process that holds the rules and runs no agent code (the
     rules oracle; the worker of an agent program)."""
     libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
 DEFAULTS = {"memory_mb": 2048, "file_mb": 64, "open_files": 256, "processes": 64, "tmp_mb": 64}
 
 

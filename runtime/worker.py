@@ -120,8 +120,10 @@ def _prepare_program(sock, seq, request, view: StageView, api: Rules, now) -> Pr
     program = None
     try:
         os.chdir(AGENT_DIR)
+        # this process holds the compiled rules and runs no agent code: out of the program's reach
+        # before it starts (after, its first instructions could open /proc/PPID/mem first)
+        limits.not_dumpable()
         program = Program([str(a) for a in request["program"]], api, view, now)
-        limits.not_dumpable()  # this process holds the compiled rules and runs no agent code from here on
         program.prepare(float(request["budget"]))
         ok, error = True, None
     except ProgramFailed as e:
