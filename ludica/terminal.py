@@ -4,7 +4,9 @@ names), made inert before it reaches a terminal: it is shown, never obeyed.
 A terminal obeys control characters: ESC and the 8-bit CSI (0x9b) start sequences that move the
 cursor, clear the screen, set the window's title (OSC 0) or write the clipboard (OSC 52), and BEL,
 backspace or a carriage return let text overwrite what was printed before it. Each of them (C0 but
-newline and tab, DEL, C1) is shown as `\\xNN` instead. rich, on top of that, reads `[style]...[/]`
+newline and tab, DEL, C1) is shown as `\\xNN` instead. So are the bidirectional controls (U+202E
+right-to-left override and its kin, `\\u202e`), which would reorder what the terminal shows after
+them: a name or an output that reads otherwise than it is. rich, on top of that, reads `[style]...[/]`
 in the strings it prints as markup: text that goes through rich is escaped for it too.
 
 Also how times are shown (`clock`), and a run's progress where no bar can be drawn (`PlainProgress`:
@@ -18,13 +20,15 @@ from collections.abc import Callable
 
 from rich.markup import escape
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def inert(text: object) -> str:
     """`text` (str() of it) with every control character but newline and tab shown as `\\xNN`
-    (ESC as `\\x1b`, the 8-bit CSI as `\\x9b`): for print()."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    (ESC as `\\x1b`, the 8-bit CSI as `\\x9b`), and the bidirectional ones as `\\uNNNN`: for
+    print()."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        str(text))
 
 
 def inert_rich(text: object) -> str:

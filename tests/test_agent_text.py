@@ -111,6 +111,9 @@ def test_inert_shows_control_characters_and_keeps_lines_and_tabs():
     assert inert(ESCAPES) == SHOWN
     assert inert("a\tb\nc\x00\x7f\x85\rd") == "a\tb\nc\\x00\\x7f\\x85\\x0dd"
     assert inert_rich(MARKUP + "\x1b") == "\\[bold red]markup\\[/]\\x1b"
+    # the bidirectional controls would make what follows them read backwards; other text is kept
+    assert inert("evil\u202egnp.exe \u2066x\u2069 \u200f") == "evil\\u202egnp.exe \\u2066x\\u2069 \\u200f"
+    assert inert("café ♟ 黒") == "café ♟ 黒"
 
 
 def _shows_inert(out: str) -> None:
