@@ -61,8 +61,8 @@ class Config:
         """As the store keeps it: one flat object, as runs stored it before a Config held its
         Options (so they resume; summary.py reads it)."""
         options = asdict(self.options)
-        for key in ("human_time", "model_time", "model_rules"):  # added since: said only when set, so runs made
-            if options[key] == LATER_OPTIONS[key]:                # before them resume
+        for key in ("human_time", "model_time", "model_rules", "model_analysis_time"):  # added since: said only
+            if options[key] == LATER_OPTIONS[key]:  # when set, so runs made before them resume
                 del options[key]
         return {**options, "format": self.format, "schedule": self.schedule,
                 "adaptation": list(self.adaptation), "reference_games": self.reference_games}

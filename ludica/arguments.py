@@ -44,8 +44,8 @@ def stage_files(args: list[str]) -> list[Path]:
 def run_options(args):
     from ludica.runtime.plans import Options
     # None: Options' default
-    more = {key: value for key, value in (("human_time", args.human_time), ("model_time", args.model_time))
-            if value is not None}
+    more = {key: value for key, value in (("human_time", args.human_time), ("model_time", args.model_time),
+                                          ("model_analysis_time", args.model_analysis_time)) if value is not None}
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
                    isolate_rules=args.isolate_rules, model_rules=args.rules, **more)
@@ -126,6 +126,9 @@ def episode_options(p, analysis: float, game: float) -> None:
     p.add_argument("--model-time", type=seconds, default=None, metavar="S",
                    help="a language model's time per game (a .model agent), wall-clock seconds of its answered "
                         "requests (default 600: a remote model's CPU time cannot be measured)")
+    p.add_argument("--model-analysis-time", type=seconds, default=None, metavar="S",
+                   help="a language model's analysis budget per stage, wall-clock seconds (default 600; scaled "
+                        "with --analysis-time where a schedule scales it)")
     p.add_argument("--rules", choices=("text", "gdl", "none"), default=None,
                    help="what language-model agents are told of the rules: text (plain English), gdl (the .gdl "
                         "text) or none (they learn them only through the API's tools); default: as each .model "

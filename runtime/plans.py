@@ -16,6 +16,7 @@ from .human import HUMAN_TIME
 from .referee import stage_hash
 
 MODEL_TIME = 600.0  # a language model's default budget per game, wall seconds
+MODEL_ANALYSIS_TIME = 600.0  # and its analysis budget on a stage (a conversation with tools), wall seconds
 RULE_TIERS = ("text", "gdl", "none")  # what a language model is told of the rules (runtime/models/prompts.py)
 
 
@@ -37,6 +38,9 @@ class Options:
     # its .model file says)
     model_time: float = MODEL_TIME
     model_rules: str | None = None
+    # its analysis budget, wall seconds, on a stage whose plan gives analysis_time (scaled as the plan
+    # scales analysis_time: the doubling schedule's budgets double for a model too)
+    model_analysis_time: float = MODEL_ANALYSIS_TIME
 
     def __post_init__(self) -> None:
         if self.model_rules is not None and self.model_rules not in RULE_TIERS:
@@ -48,7 +52,8 @@ class Options:
 
 # Options added after runs were made with their default: a run that leaves one at its default says
 # nothing of it, so the runs made before it can still be resumed (and read back with the default).
-LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME, "model_time": MODEL_TIME, "model_rules": None}
+LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME, "model_time": MODEL_TIME, "model_rules": None,
+                 "model_analysis_time": MODEL_ANALYSIS_TIME}
 
 
 def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: int) -> int:

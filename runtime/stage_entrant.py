@@ -100,7 +100,9 @@ class Entrant:
             answer = Answer({"op": "analysed", "ok": True}, 0.0, 0.0)
         elif self.spec.kind == "model":  # on the referee's side: the model is remote, its harness ours
             seat = model_seat(self.spec, self.game, self.text, o)
-            answer = seat.analyze(self.analysis_time)
+            # its own budget in wall seconds (a CPU budget of 2 s is no time for a conversation), scaled
+            # as this stage's plan scales the CPU budget
+            answer = seat.analyze(o.model_analysis_time * self.analysis_time / o.analysis_time)
             output = (seat.analysis_transcript, len(seat.analysis_transcript.encode()))
         elif o.sandbox:
             # every worker is in self.seat as soon as it exists: a stop (Ctrl-C) kills what it finds there

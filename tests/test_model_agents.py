@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
+from ludica.cli import main
 from ludica.runtime import play_game, resolve, tournament
 from ludica.runtime.records import ResultsStore
 from ludica.runtime.local import LocalSeat
@@ -196,6 +197,53 @@ def test_an_analysis_that_overruns_its_budget_times_out():
         model = seat_for(server, game)
         answer = model.analyze(0.3)
     assert answer.failure == "timeout" and answer.seconds >= 0.3 and model.notes == ""
+
+
+def test_a_failed_analysis_keeps_what_it_used():
+    game = game_of("tic-tac-toe")
+    script = [Scripted(tool_calls=[("legal_moves", {"position": "p0"})], usage=(500, 20)),
+              Scripted("slow notes", delay=1.0)]
+    with Standin(script) as server:
+        answer = seat_for(server, game).analyze(0.5)
+    assert answer.failure == "timeout"
+    usage = answer.reply["usage"]  # the store's analyses.usage: the tokens of a failed analysis were paid for
+    assert usage["tokens_in"] == 500 and usage["tokens_out"] == 20 and usage["tool_calls"] == 1
+
+
+def model_run(tmp_path: Path, server: Standin, **options) -> list[dict]:
+    """A run of the stand-in's model against random on tic-tac-toe (in-process, one game a
+    seating, a CPU analysis budget of 0.2 s for random): the store's analyses."""
+    (tmp_path / "standin.model").write_text(f'model = "{server.model}"\nbase_url = "{server.url}"\napi_key_env = ""\n')
+    out = tmp_path / f"out-{len(list(tmp_path.iterdir()))}"
+    tournament.run([stages.path("tic-tac-toe")], [resolve(str(tmp_path / "standin.model")), resolve("random")], out,
+                   tournament.Options(sandbox=False, analysis_time=0.2, game_time=1.0, model_time=30.0, **options))
+    store = ResultsStore(out / "results.sqlite")
+    analyses = [a for a in store.analyses() if a["agent"] == "standin"]
+    store.close()
+    return analyses
+
+
+def test_a_models_analysis_has_its_own_budget_in_wall_seconds_not_the_agents_cpu_budget(tmp_path: Path):
+    """The agents' analysis budget is CPU seconds (2 s by default in an evaluation): no time for a
+    conversation with a remote model. A model's is --model-analysis-time, wall seconds."""
+    with Standin([Scripted("notes, slowly", delay=0.6)], default=first_empty) as server:
+        (analysis,) = model_run(tmp_path, server)
+    assert analysis["ok"] and analysis["wall"] >= 0.6
+    with Standin([Scripted("notes, slowly", delay=0.6)], default=first_empty) as server:
+        (analysis,) = model_run(tmp_path, server, model_analysis_time=0.3)
+    assert not analysis["ok"] and analysis["failure"] == "timeout" and "over 0.3 s" in analysis["detail"]
+    assert json.loads(analysis["usage"])["calls"] == 0  # no answer came within it
+
+
+def test_a_server_asking_for_a_long_wait_gets_the_longest_wait_not_a_quick_retry():
+    waits: list[float] = []
+    script = [Scripted(status=429, headers={"retry-after": "120"}), Scripted(status=429, headers={"retry-after-ms": "250"}),
+              Scripted(status=503, headers={"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}), Scripted("move: a1")]
+    with Standin(script) as server:
+        endpoint = Endpoint(config_for(server, retries=3), backoff=0.01, sleep=waits.append)
+        reply = endpoint.chat([{"role": "user", "content": "your move"}])
+        endpoint.close()
+    assert reply.text == "move: a1" and waits == [30.0, 0.25, 0.04]  # MAX_WAIT; the header in ms; a date: back-off
 
 
 # --- bad answers, feedback and the forfeit ------------------------------------------------------
@@ -560,6 +608,14 @@ def test_a_run_with_a_down_endpoint_stops_before_it_plays(tmp_path: Path):
     store = ResultsStore(tmp_path / "out" / "results.sqlite")
     assert store.games() == [] and store.analyses() == []  # nothing was played
     store.close()
+
+
+def test_an_evaluation_with_a_down_endpoint_stops_before_it_draws_a_stage(tmp_path: Path, capsys):
+    (tmp_path / "down.model").write_text(f'model = "m"\nbase_url = "http://127.0.0.1:{free_port()}/v1"\n'
+                                         'api_key_env = ""\n')
+    code = main(["evaluate", str(tmp_path / "down.model"), "--variants", "2", "--out", str(tmp_path / "out")])
+    assert code != 0 and "the model endpoint does not answer" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # said before the run folder is made: nothing drawn, nothing played
 
 
 def test_the_check_names_the_models_an_endpoint_serves_when_ours_is_not_one():

@@ -176,12 +176,13 @@ def run(args) -> int:
     from ludica.evaluation import stopping as separation
     from ludica.evaluation.report import write_report
     from ludica.runtime import Run, RunMismatch, tournament
-    from ludica.runtime.run import cores
+    from ludica.runtime.run import check_endpoints, cores
 
     console = Console()
     out = Path(args.out)
     agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data, args.agent_cmd)
     tournament.check_entrants(agents)
+    check_endpoints(agents)  # before minutes of drawing stages
     options = run_options(args)
     stages, to_draw = _given_stages(args)
     config = evaluate.Config(options, format=args.format, schedule=args.schedule, adaptation=args.adaptation,

@@ -188,12 +188,17 @@ def _reply(response: Any, latency: float, attempts: int, waited: float) -> Reply
 
 
 def _retry_after(error: openai.APIStatusError) -> float | None:
-    """The seconds a Retry-After header asks for (a number of seconds; a date is ignored)."""
-    try:
-        value = float(error.response.headers.get("retry-after", ""))
-    except (ValueError, AttributeError):
-        return None
-    return value if 0 <= value <= MAX_WAIT else None
+    """The seconds the server asks to wait (retry-after-ms, as OpenAI sends it, or Retry-After in
+    seconds; a date is ignored). A longer wait than MAX_WAIT is cut to it, not ignored: the
+    back-off's first seconds would only be refused again."""
+    for header, scale in (("retry-after-ms", 1e-3), ("retry-after", 1.0)):
+        try:
+            value = float(error.response.headers.get(header, "")) * scale
+        except (ValueError, AttributeError):
+            continue
+        if value >= 0 and value == value:  # not NaN
+            return min(value, MAX_WAIT)
+    return None
 
 
 def _said(error: openai.APIStatusError) -> str:

@@ -202,10 +202,10 @@ class ModelSeat:
         finishing = config.analysis_calls == 0
 
         def done(reply: dict | None, failure: str | None = None, detail: str = "") -> Answer:
+            """The analysis's answer, with what it used: a failed one (out of time) cost tokens too."""
             self.analysis_usage = usage.as_dict(config)
             self.analysis_transcript = log.text
-            if reply is not None:
-                reply["usage"] = self.analysis_usage
+            reply = dict(reply or {}, usage=self.analysis_usage)
             return Answer(reply, charged, time.monotonic() - w0, failure, detail)
 
         while True:
