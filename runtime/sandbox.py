@@ -172,6 +172,9 @@ class AgentProcess:
         self._game_seq: int | None = None  # the seq of the running game's `game` request
         self._closed = False
         self._stopped: set[int] = set()  # the processes the last freeze stopped
+        # the agent's CPU time when the last freeze was done: what it uses from then until its next
+        # request (a process of its that escaped the freeze) is charged to that request
+        self._frozen_cpu: float | None = None
         self._oom_kills = 0  # the memory group's count, as last said
 
     # --- life of the worker ----------------------------------------------------------------------
@@ -311,7 +314,13 @@ class AgentProcess:
     def _request(self, message: dict, budget: float, whole: bool) -> Answer:
         """Send a request and wait for its reply, charged against `budget`. `whole`: the request
         is the worker's own (analysis), not a game process's."""
-        cpu0 = self.tree.cpu_seconds()  # while every process is stopped: all it does from here is charged
+        # all it does from here is charged, and all it did since it was frozen: a process of the agent's
+        # may have escaped the freeze (one not yet stopped sends SIGCONT to one that was) to think
+        # on the opponent's time, and pays for it now (min: where /proc counts, a process that has
+        # ended since takes its time with it)
+        cpu0 = self.tree.cpu_seconds()
+        if self._frozen_cpu is not None:
+            cpu0 = min(cpu0, self._frozen_cpu)
         self._thaw()
         try:
             self._send(message)
@@ -410,12 +419,14 @@ class AgentProcess:
             stopped |= new
             live = self._live()
         self._stopped = stopped & live
+        self._frozen_cpu = self.tree.cpu_seconds()
 
     def _thaw(self) -> None:
         """Let the agent's processes run again: those the last freeze stopped (stopped, none of
         them could start another; a process killed since gets a harmless signal)."""
         self._kill(self._stopped, signal.SIGCONT)
         self._stopped = set()
+        self._frozen_cpu = None  # running by the referee's leave: not charged as an escape
 
     def _end_game_processes(self) -> None:
         """Kill what the game started (its process if still there, and anything it left), let the

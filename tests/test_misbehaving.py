@@ -4,13 +4,17 @@ on, and the results store holds every game."""
 from __future__ import annotations
 
 import json
+import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
 
-from ludica import stages
+from ludica import gdl, stages
+from ludica.compiler import compile as compile_stage
 from ludica.runtime import entrants as agents, tournament
+from ludica.runtime.sandbox import AgentProcess, Settings
 from ludica.runtime.records import ResultsStore
 
 HERE = Path(__file__).parent / "agents"
@@ -172,6 +176,29 @@ def test_processes_whose_first_thread_exited_are_stopped_charged_and_killed_too(
     said = sorted(line for log in logs for seat in log["output"] for line in seat["text"].splitlines()
                   if line.startswith("survivors:"))
     assert said == ["survivors: gone", "survivors: none"], said  # the first game's were killed when it ended
+
+
+def test_cpu_used_while_frozen_by_a_process_that_escaped_the_freeze_is_charged_to_the_next_move():
+    """Between its turns every process of an agent is stopped; one that gets going again anyway
+    (a sibling not yet stopped sent it SIGCONT) thinks on the opponent's time: what it used is
+    charged to the agent's next request. The test plays the sibling: it continues the spinner."""
+    game = compile_stage(gdl.load(STAGE))
+    seat = AgentProcess(str(HERE / "escapee.py"), STAGE.read_text(), Settings())
+    try:
+        assert seat.start().failure is None and seat.analyze(5.0).failure is None
+        assert seat.start_game(1, 10.0, 0).failure is None
+        state, legal = game.initial_state().tolist(), [str(m) for m in game.legal_moves(game.initial_state())]
+        assert seat.think(state, legal, 10.0).failure is None  # it forks its spinner, which is then stopped
+        frozen = seat.tree.cpu_seconds()
+        for pid in seat.tree.members(rescan=True):
+            os.kill(pid, signal.SIGCONT)
+        deadline = time.monotonic() + 60  # a busy machine gives the spinner its 0.3 s of CPU later
+        while seat.tree.cpu_seconds() - frozen < 0.3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        answer = seat.think(state, legal, 10.0)
+        assert answer.failure is None and answer.seconds >= 0.3, answer  # charged: before, about 0
+    finally:
+        seat.close()
 
 
 def test_memory_no_address_space_limit_sees_is_capped_for_the_agent_as_a_whole(tmp_path):
