@@ -305,10 +305,12 @@ def test_with_the_rules_revealed_the_system_gets_the_arenas_own_config_flags_and
 
 
 @needs_node
-def test_a_stage_whose_moves_are_not_all_placements_is_refused(capfd):
-    game = compiled("standard-8x8")
+@pytest.mark.parametrize("name", ["ataxx", "breakthrough"])
+def test_a_stage_whose_moves_are_not_all_placements_is_refused(capfd, name):
+    """By the moves it may have (its action bound), not only by its first ones."""
+    game = compiled(name)
     with pytest.raises(ProgramFailed):
-        hosted(game, "greedy.js", stage={"placements_only": False})
+        hosted(game, "greedy.js")
     assert "cannot be shown to an Arena system: its moves are not all placements" in capfd.readouterr().err
 
 

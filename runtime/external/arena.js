@@ -187,7 +187,9 @@ function refusal(stage) { // why the Arena cannot show this stage, or "" if it c
   if (stage.shape !== "square") return `the board is ${stage.shape}, and the Arena's boards are square grids`;
   if (stage.rows !== stage.cols) return `the board is ${stage.rows}x${stage.cols}, and the Arena's boards are square`;
   if (stage.players && stage.players.length !== 2) return `the stage has ${stage.players.length} players, and the Arena two`;
-  if (stage.placements_only === false) return "its moves are not all placements of a new piece, the Arena's only move";
+  // every placement's action is row * cols + col: a larger action is some other kind of move, which
+  // may come later in a game whose first moves are placements
+  if (stage.action_bound > stage.rows * stage.cols) return "its moves are not all placements of a new piece, the Arena's only move";
   const moves = stage.legal_first_moves || [];
   for (let i = 0; i < moves.length; i++) {
     if (moves[i] !== "pass" && !PLACEMENT.test(moves[i])) {
