@@ -255,6 +255,10 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
             _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of {budgets[p]:g}s!"
                      + (f" ({answer.detail})" if answer.detail else ""), by_time=True)
             return state
+        if answer.failure == "tokens":  # a language model's other budget: spent, it is out of time as surely
+            _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) spent its token budget: {_first_line(answer.detail)}",
+                     by_time=True)
+            return state
         if answer.failure == "resign":
             _forfeit(record, p, "resign", f"{SEAT_NAMES[p]} ({names[p]}) resigns", penalty=False)
             return state

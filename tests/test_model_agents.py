@@ -433,6 +433,14 @@ def test_tokens_are_counted_per_move_and_per_game_and_a_game_over_its_token_budg
 # --- what the model is told -----------------------------------------------------------------------
 
 
+def test_a_game_past_its_token_budget_is_lost_as_on_time():
+    game = game_of("tic-tac-toe")
+    with Standin([Scripted("move: a1", usage=(300, 10))], default=first_empty) as server:
+        record = play_game(game, (seat_for(server, game, game_tokens=300), random_seat(game)), seed=1, game_time=20.0)
+    assert record.forfeited == (True, False) and record.reason == "time"
+    assert any("spent its token budget: the game's token budget (300) is spent" in line for line in record.log)
+
+
 @pytest.mark.parametrize("tier", ["text", "gdl", "none"])
 def test_the_rules_tier_changes_the_prompt(tier):
     game = game_of("breakthrough")
@@ -633,6 +641,15 @@ def test_without_a_model_list_the_check_asks_the_model_for_one_token():
             check(config_for(server, model="gpt-9"))
     assert [r.path for r in server.requests] == ["/v1/models", "/v1/chat/completions"] * 2
     assert server.chats[0]["max_tokens"] == 1
+
+
+def test_the_check_takes_a_refused_parameter_for_an_endpoint_that_answers():
+    refusal = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'."
+    with Standin([Scripted(status=400, message=refusal), Scripted(status=400, message="The model 'gpt-9' does not "
+                                                                                      "exist")], lists_models=False) as server:
+        assert check(config_for(server)) == []
+        with pytest.raises(EndpointDown, match=r"HTTP 400: .*The model 'gpt-9' does not exist\): check `model`"):
+            check(config_for(server))
 
 
 def test_a_key_missing_from_the_environment_says_what_to_export(monkeypatch):

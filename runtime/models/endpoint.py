@@ -244,6 +244,10 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
         raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
                            "running and reachable") from None
     except openai.APIStatusError as e:
+        said = _said(e).lower()
+        if e.status_code == 400 and not any(w in said for w in ("not found", "does not exist", "unknown model")):
+            return []  # it answers and knows the model, but refuses a parameter (a reasoning model's
+            # max_tokens), which the games' requests learn to leave out (Endpoint._adapt)
         raise EndpointDown(f"{url}: a one-token chat with {config.model!r} failed (HTTP {e.status_code}: "
                            f"{_said(e)}): check `model` in {where}") from None
     return []

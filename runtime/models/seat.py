@@ -15,7 +15,7 @@ leniently (parsing.found_move); an answer that is not a legal move gets feedback
 and another try, 4 answers in all, as the LLM arenas allow; after the fourth the move fails as
 "illegal" (a loss by forfeit). A transport failure that outlasts the endpoint's retries fails the
 move as a "crash" (the game is lost; the run goes on); a game past its token budget fails as
-"tokens".
+"tokens", which the referee counts as a loss on time (its budget spent).
 """
 from __future__ import annotations
 
