@@ -643,13 +643,14 @@ def test_without_a_model_list_the_check_asks_the_model_for_one_token():
     assert server.chats[0]["max_tokens"] == 1
 
 
-def test_the_check_takes_a_refused_parameter_for_an_endpoint_that_answers():
+def test_the_check_asks_a_reasoning_model_again_in_its_words_and_takes_no_other_400():
     refusal = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'."
-    with Standin([Scripted(status=400, message=refusal), Scripted(status=400, message="The model 'gpt-9' does not "
-                                                                                      "exist")], lists_models=False) as server:
+    script = [Scripted(status=400, message=refusal), Scripted("p"), Scripted(status=400, message="Model Not Exist")]
+    with Standin(script, lists_models=False) as server:
         assert check(config_for(server)) == []
-        with pytest.raises(EndpointDown, match=r"HTTP 400: .*The model 'gpt-9' does not exist\): check `model`"):
+        with pytest.raises(EndpointDown, match=r"HTTP 400: .*Model Not Exist\): check `model`"):
             check(config_for(server))
+    assert server.chats[1]["max_completion_tokens"] == 1 and "max_tokens" not in server.chats[1]
 
 
 def test_a_key_missing_from_the_environment_says_what_to_export(monkeypatch):

@@ -164,7 +164,7 @@ class Endpoint:
     def _adapt(self, refusal: str) -> bool:
         """Whether a 400's message says a parameter this endpoint does not take, now left out."""
         said = refusal.lower()
-        if "max_completion_tokens" in said and self.tokens_key == "max_tokens":
+        if _wants_completion_tokens(said) and self.tokens_key == "max_tokens":
             self.tokens_key = "max_completion_tokens"
             return True
         if "temperature" in said and self.sends_temperature and \
@@ -238,16 +238,24 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
         shown = ", ".join(listed[:20]) + (", ..." if len(listed) > 20 else "") if listed else "none"
         raise EndpointDown(f"{url}: the endpoint does not serve the model {config.model!r} (it lists: {shown}): "
                            f"fix `model` in {where}")
-    try:
-        api.chat.completions.create(model=config.model, messages=[{"role": "user", "content": "ping"}], max_tokens=1)
-    except openai.APIConnectionError as e:
-        raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
-                           "running and reachable") from None
-    except openai.APIStatusError as e:
-        said = _said(e).lower()
-        if e.status_code == 400 and not any(w in said for w in ("not found", "does not exist", "unknown model")):
-            return []  # it answers and knows the model, but refuses a parameter (a reasoning model's
-            # max_tokens), which the games' requests learn to leave out (Endpoint._adapt)
-        raise EndpointDown(f"{url}: a one-token chat with {config.model!r} failed (HTTP {e.status_code}: "
-                           f"{_said(e)}): check `model` in {where}") from None
-    return []
+    tokens_key = "max_tokens"
+    while True:
+        try:
+            api.chat.completions.create(model=config.model, messages=[{"role": "user", "content": "ping"}],
+                                        **{tokens_key: 1})  # type: ignore[call-overload]
+            return []
+        except openai.APIConnectionError as e:
+            raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
+                               "running and reachable") from None
+        except openai.APIStatusError as e:
+            if e.status_code == 400 and tokens_key == "max_tokens" and _wants_completion_tokens(_said(e)):
+                tokens_key = "max_completion_tokens"  # a reasoning model: asked again in its words
+                continue
+            raise EndpointDown(f"{url}: a one-token chat with {config.model!r} failed (HTTP {e.status_code}: "
+                               f"{_said(e)}): check `model` in {where}") from None
+
+
+def _wants_completion_tokens(refusal: str) -> bool:
+    """Whether a 400 says the endpoint takes max_completion_tokens, not max_tokens (OpenAI's
+    reasoning models)."""
+    return "max_completion_tokens" in refusal.lower()
