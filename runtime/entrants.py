@@ -243,6 +243,9 @@ def program(command: list[str] | tuple[str, ...], base: Path, name: str | None =
     if not command or not all(isinstance(w, str) and w for w in command):
         raise AgentFileError(f"{where}: a command is a list of words, its program first (e.g. [\"node\", \"bot.js\"])")
     home = base.resolve() if confined else None
+    if home is not None and home in (Path("/"), Path.home().resolve()):
+        raise AgentFileError(f"{where}: the agent's folder is {home}, and an agent file may name any file of its "
+                             "folder to be copied into its sandbox: put the agent in a folder of its own")
     named = files if files is not None else [w for w in command if _names_own_file(w, base, home, where)]
     copied: dict[str, tuple[Path, bool]] = {}
     for item in named:

@@ -74,7 +74,7 @@ def _check_unseen_by(agents: list[AgentSpec], folder: Path) -> None:
             if run.is_relative_to(data) or data.is_relative_to(run):
                 how = "holds" if run.is_relative_to(data) else "is in"
                 raise RunFolderError(f"agent {spec.name}: its data folder {spec.data} {how} {secrets}: give it a "
-                                     "folder apart from the run's (--agent-data), or choose another --out")
+                                     "data folder apart from the run's, or put the run elsewhere")
 
 
 class Run:

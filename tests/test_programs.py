@@ -287,6 +287,14 @@ def test_an_agent_file_cannot_have_the_machines_files_copied_in(tmp_path, text):
         agents.resolve(str(folder / "bot.agent"))
 
 
+def test_an_agent_file_in_the_home_folder_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "bot.py").write_text("print('ready')\n")
+    (tmp_path / "bot.agent").write_text('command = ["python3", "bot.py"]\n')
+    with pytest.raises(agents.AgentFileError, match="put the agent in a folder of its own"):
+        agents.resolve(str(tmp_path / "bot.agent"))
+
+
 def test_a_system_interpreter_named_by_its_path_is_the_sandboxs_not_a_copy(tmp_path):
     (tmp_path / "bot.py").write_text("print('ready')\n")
     (tmp_path / "bot.agent").write_text('command = ["/usr/bin/python3", "bot.py"]\n')
