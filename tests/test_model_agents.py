@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
 from ludica.cli import main
+from ludica.evaluation.usage import model_usage
 from ludica.runtime import play_game, resolve, tournament
 from ludica.runtime.records import ResultsStore
 from ludica.runtime.local import LocalSeat
@@ -210,27 +211,46 @@ def test_a_failed_analysis_keeps_what_it_used():
     assert usage["tokens_in"] == 500 and usage["tokens_out"] == 20 and usage["tool_calls"] == 1
 
 
-def model_run(tmp_path: Path, server: Standin, **options) -> list[dict]:
-    """A run of the stand-in's model against random on tic-tac-toe (in-process, one game a
-    seating, a CPU analysis budget of 0.2 s for random): the store's analyses."""
-    (tmp_path / "standin.model").write_text(f'model = "{server.model}"\nbase_url = "{server.url}"\napi_key_env = ""\n')
+def model_run(tmp_path: Path, server: Standin, more: str = "", **options) -> tuple[list[dict], list[dict]]:
+    """A run of the stand-in's model (its .model file ends with `more`) against random on
+    tic-tac-toe (in-process, one game a seating, a CPU analysis budget of 0.2 s for random): the
+    store's games and analyses."""
+    (tmp_path / "standin.model").write_text(f'model = "{server.model}"\nbase_url = "{server.url}"\napi_key_env = ""\n'
+                                            + more)
     out = tmp_path / f"out-{len(list(tmp_path.iterdir()))}"
     tournament.run([stages.path("tic-tac-toe")], [resolve(str(tmp_path / "standin.model")), resolve("random")], out,
                    tournament.Options(sandbox=False, analysis_time=0.2, game_time=1.0, model_time=30.0, **options))
     store = ResultsStore(out / "results.sqlite")
-    analyses = [a for a in store.analyses() if a["agent"] == "standin"]
+    games, analyses = store.games(), store.analyses()
     store.close()
-    return analyses
+    return games, analyses
+
+
+def test_a_runs_model_usage_is_what_the_endpoint_counted_in_its_analysis_and_its_games(tmp_path: Path):
+    """evaluation/usage.py's totals (the report's Language models section) from the store's rows:
+    the tokens are the stand-in's own counts, request by request, and the cost is priced from them."""
+    with Standin(default=first_empty) as server:
+        games, analyses = model_run(tmp_path, server, "[prices]\ninput = 2.0\noutput = 8.0\n")
+        chats = server.chats
+    (mine,) = model_usage(games, analyses)
+    assert (mine.agent, mine.analyses, mine.games) == ("standin", 1, 2)
+    asked = [counted(json.dumps(body["messages"])) for body in chats]
+    analysis, played = asked[:1], asked[1:]  # the notes at once: one request, then one per move
+    assert mine.analysis["tokens_in"] == sum(analysis) and mine.game["tokens_in"] == sum(played)
+    assert mine.moves == mine.game["calls"] == len(played) == sum(len(json.loads(g["ply_usage"])) for g in games)
+    tokens_in = mine.analysis["tokens_in"] + mine.game["tokens_in"]
+    tokens_out = mine.analysis["tokens_out"] + mine.game["tokens_out"]
+    assert mine.cost == pytest.approx((2.0 * tokens_in + 8.0 * tokens_out) / 1e6)
 
 
 def test_a_models_analysis_has_its_own_budget_in_wall_seconds_not_the_agents_cpu_budget(tmp_path: Path):
     """The agents' analysis budget is CPU seconds (2 s by default in an evaluation): no time for a
     conversation with a remote model. A model's is --model-analysis-time, wall seconds."""
     with Standin([Scripted("notes, slowly", delay=0.6)], default=first_empty) as server:
-        (analysis,) = model_run(tmp_path, server)
+        (analysis,) = [a for a in model_run(tmp_path, server)[1] if a["agent"] == "standin"]
     assert analysis["ok"] and analysis["wall"] >= 0.6
     with Standin([Scripted("notes, slowly", delay=0.6)], default=first_empty) as server:
-        (analysis,) = model_run(tmp_path, server, model_analysis_time=0.3)
+        (analysis,) = [a for a in model_run(tmp_path, server, model_analysis_time=0.3)[1] if a["agent"] == "standin"]
     assert not analysis["ok"] and analysis["failure"] == "timeout" and "over 0.3 s" in analysis["detail"]
     assert json.loads(analysis["usage"])["calls"] == 0  # no answer came within it
 
