@@ -41,7 +41,7 @@ from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
 from .drawseed import revealed
 from .failures import KINDS
-from .usage import model_usage
+from .usage import ModelUsage, model_usage
 from .page import Markup, render
 from .summary import Summary
 
@@ -420,19 +420,29 @@ def language_models(s: Summary) -> Table | None:
     if not found:
         return None
 
-    def per(total: float, n: int, form: str) -> str:
-        return format(total / n, form) if n else "—"
-
     rows = [[m.agent, m.analyses,
              f"{m.analysis.get('tokens_in', 0):,} / {m.analysis.get('tokens_out', 0):,}", m.analysis.get("tool_calls", 0),
              m.games, m.moves, f"{m.game.get('tokens_in', 0):,} / {m.game.get('tokens_out', 0):,}",
-             per(m.game.get("tokens_in", 0) + m.game.get("tokens_out", 0), m.moves, ",.0f"),
-             per(m.game.get("attempts", 0), m.moves, ".2f"), per(m.game.get("latency", 0.0), m.moves, ".2f"),
-             m.analysis.get("retries", 0) + m.game.get("retries", 0),
-             "—" if m.cost is None else f"{m.cost:.4f}"] for m in found]
+             _per(m.game.get("tokens_in", 0) + m.game.get("tokens_out", 0), m.moves, ",.0f"),
+             _per(m.game.get("attempts", 0), m.moves, ".2f"), _per(m.game.get("latency", 0.0), m.moves, ".2f"),
+             m.analysis.get("retries", 0) + m.game.get("retries", 0), *_costs(m)] for m in found]
     return Table(["Agent", "Analyses", "Analysis tokens in / out", "Tool calls", "Games", "Moves answered",
                   "Game tokens in / out", "Tokens per move", "Answers per move", "Seconds per move",
-                  "Transport retries", "Cost"], rows)
+                  "Transport retries", "Cost", "Cost per analysis / game / move"], rows)
+
+
+def _per(total: float, n: int, form: str) -> str:
+    return format(total / n, form) if n else "—"
+
+
+def _costs(m: ModelUsage) -> list[str]:
+    """A model's cost in all, and per analysis, per game and per answered move (failed moves' in
+    their game's); dashes without prices."""
+    if m.cost is None:
+        return ["—", "—"]
+    game = m.game.get("cost", 0.0)
+    return [f"{m.cost:.4f}", f"{_per(m.analysis.get('cost', 0.0), m.analyses, '.4f')} / {_per(game, m.games, '.4f')} / "
+                             f"{_per(game, m.moves, '.6f')}"]
 
 
 def secondary_views(s: Summary) -> Table:

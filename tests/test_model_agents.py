@@ -10,6 +10,7 @@ import re
 import socket
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
 from ludica.cli import main
+from ludica.evaluation import report
 from ludica.evaluation.usage import model_usage
 from ludica.runtime import play_game, resolve, tournament
 from ludica.runtime.records import ResultsStore
@@ -241,6 +243,15 @@ def test_a_runs_model_usage_is_what_the_endpoint_counted_in_its_analysis_and_its
     tokens_in = mine.analysis["tokens_in"] + mine.game["tokens_in"]
     tokens_out = mine.analysis["tokens_out"] + mine.game["tokens_out"]
     assert mine.cost == pytest.approx((2.0 * tokens_in + 8.0 * tokens_out) / 1e6)
+    # the report's row: the cost in all, and per analysis, per game and per move
+    table = report.language_models(SimpleNamespace(games=games, adaptation_games=[], reference_games=[],
+                                                   analyses=analyses))
+    assert table is not None
+    row = dict(zip(table.header, table.rows[0]))
+    game_cost = (2.0 * mine.game["tokens_in"] + 8.0 * mine.game["tokens_out"]) / 1e6
+    assert row["Cost"] == f"{mine.cost:.4f}" and row["Moves answered"] == mine.moves
+    assert row["Cost per analysis / game / move"] == (f"{mine.cost - game_cost:.4f} / {game_cost / 2:.4f} / "
+                                                      f"{game_cost / mine.moves:.6f}")
 
 
 def test_a_models_analysis_has_its_own_budget_in_wall_seconds_not_the_agents_cpu_budget(tmp_path: Path):
