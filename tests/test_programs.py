@@ -287,6 +287,21 @@ def test_an_agent_file_cannot_have_the_machines_files_copied_in(tmp_path, text):
         agents.resolve(str(folder / "bot.agent"))
 
 
+def test_an_agent_file_cannot_name_a_file_of_a_run_kept_in_its_folder(tmp_path):
+    """`cd submission && ludica evaluate bot.agent` keeps ./ludica-eval beside the agent: a later
+    run's agent file may not name that run's files (its store, draw seed, unseen stages)."""
+    (tmp_path / "bot.py").write_text("print('ready')\n")
+    (tmp_path / "ludica-eval" / "unseen").mkdir(parents=True)
+    (tmp_path / "ludica-eval" / "results.sqlite").write_bytes(b"")
+    (tmp_path / "ludica-eval" / "unseen" / "variant-1.gdl").write_text("game \"x\"\n")
+    for named in ("ludica-eval/results.sqlite", "ludica-eval/unseen/variant-1.gdl"):
+        (tmp_path / "bot.agent").write_text(f'command = ["python3", "bot.py"]\nfiles = ["bot.py", "{named}"]\n')
+        with pytest.raises(agents.AgentFileError, match="a run folder of ludica's.*keep runs out of the agent's folder"):
+            agents.resolve(str(tmp_path / "bot.agent"))
+    (tmp_path / "bot.agent").write_text('command = ["python3", "bot.py"]\n')
+    assert [p.name for p, _ in agents.resolve(str(tmp_path / "bot.agent")).files] == ["bot.py"]
+
+
 def test_an_agent_file_in_the_home_folder_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "bot.py").write_text("print('ready')\n")
