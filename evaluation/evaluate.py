@@ -61,8 +61,10 @@ class Config:
         """As the store keeps it: one flat object, as runs stored it before a Config held its
         Options (so they resume; summary.py reads it)."""
         options = asdict(self.options)
-        for key in ("human_time", "model_time", "model_rules", "model_analysis_time"):  # added since: said only
-            if options[key] == LATER_OPTIONS[key]:  # when set, so runs made before them resume
+        # options added since: said only when set, so runs made before them resume (isolate_rules
+        # excepted: evaluations have always stored it)
+        for key in LATER_OPTIONS.keys() - {"isolate_rules"}:
+            if options[key] == LATER_OPTIONS[key]:
                 del options[key]
         return {**options, "format": self.format, "schedule": self.schedule,
                 "adaptation": list(self.adaptation), "reference_games": self.reference_games}
