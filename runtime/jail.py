@@ -1,9 +1,11 @@
 """The world an agent's worker runs in, built from what the agent may see, with bubblewrap (the
 sandbox Flatpak uses): an empty root, and on it only
 
-- read-only: the Python installation and its packages (the interpreter's prefixes, the site
-  folders, ludica's own package folders), the system's libraries and programs (/usr, with the
-  /bin, /lib... links of a merged /usr) and the loader's cache from /etc;
+- read-only: what Python needs and nothing wider (python_folders, python_files: the interpreter,
+  its standard library, the site-packages in use, a virtual environment's pyvenv.cfg, ludica's own
+  package folders; never a prefix whole, which for `python3 -m venv .` is the project folder), the
+  system's libraries and programs (/usr, with the /bin, /lib... links of a merged /usr) and the
+  loader's cache from /etc;
 - read-only at /agent: a copy of the agent's own file (a copy: a bind would show its host path in
   the mount table), and at /agent/data the data folder the user named for it, if any (the agent
   runs in /agent: it opens its data as data/...);
@@ -30,11 +32,14 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import os
 import shutil
 import site
 import subprocess
 import sys
+import sysconfig
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -128,19 +133,102 @@ def _real_dirs(paths) -> list[str]:
     return kept
 
 
+# what a fresh interpreter puts on sys.path with the worker's environment (its first entry, the
+# folder of `-c`, left out): the standard library, lib-dynload, the site folders in use and what
+# their .pth files add
+_SYS_PATH = "import json, sys; print(json.dumps(sys.path[1:]))"
+SYSTEM_TOPS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # shown by _system() already
+
+
+def _outside_system(paths) -> list[str]:
+    return [p for p in paths if not any(p == top or p.startswith(top + "/") for top in SYSTEM_TOPS)]
+
+
 @functools.lru_cache(maxsize=1)
 def python_folders() -> tuple[str, ...]:
-    """The Python installation and its packages: prefixes, site folders, ludica's package folders
-    (an editable install keeps them in its source checkout: only those folders are shown, not the
-    checkout)."""
-    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *site.getsitepackages()]
-    if site.ENABLE_USER_SITE:
+    """The folders of the Python installation that the worker imports from, shown read-only and
+    nothing wider: the standard library and lib-dynload, the site-packages in use (and the folders
+    their .pth files add), ludica's own package folders (an editable install keeps them in its source
+    checkout: only those folders are shown, not the checkout). Never a prefix whole: a virtual
+    environment made in a project folder (`python3 -m venv .`) is the project folder, with the run
+    folders, unseen stages and secrets it holds (`check_apart` refuses a run whose secrets lie in
+    one of these folders)."""
+    paths = list(_worker_sys_path())
+    if _user_site_used():
         paths.append(site.getusersitepackages())
     for name in PACKAGES:
         spec = importlib.util.find_spec(name)
         paths += list(spec.submodule_search_locations or ()) if spec else []
-    # under /usr, the system's own bind shows them already
-    return tuple(p for p in _real_dirs(paths) if not p.startswith("/usr/") and p != "/usr")
+    return tuple(_outside_system(_real_dirs(paths)))
+
+
+@functools.lru_cache(maxsize=1)
+def python_files() -> tuple[tuple[str, str], ...]:
+    """(host file, path in the sandbox) of the few files the interpreter needs beside those folders:
+    the interpreter itself at the path the worker is started by (a virtual environment's bin/python
+    is a link: the sandbox has the link, and the binary at its own path, which the loader's $ORIGIN
+    and runpath name), the virtual environment's pyvenv.cfg (which tells the interpreter its base
+    installation), and libpython where the interpreter links it."""
+    real = os.path.realpath(sys.executable)
+    files = [(real, real)]
+    if sys.prefix != sys.base_prefix:
+        files.append((os.path.join(sys.prefix, "pyvenv.cfg"), os.path.join(sys.prefix, "pyvenv.cfg")))
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "", sysconfig.get_config_var("INSTSONAME") or "")
+        if os.path.isfile(lib):
+            files.append((os.path.realpath(lib), lib))
+    return tuple((host, inside) for host, inside in files if _outside_system([inside]) and os.path.isfile(host))
+
+
+def _python_links() -> list[tuple[str, str]]:
+    """(target, link) for the interpreter's path when it is a link (a virtual environment's
+    bin/python): the same link in the sandbox, to the binary python_files shows."""
+    if os.path.islink(sys.executable) and _outside_system([sys.executable]):
+        return [(os.path.realpath(sys.executable), sys.executable)]
+    return []
+
+
+def _user_site_used() -> bool:
+    """Whether ludica itself is installed in the user's site folder (pip install --user)."""
+    if not site.ENABLE_USER_SITE:
+        return False
+    user = os.path.realpath(site.getusersitepackages())
+    spec = importlib.util.find_spec("ludica")
+    return any(os.path.realpath(p).startswith(user + "/") for p in (spec.submodule_search_locations or ())) \
+        if spec else False
+
+
+@functools.lru_cache(maxsize=1)
+def _worker_sys_path() -> tuple[str, ...]:
+    env = environment()
+    try:
+        done = subprocess.run([sys.executable, "-c", _SYS_PATH], env=env, cwd="/", capture_output=True, text=True,
+                              timeout=60)
+        found = json.loads(done.stdout)
+    except (OSError, subprocess.TimeoutExpired, ValueError) as err:
+        raise SandboxUnavailable(f"{sys.executable} does not say where it imports from ({err}): the sandbox shows "
+                                 "agents only the Python folders it needs, and could not find them") from None
+    if done.returncode != 0 or not isinstance(found, list) or not all(isinstance(p, str) for p in found):
+        raise SandboxUnavailable(f"{sys.executable} does not say where it imports from (exit status "
+                                 f"{done.returncode}: {done.stderr.strip()[-300:]})")
+    return tuple(p for p in found if p)
+
+
+def check_apart(guarded: Sequence[tuple[Path, str]]) -> None:
+    """Refuse, before anything runs, a run whose secrets (its folder, its unseen stages, the working
+    folder, the home: `guarded`, each with how to name it) lie in a folder every agent's sandbox
+    shows: a Python installation that cannot be kept apart from them. Says what to do."""
+    shown = [*python_folders(), *(inside for _, inside in python_files())]
+    for path, what in guarded:
+        real = os.path.realpath(path)
+        for folder in shown:
+            if real == folder or real.startswith(folder.rstrip("/") + "/"):
+                raise SandboxUnavailable(
+                    f"{what} ({path}) is in {folder}, a folder of the Python installation that every agent's "
+                    "sandbox shows (read-only): an agent could read it. Keep the run folder, the stages and the "
+                    "working folder out of the Python installation: make the virtual environment apart from them "
+                    "(python3 -m venv ~/.venvs/ludica, not in the project folder that holds them), or put them "
+                    "elsewhere")
 
 
 def _system() -> list[str]:
@@ -238,8 +326,7 @@ def environment() -> dict[str, str]:
         env[name] = os.environ.get(name, "1")
     if "PYTHONHASHSEED" in os.environ:
         env["PYTHONHASHSEED"] = os.environ["PYTHONHASHSEED"]
-    if site.ENABLE_USER_SITE and any(p.startswith(os.path.realpath(site.getusersitepackages()))
-                                     for p in python_folders()):
+    if _user_site_used():
         del env["PYTHONNOUSERSITE"]  # ludica itself is installed there
     return env
 
@@ -272,9 +359,15 @@ def build(agent_file: Path | None, data: Path | None = None, tmp_mb: int = 64,
     # (a checkout or virtual environment under /tmp is the agent's Python too)
     for scratch, mb in (("/tmp", tmp_mb), ("/dev/shm", tmp_mb), (NUMBA_DIR, 256)):
         options += ["--perms", "1777", "--size", str(mb << 20), "--tmpfs", scratch]
-    options += _parents([*python_folders(), f"{AGENT_DIR}/data", NUMBA_DIR, f"{CACHE_IN}/0", "/etc/ld.so.cache"])
+    links = _python_links()
+    options += _parents([*python_folders(), *(inside for _, inside in python_files()), *(link for _, link in links),
+                         f"{AGENT_DIR}/data", NUMBA_DIR, f"{CACHE_IN}/0", "/etc/ld.so.cache"])
     for folder in python_folders():
         options += ["--ro-bind", folder, folder]
+    for host, inside in python_files():
+        options += ["--ro-bind", host, inside]
+    for target, link in links:
+        options += ["--symlink", target, link]
     fds: list[int] = []
     files = ((Path(agent_file), False), *files) if agent_file is not None else files
     for extra, executable in files:  # copies, as the agent's file: a later edit on the host is not seen
@@ -294,7 +387,7 @@ def build(agent_file: Path | None, data: Path | None = None, tmp_mb: int = 64,
     fds.append(_memfd("ludica-seccomp", seccomp.program()))
     options += ["--seccomp", str(fds[-1])]
     fds.append(_memfd("ludica-bwrap-args", b"".join(o.encode() + b"\0" for o in options)))
-    shown = ["/usr", *python_folders()]
+    shown = ["/usr", *python_folders(), *(inside for _, inside in python_files())]
     record = {
         "sandbox": (f"bubblewrap {version}: new " + ("" if root else "user, ") + "IPC, PID, network, UTS and cgroup "
                     "namespaces (no network, no other process), every capability dropped, no new privileges; runs as "
