@@ -26,7 +26,7 @@ from ..runtime.entrants import AgentSpec
 from ..runtime.plans import LATER_OPTIONS, Options, StagePlan, round_robin, title, unique_stages
 from ..runtime.referee import stage_hash
 from ..runtime.run import Hooks, Run
-from . import adaptation, anytime
+from . import adaptation, anytime, stageset
 from . import stopping as separation
 from .drawseed import DrawSeed
 from .stageset import UNSEEN, EvalStage
@@ -167,7 +167,8 @@ def play(run: Run, stages: list[EvalStage], agents: list[AgentSpec], config: Con
     evaluation = {"baselines": base, "config": config.setting(), "roles": [s.role for s in stages],
                   "weights": [round(s.weight, 12) for s in stages],
                   "adaptation": {n: [adaptation.owner(n), f] for n, (_, f) in learners.items()}}
-    run.start([s.stage for s in stages], agents, config.options, evaluation=json.dumps(evaluation, sort_keys=True))
+    run.start([s.stage for s in stages], agents, config.options, secrets=stageset.secrets(run.folder, stages),
+              evaluation=json.dumps(evaluation, sort_keys=True))
     if draw is not None:  # not a setting to compare: the stages' hashes already tell draws apart
         run.store.save_settings({"draw": draw.as_json()})
     for position, (s, plan) in enumerate(planned):

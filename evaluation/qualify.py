@@ -9,12 +9,14 @@ with the evaluation.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..gdl import ast as A
 from ..runtime import runfolder, tournament
 from ..runtime.entrants import AgentSpec
+from ..runtime.guarded import Secret
 from ..runtime.referee import stage_hash
 from ..runtime.run import Run
 from .metrics import SCORE
@@ -48,15 +50,17 @@ class Verdict:
 
 
 def qualify(candidates: list[AgentSpec], random_agent: AgentSpec, stage: A.Stage, folder: Path,
-            options: tournament.Options, n: int, jobs: int = 1) -> list[Verdict]:
-    """Play (or finish playing) the qualification games in `folder`; a verdict per candidate."""
+            options: tournament.Options, n: int, jobs: int = 1, secrets: Sequence[Secret] = ()) -> list[Verdict]:
+    """Play (or finish playing) the qualification games in `folder`; a verdict per candidate.
+    `secrets`: what no agent may see beside `folder` (the evaluation's folder that holds it, its
+    stages)."""
     names = [c.name for c in candidates]
     pairs = tuple(pair for name in names for pair in ((name, OPPONENT), (OPPONENT, name)))
     plan = tournament.StagePlan(stage, pairs, n, f"qualification: {stage.name}", options.analysis_time)
     agents = candidates + [random_agent]
     # a finished (or interrupted) qualification is kept: resumed if the folder holds one
     with Run.open(folder, resume=(folder / runfolder.STORE).is_file()) as run:
-        run.start([stage], agents, options, qualification=str(n))
+        run.start([stage], agents, options, secrets=secrets, qualification=str(n))
         run.play([plan], agents, jobs=jobs)
         games = run.store.games(stage_hash(stage))
     verdicts = []

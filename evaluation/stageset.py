@@ -21,6 +21,7 @@ from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
+from ..runtime.guarded import Secret, of_run
 
 PUBLIC, UNSEEN = "public", "unseen"
 
@@ -37,6 +38,13 @@ class EvalStage:
     @property
     def text(self) -> str:
         return format_stage(self.stage)
+
+
+def secrets(folder: Path, stages: list[EvalStage]) -> tuple[Secret, ...]:
+    """What no agent of the evaluation in `folder` may see: the run folder, the stage files it was
+    given (bundled ones are public) and the folders of its unseen stages (their manifest too)."""
+    return of_run(folder, [s.source for s in stages if s.source],
+                  sorted({str(Path(s.source).parent) for s in stages if s.role == UNSEEN and s.source}))
 
 
 def public(paths: list[Path]) -> list[EvalStage]:

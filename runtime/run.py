@@ -25,19 +25,19 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..compiler import compile as compile_stage
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
-from . import jail, logs
+from . import guarded, jail, logs
 from .api import RulesApi, warm
 from .entrants import AgentSpec
 from .plans import LATER_OPTIONS, Options, StagePlan, title
 from .records import ResultsStore, lock_folder
 from .referee import Moment, play_game, stage_hash
-from .runfolder import STORE, RunFolderError, RunMismatch, check_out, made
+from .runfolder import STORE, RunMismatch, check_out, made
 from .stage_entrant import Entrant, Stopped
 from .warmup import warm_stages
 
@@ -59,29 +59,12 @@ class Hooks:
     keep_going: Callable[[StagePlan], bool] | None = None  # asked before each stage starts, in the plans' order
 
 
-def _check_unseen_by(agents: list[AgentSpec], folder: Path) -> None:
-    """No agent is given a file of the run folder (its store, its secret draw seed, its unseen
-    stages): not as its file or one of its program's files, and not through a data folder that
-    holds the run folder or lies in it. Said before anything is played, with what to change."""
-    run = folder.resolve()
-    secrets = f"the run folder {folder}, which holds the run's secrets (its store, draw seed and unseen stages)"
-    for spec in agents:
-        for path in (p for p in (spec.path, *(f for f, _ in spec.files)) if p is not None):
-            if Path(path).resolve().is_relative_to(run):
-                raise RunFolderError(f"agent {spec.name}: its file {path} is in {secrets}; move the file out of it")
-        if spec.data is not None:
-            data = Path(spec.data).resolve()
-            if run.is_relative_to(data) or data.is_relative_to(run):
-                how = "holds" if run.is_relative_to(data) else "is in"
-                raise RunFolderError(f"agent {spec.name}: its data folder {spec.data} {how} {secrets}: give it a "
-                                     "data folder apart from the run's, or put the run elsewhere")
-
-
 class Run:
     """A run folder, held by this process (or only read: `Run.read`)."""
 
     def __init__(self, folder: Path, store: ResultsStore, resume: bool, lock: IO[str] | None = None):
         self.folder, self.store, self.resume, self._lock = folder, store, resume, lock
+        self.secrets: tuple[guarded.Secret, ...] = guarded.of_run(folder)  # what no agent may see
 
     @classmethod
     def open(cls, folder: Path, *, resume: bool = False) -> Run:
@@ -120,12 +103,16 @@ class Run:
 
     # --- what makes a run the same run ---------------------------------------------------------
 
-    def start(self, stages: list[A.Stage], agents: list[AgentSpec], options: Options, **more: str) -> None:
+    def start(self, stages: list[A.Stage], agents: list[AgentSpec], options: Options, *,
+              secrets: Sequence[guarded.Secret] = (), **more: str) -> None:
         """Begin the run, or go on with it: a new run on an empty store, or with `resume` the very
         same run (the same stages, agents, agent files and options, and `more`: further settings
         that are part of its identity; else RunMismatch, naming what differs, option by option).
-        The settings are stored, so everything after reads them from the store."""
-        _check_unseen_by(agents, self.folder)
+        The settings are stored, so everything after reads them from the store. `secrets`: what no
+        agent may see beside the run folder (the files of its stages, the unseen stages' folder:
+        guarded.of_run), checked now and before play."""
+        self.secrets = tuple(dict.fromkeys((*self.secrets, *secrets)))
+        guarded.check_agents(agents, self.secrets)
         wanted = run_settings(stages, agents, options) | more
         held = self.store.settings()
         if held and not self.resume:
@@ -181,8 +168,10 @@ class Run:
         Ctrl-C (or an exception in a hook) stops every job: the games in hand are not recorded,
         every agent process is killed, and the exception goes on."""
         options = self.options
+        guarded.check_agents(agents, self.secrets)  # the agents an evaluation adds (its learners) too
         if options.sandbox:
             jail.require()  # before anything is compiled or started
+            guarded.check_jail(self.secrets)
         else:
             unjailed = [a.name for a in agents if a.program]
             if unjailed:  # an in-process seat runs Python files; a program has no place there, nor a clock

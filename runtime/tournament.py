@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..files import write_atomic
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
-from . import leaderboard
+from . import guarded, leaderboard
 from .entrants import HUMAN, AgentSpec
 from .plans import Options, StagePlan, game_seed, round_robin, title, unique_stages
 from .referee import stage_hash
@@ -29,7 +29,7 @@ def run(stage_paths: list[Path], agents: list[AgentSpec], out: Path, options: Op
     plans = [StagePlan(s, round_robin(names), options.games, title(s, stages), options.analysis_time)
              for s in stages]
     with Run.open(out, resume=resume) as played:
-        played.start(stages, agents, options)
+        played.start(stages, agents, options, secrets=guarded.of_run(out, stage_files=stage_paths))
         if on_start is not None:
             on_start(played)
         played.play(plans, agents, jobs=jobs, hooks=Hooks(on_stage=on_stage, on_game=on_game, on_wait=on_wait))

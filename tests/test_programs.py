@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from ludica import gdl, stages
+from ludica.cli import main
 from ludica.compiler import compile as compile_stage
 from ludica.runtime import entrants as agents, tournament
 from ludica.runtime.api import RulesApi, stage_view
@@ -370,3 +371,37 @@ def test_a_program_asks_a_rules_oracle_under_isolate_rules(tmp_path):
     assert "prepared: Small Board (6x6) 6x6, 10 playouts" in mine["output"]
     assert "oracle" in json.loads(mine["lockdown"])["rules"]
     assert not any("mismatch" in o["text"] for log in logs for o in log["output"])
+
+
+def test_no_agent_is_given_the_unseen_folder_or_a_stage_file_of_the_run(tmp_path, capsys, monkeypatch):
+    """The unseen folder given with --unseen is guarded as the run folder is: an agent file beside
+    it may not list its stages or manifest (whose seed draws the set again) as its own files, a
+    data folder may not hold it or lie in it, and a stage file of a tournament is no agent's."""
+    project = tmp_path / "project"
+    private = project / "private"
+    private.mkdir(parents=True)
+    (private / "variant-001.gdl").write_text(stages.path("tic-tac-toe").read_text())
+    (private / "manifest.json").write_text('{"seed": 7, "stages": []}')
+    (project / "bot.py").write_text("print('ready')\n")
+    (project / "bot.agent").write_text('command = ["python3", "bot.py"]\n'
+                                        'files = ["bot.py", "private/variant-001.gdl", "private/manifest.json"]\n')
+    (project / "plain.agent").write_text('command = ["python3", "bot.py"]\n')
+    run = ["--no-builtins", "--stage", "tic-tac-toe", "--unseen", str(private), "--games", "1", "--adaptation",
+           "none", "--resamples", "20"]
+    cases = [
+        ([str(project / "bot.agent"), "random"], "its file .*variant-001.gdl is in the unseen stages' folder"),
+        ([str(project / "plain.agent"), "random", "--agent-data", f"plain={project}"],
+         "its data folder .* holds the unseen stages' folder"),
+        ([str(project / "plain.agent"), "random", "--agent-data", f"plain={private}"],
+         "its data folder .* is the unseen stages' folder"),
+    ]
+    for k, (chosen, said) in enumerate(cases):
+        assert main(["evaluate", *chosen, *run, "--out", str(tmp_path / f"out-{k}")]) == 2
+        assert re.search(said, capsys.readouterr().err.replace("\n", " ")), said
+    # a tournament's stage file (here one of an unseen set played as a tournament) is no agent's
+    monkeypatch.setenv("COLUMNS", "1000")  # the error is one line
+    (project / "stage.agent").write_text('command = ["python3", "bot.py"]\nfiles = ["bot.py", "private/variant-001.gdl"]\n')
+    assert main(["tournament", str(private / "variant-001.gdl"), "--agent", str(project / "stage.agent"),
+                 "--agent", "random", "--games", "1", "--out", str(tmp_path / "t")]) == 2
+    said = capsys.readouterr()
+    assert re.search("its file .*variant-001.gdl is the stage file", (said.out + said.err).replace("\n", " "))

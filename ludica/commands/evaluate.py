@@ -98,17 +98,21 @@ def _fractions(text: str) -> tuple[float, ...]:
     return values
 
 
-def _qualified(agents, baselines, stage, out: Path, options, n: int, jobs: int, console):
-    """The agents that may enter: the baselines, and the submitted agents that beat random."""
+def _qualified(agents, baselines, stages, out: Path, options, n: int, jobs: int, console):
+    """The agents that may enter: the baselines, and the submitted agents that beat random (on the
+    first of `stages`; no agent sees any of their files, nor the run folder)."""
+    from ludica.evaluation import stageset
     from ludica.evaluation.qualify import qualify
     from ludica.runtime import entrants
 
     candidates = [a for a in agents if a.name not in baselines]
     if not candidates:
         return agents
+    stage = stages[0].stage
     console.print(f"qualification: {n} game(s) in each seat against random on {inert_rich(stage.name)}, "
                   f"in {out / 'qualification'}")
-    verdicts = qualify(candidates, entrants.resolve("random"), stage, out / "qualification", options, n, jobs)
+    verdicts = qualify(candidates, entrants.resolve("random"), stage, out / "qualification", options, n, jobs,
+                       secrets=stageset.secrets(out, stages))
     for v in verdicts:
         console.print(("  " if v.qualified else "  [yellow]") + inert_rich(v.line()) + ("" if v.qualified else "[/]"))
     out_now = {v.agent for v in verdicts if not v.qualified}
@@ -199,7 +203,7 @@ def run(args) -> int:
         # while qualifying games are played
         if args.qualify:
             try:
-                agents = _qualified(agents, baselines, stages[0].stage, out, options, args.qualify, jobs, console)
+                agents = _qualified(agents, baselines, stages, out, options, args.qualify, jobs, console)
             except RunMismatch as err:
                 console.print(f"[red]error:[/] qualification: {inert_rich(err)}")
                 return 2
