@@ -36,11 +36,12 @@ def sandboxed(spec: AgentSpec, text: str, options: Options) -> AgentProcess:
 
 
 def model_seat(spec: AgentSpec, game, text: str, options: Options) -> ModelSeat:
-    """A language model's seat (runtime/models), told the rules as the run says (--rules) or its file."""
+    """A language model's seat (runtime/models) at the endpoint its file names among those the run
+    allows (--endpoint), told the rules as the run says (--rules)."""
     from .models import ModelSeat, load_config  # the `openai` client: only runs with a model load it
 
     assert spec.path is not None
-    return ModelSeat(spec.name, game, load_config(spec.path), text, rules=options.model_rules)
+    return ModelSeat(spec.name, game, load_config(spec.path, options.endpoints), text, rules=options.model_rules)
 
 
 class Entrant:

@@ -12,6 +12,10 @@ would fold into one duration), and the attempts are counted. Retried: a dropped 
 connection, a request timeout, 408, 409, 429 and 5xx (as the client itself would), waiting
 `backoff`·2^k seconds (or what a Retry-After header asks, up to MAX_WAIT). Anything else (400,
 401, 404: a wrong model, a refused key) fails at once: asking again would get the same answer.
+
+What leaves for the endpoint is bounded below the client (_Transport): requests go to its origin
+alone, with the key the evaluator gave for it and a few plain headers, whatever the `openai`
+client picks up from the environment (OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_CUSTOM_HEADERS...).
 """
 from __future__ import annotations
 
@@ -20,15 +24,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import httpx2
 import openai
 
 from ...gdl.diagnostics import LudicaError
-from .config import ModelConfig
+from .config import NO_KEY, ModelConfig, ModelConfigError
 
 BACKOFF = 1.0  # seconds before the first retry; doubled each time
 MAX_WAIT = 30.0  # the longest wait between two attempts, whatever a server asks
 CLOCK_MARGIN = 0.05  # an attempt bounded by the clock may run this much past it: its charge is then surely over
 RETRIED_STATUS = (408, 409, 429)  # and every 5xx
+# the only headers a request carries (and Authorization, set by _Transport): nothing the client
+# adds from the environment or about this machine
+PLAIN_HEADERS = frozenset({"host", "accept", "accept-encoding", "connection", "content-type", "content-length",
+                           "user-agent"})
 
 
 class EndpointError(LudicaError):
@@ -89,10 +98,39 @@ class Reply:
         return message
 
 
+class _Transport(httpx2.HTTPTransport):
+    """Requests to the endpoint's origin alone (no redirect elsewhere), carrying PLAIN_HEADERS and
+    the endpoint's own key."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        url = httpx2.URL(config.base_url)
+        self.origin = (url.scheme, url.host, url.port)
+        self.key = config.api_key() if config.api_key_env else ""
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        url = request.url
+        if (url.scheme, url.host, url.port) != self.origin:
+            raise httpx2.ConnectError(f"not sent to {url.scheme}://{url.host}: only the endpoint's own origin is "
+                                      "contacted", request=request)
+        for name in list(request.headers):
+            if name.lower() not in PLAIN_HEADERS:
+                del request.headers[name]
+        if self.key:
+            request.headers["Authorization"] = f"Bearer {self.key}"
+        return super().handle_request(request)
+
+
 def client(config: ModelConfig, timeout: float | None = None) -> openai.OpenAI:
-    """The openai client of an endpoint (no retries of its own: see the module's docstring)."""
-    return openai.OpenAI(base_url=config.base_url, api_key=config.api_key(), max_retries=0,
-                         timeout=config.request_timeout if timeout is None else timeout)
+    """The openai client of an endpoint the evaluator allowed (config resolved: ModelConfig.resolved),
+    no retries of its own (see the module's docstring)."""
+    if not config.base_url:
+        raise ModelConfigError(f"{config.source or config.name}: no endpoint: the model's config is not resolved "
+                               "against the run's endpoints (ModelConfig.resolved)")
+    transport = _Transport(config)
+    return openai.OpenAI(base_url=config.base_url, api_key=NO_KEY, max_retries=0,
+                         timeout=config.request_timeout if timeout is None else timeout,
+                         http_client=openai.DefaultHttpxClient(transport=transport, follow_redirects=False))
 
 
 class Endpoint:
@@ -215,6 +253,7 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
     does not serve the model; returns the models it lists (empty: it lists none, and a one-token
     chat found the model). A run calls this before it starts. A missing key is a ModelConfigError."""
     url, where = config.base_url, config.source or config.name
+    option = f"--endpoint {config.endpoint or 'NAME'}={url}"
     api = client(config, min(timeout, config.request_timeout))
     try:
         listed: list[str] | None = [str(m.id) for m in api.models.list().data]
@@ -222,16 +261,16 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
         listed = None  # a server without GET /models: a one-token chat asks for the model instead
     except openai.APIConnectionError as e:
         raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
-                           f"running and reachable, and the base_url in {where} (it usually ends in /v1)") from None
+                           f"running and reachable, and {option} (its URL usually ends in /v1)") from None
     except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
         raise EndpointDown(f"{url}: the key was refused (HTTP {e.status_code}: {_said(e)}): check the key in "
                            f"${config.api_key_env}") from None
     except openai.APIStatusError as e:
-        raise EndpointDown(f"{url}: listing the models failed (HTTP {e.status_code}: {_said(e)}): check the "
-                           f"base_url in {where} and the server's log") from None
+        raise EndpointDown(f"{url}: listing the models failed (HTTP {e.status_code}: {_said(e)}): check "
+                           f"{option} and the server's log") from None
     except openai.APIError as e:
         raise EndpointDown(f"{url}: the answer to GET /models is not the OpenAI API's ({str(e)[:200]}): check "
-                           f"that base_url in {where} is an OpenAI-compatible endpoint (it usually ends in /v1)") from None
+                           f"that {option} is an OpenAI-compatible endpoint (its URL usually ends in /v1)") from None
     if listed is not None:
         if config.model in listed or f"{config.model}:latest" in listed:  # Ollama's implicit tag
             return listed
