@@ -31,6 +31,7 @@ from ludica.runtime.local import LocalSeat
 from ludica.runtime.models import (ATTEMPTS, Endpoint, EndpointDown, EndpointError, ModelConfig, ModelConfigError,
                                    ModelSeat, Prices, check, load_config)
 from ludica.runtime.models import prompts
+from ludica.runtime.models.endpoint import MAX_ANSWER_BYTES, MAX_TOOL_CALLS, SENT_BACK
 from ludica.runtime.models.parsing import found_move, hint
 
 from llm_standin import Scripted, Standin, counted
@@ -451,6 +452,64 @@ def test_an_answer_that_comes_after_the_clock_ran_out_is_not_played():
         state = start(model, game)
         answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 0.28)
     assert answer.failure == "timeout" and answer.seconds > 0.28
+
+
+def test_an_endpoint_that_drips_its_answer_is_cut_at_the_requests_deadline_in_wall_time():
+    """One byte every 2 s once passed request_timeout = 8 (httpx's timeout is per read) and held the
+    run for ever: each request now has a total deadline, and the clocks hold in wall time."""
+    game = game_of("tic-tac-toe")
+    drip = Scripted("move: a1", drip=0.1)  # some 300 bytes: half a minute
+    with Standin([drip] * 3) as server:
+        endpoint = Endpoint(config_for(server, request_timeout=0.5, retries=0))
+        t0 = time.monotonic()
+        with pytest.raises(EndpointError, match=r"no answer within 0.5 s \(request_timeout\), after 1 attempt"):
+            endpoint.chat([{"role": "user", "content": "your move"}])
+        assert time.monotonic() - t0 < 1.5
+        model = seat_for(server, game)  # request_timeout 60 s: the clock is the bound
+        state = start(model, game)
+        t0 = time.monotonic()
+        answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 0.5)
+        assert answer.failure == "timeout" and time.monotonic() - t0 < 1.5
+        t0 = time.monotonic()
+        analysed = seat_for(server, game).analyze(0.5)
+        assert analysed.failure == "timeout" and time.monotonic() - t0 < 1.5
+
+
+def test_an_answer_over_the_size_bound_fails_at_once_and_names_the_bound():
+    """A 300 MB answer took the referee to 4.6 GB: an answer is read MAX_ANSWER_BYTES at most."""
+    with Standin([Scripted("x" * (MAX_ANSWER_BYTES + 1))] * 2) as server:
+        endpoint = Endpoint(config_for(server, retries=1), backoff=0.01)
+        with pytest.raises(EndpointError, match=rf"the answer is over {MAX_ANSWER_BYTES} bytes \(the most one "
+                                                r"answer may take\): lower max_tokens"):
+            endpoint.chat([{"role": "user", "content": "your move"}])
+    assert len(server.chats) == 1  # not asked again: the same answer would come
+
+
+def test_what_is_sent_back_of_a_long_answer_is_cut():
+    game = game_of("tic-tac-toe")
+    long = "I think " + "very " * 20_000 + "hard."
+    calls = [("legal_moves", {"position": "p0"})] * (MAX_TOOL_CALLS + 10)
+    with Standin([Scripted(long), Scripted("move: a1"), Scripted(long, tool_calls=calls), Scripted("notes")]) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        assert model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply["move"] == "a1"
+        assert model.analyze(10.0).failure is None
+    sent_back = server.chats[1]["messages"][2]["content"]
+    assert sent_back.startswith("I think very") and len(sent_back) < SENT_BACK + 100
+    assert sent_back.endswith(f"[... {len(long) - SENT_BACK} more characters cut]")
+    assistant = server.chats[3]["messages"][2]
+    assert len(assistant["content"]) < SENT_BACK + 100 and len(assistant["tool_calls"]) == MAX_TOOL_CALLS
+    assert sum(m["role"] == "tool" for m in server.chats[3]["messages"]) == MAX_TOOL_CALLS
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/html"])
+def test_an_answer_that_is_not_json_is_a_clear_reason_not_a_json_error(content_type):
+    game = game_of("tic-tac-toe")
+    with Standin(default=Scripted(raw=b"<html>Bad gateway</html>", content_type=content_type)) as server:
+        answer = seat_for(server, game, retries=1).analyze(5.0)
+    assert answer.failure == "crash" and "Traceback" not in answer.detail and "JSONDecodeError" not in answer.detail
+    assert "an answer that is not an OpenAI chat completion (its body is not" in answer.detail
+    assert "after 2 attempts" in answer.detail
 
 
 def test_tokens_are_counted_per_move_and_per_game_and_a_game_over_its_token_budget_fails():

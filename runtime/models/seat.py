@@ -381,8 +381,7 @@ class ModelSeat:
             if attempt == ATTEMPTS:
                 return failed("illegal", f"{ATTEMPTS} answers without a legal move; the last: {feedback}")
             log.add(f"move {number}: user (feedback)", feedback)
-            # the answer's text only: tool calls nobody offered would need answers of their own
-            messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": feedback}]
+            messages += [reply.message(tools=False), {"role": "user", "content": feedback}]
         raise AssertionError("unreachable: the last attempt returns")
 
     def end_game(self, score: int | None = None) -> tuple[str, int]:
