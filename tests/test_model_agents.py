@@ -24,8 +24,9 @@ from ludica.evaluation import report
 from ludica.evaluation.usage import model_usage
 from ludica.runtime import play_game, resolve, tournament
 from ludica.runtime import RunMismatch
-from ludica.runtime.endpoints import EndpointOptionError
+from ludica.runtime.endpoints import EndpointOptionError, is_loopback
 from ludica.runtime.endpoints import allowed as allowed_endpoints
+from ludica.runtime.plans import Options
 from ludica.runtime.records import ResultsStore
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.models import (ATTEMPTS, Endpoint, EndpointDown, EndpointError, ModelConfig, ModelConfigError,
@@ -875,6 +876,42 @@ def test_the_endpoint_table_is_kept_with_the_run_without_a_key_and_a_resumed_run
         with pytest.raises(RunMismatch, match=r"--resume: the run in .* was started otherwise: options: endpoints"):
             run({"standin": {"url": server.url.replace("127.0.0.1", "localhost"), "key_env": ""}}, resume=True)
     assert not any(b"sk-evaluator" in p.read_bytes() for p in out.rglob("*") if p.is_file())
+
+
+def test_only_this_machines_hosts_are_loopback():
+    assert all(is_loopback(u) for u in ("http://127.0.0.1:8080/v1", "http://127.9.9.9/v1", "http://[::1]:80/v1",
+                                         "http://LOCALHOST:11434/v1"))
+    assert not any(is_loopback(u) for u in ("https://api.openai.com/v1", "http://10.0.0.5/v1", "http://128.0.0.1/v1",
+                                             "http://localhost.example.com/v1", "http://[::2]/v1"))
+
+
+def test_unseen_stages_sent_to_an_endpoint_off_the_machine_are_said_in_the_run_and_its_report(tmp_path: Path,
+                                                                                            monkeypatch):
+    """The unseen set is secret only while it stays here: sent to an endpoint elsewhere, the run keeps
+    the endpoint's name and URL and the report says to treat the set as public."""
+    from ludica.evaluation import evaluate, stageset
+    from ludica.runtime import stage_entrant
+
+    (tmp_path / "standin.model").write_text('model = "standin-model"\n')
+    specs = [resolve(str(tmp_path / "standin.model")), resolve("random")]
+    public = stageset.public([stages.path("tic-tac-toe")])
+    unseen = [replace(s, role="unseen") for s in stageset.public([stages.path("c-squares-occlusion-agnostic")])]
+    warning = "the unseen set was sent to endpoint standin ({}), off this machine: treat it as public from now on"
+
+    def evaluation(out: str, stages_: list, off: bool):
+        monkeypatch.setattr(stage_entrant, "is_loopback", lambda url: not off)  # where the endpoint's host is
+        config = evaluate.Config(Options(games=1, analysis_time=0.2, game_time=1.0, sandbox=False, model_time=30.0,
+                                         endpoints=allowed(server)), adaptation=())
+        return evaluate.run(stages_, specs, tmp_path / out, config, baselines=(), resamples=20)
+
+    with Standin(default=first_empty) as server:
+        said = warning.format(server.url)
+        assert not any("sent to" in w for w in evaluation("here", public + unseen, off=False).warnings)
+        assert not any("sent to" in w for w in evaluation("public", public, off=True).warnings)
+        summary = evaluation("away", public + unseen, off=True)
+        assert said in summary.warnings
+        paths = report.write_report(summary, tmp_path / "away")
+    assert said in json.loads(paths["json"].read_text())["warnings"] and said in paths["html"].read_text()
 
 
 # --- the .model file --------------------------------------------------------------------------------
