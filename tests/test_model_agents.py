@@ -476,6 +476,19 @@ def test_an_endpoint_that_drips_its_answer_is_cut_at_the_requests_deadline_in_wa
         assert analysed.failure == "timeout" and time.monotonic() - t0 < 1.5
 
 
+def test_failures_of_the_line_are_not_charged_but_may_not_hold_a_request_past_the_clock_and_forgiven():
+    """An endpoint that fails slowly (a 500 after most of the clock, again and again) costs the
+    model nothing, and each attempt is within the clock; the retries stop once another attempt could
+    take the request past the clock left and `forgiven` seconds more."""
+    with Standin([Scripted(status=500, delay=0.3)] * 10) as server:
+        endpoint = Endpoint(config_for(server, retries=9), backoff=0.01, forgiven=0.5)
+        t0 = time.monotonic()
+        with pytest.raises(EndpointError, match=r"HTTP 500.*, after 2 attempts in 0\.\d s: another would take the "
+                                                r"request past the 0\.5 s left on the clock and 0\.5 s more") as caught:
+            endpoint.chat([{"role": "user", "content": "your move"}], limit=0.5)
+    assert caught.value.attempts == 2 and len(server.chats) == 2 and time.monotonic() - t0 < 1.0
+
+
 def test_an_answer_over_the_size_bound_fails_at_once_and_names_the_bound():
     """A 300 MB answer took the referee to 4.6 GB: an answer is read MAX_ANSWER_BYTES at most."""
     with Standin([Scripted("x" * (MAX_ANSWER_BYTES + 1))] * 2) as server:

@@ -40,6 +40,10 @@ BACKOFF = 1.0  # seconds before the first retry; doubled each time
 MAX_WAIT = 30.0  # the longest wait between two attempts, whatever a server asks
 CLOCK_MARGIN = 0.05  # an attempt bounded by the clock may run this much past it: its charge is then surely over
 RETRIED_STATUS = (408, 409, 429)  # and every 5xx
+# a request bound by the model's clock retries only while the whole of it, failed attempts and
+# waits, can end within the clock's seconds left and this many more: failures of the line are
+# not charged, but they may not hold the run either
+FORGIVEN = 60.0
 MAX_ANSWER_BYTES = 1 << 20  # bytes one answer may take on the wire (a move's answer is a few hundred)
 SENT_BACK = 16_000  # characters of an answer's text sent back in the conversation
 MAX_TOOL_CALLS = 32  # tool calls of one answer read (the analysis allows 20 in all by default)
@@ -226,10 +230,12 @@ def client(config: ModelConfig, timeout: float | None = None, guard: _Guard | No
 
 class Endpoint:
     """Chat calls to one model (`config`) with retries; `sleep` is how back-off waits (tests may
-    pass one that records)."""
+    pass one that records); `forgiven`: the wall seconds past the clock's that one request may take
+    in failed attempts and back-off, which are not charged (FORGIVEN)."""
 
-    def __init__(self, config: ModelConfig, backoff: float = BACKOFF, sleep: Callable[[float], None] = time.sleep):
-        self.config, self.backoff, self.sleep = config, backoff, sleep
+    def __init__(self, config: ModelConfig, backoff: float = BACKOFF, sleep: Callable[[float], None] = time.sleep,
+                 forgiven: float = FORGIVEN):
+        self.config, self.backoff, self.sleep, self.forgiven = config, backoff, sleep, forgiven
         self.guard = _Guard()
         self.client = client(config, guard=self.guard)
         # What this endpoint turned out not to take (OpenAI's reasoning models refuse `max_tokens`
@@ -247,7 +253,7 @@ class Endpoint:
         left on the model's clock: an attempt that takes longer raises OutOfTime (not retried: the
         model was slow, the line was not). EndpointError when the request fails for good."""
         config = self.config
-        waited, attempt = 0.0, 0
+        waited, attempt, first = 0.0, 0, time.monotonic()
         while True:
             request: dict[str, Any] = {"model": config.model, "messages": list(messages),
                                        self.tokens_key: config.max_tokens if max_tokens is None else max_tokens}
@@ -295,10 +301,15 @@ class Endpoint:
                 failure, status, asked = f"an answer that is not an OpenAI chat completion ({e})", None, None
             else:
                 return reply
+            tried = f"after {attempt} attempt{'s' if attempt > 1 else ''}"
             if attempt > config.retries:
-                raise EndpointError(f"{config.base_url}: {failure}, after {attempt} attempt"
-                                    f"{'s' if attempt > 1 else ''}", status, attempt)
+                raise EndpointError(f"{config.base_url}: {failure}, {tried}", status, attempt)
             wait = min(MAX_WAIT, asked if asked is not None else self.backoff * 2 ** (attempt - 1))
+            spent = time.monotonic() - first
+            if limit is not None and spent + wait > self.forgiven:  # the next attempt may take all of `limit`
+                raise EndpointError(f"{config.base_url}: {failure}, {tried} in {spent:.1f} s: another would take the "
+                                    f"request past the {limit:.1f} s left on the clock and {self.forgiven:g} s more "
+                                    "(FORGIVEN)", status, attempt)
             self.sleep(wait)
             waited += wait
 
