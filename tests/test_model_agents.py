@@ -871,6 +871,16 @@ def test_a_newline_in_an_endpoints_url_is_an_error_on_the_command_line_not_a_tra
     assert code != 0 and "Traceback" not in err and "it holds a blank or a control character (a newline?)" in err
 
 
+def test_a_tournament_refuses_a_model_file_before_it_makes_its_run_folder(tmp_path: Path, capsys):
+    (tmp_path / "m.model").write_text('model = "m"\n')
+    code = main(["tournament", "tic-tac-toe", "--agent", str(tmp_path / "m.model"), "--agent", "random",
+                 "--endpoint", "a=https://a.example/v1", "--endpoint", "b=https://b.example/v1",
+                 "--out", str(tmp_path / "out")])
+    assert code != 0 and 'several endpoints (a, b): say which serves the model with endpoint = "NAME"' in \
+        " ".join(capsys.readouterr().err.split())
+    assert not (tmp_path / "out").exists()  # the corrected command needs no --resume
+
+
 def test_the_endpoint_table_is_kept_with_the_run_without_a_key_and_a_resumed_run_must_give_it_again(
         tmp_path: Path, monkeypatch):
     monkeypatch.setenv("LUDICA_EVAL_KEY", "sk-evaluator")
