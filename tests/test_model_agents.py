@@ -816,6 +816,8 @@ def test_no_secret_reaches_an_endpoint_but_the_key_the_evaluator_named_for_it(tm
             model_run(tmp_path, server, f'base_url = "{server.url}"\n')
         assert server.requests == []  # refused before anything was sent
         model_run(tmp_path, server)  # the stand-in allowed, with no key
+        other = {"other": {"url": "https://models.example/v1", "key_env": "REL4_SECRET_TOKEN"}}
+        model_run(tmp_path, server, 'endpoint = "standin"\n', endpoints={**allowed(server), **other})  # another's key
         keyless = len(server.requests)
         model_run(tmp_path, server, endpoints=allowed(server, "LUDICA_EVAL_KEY"))
     headers = sent_headers(server)
