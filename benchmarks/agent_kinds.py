@@ -165,12 +165,12 @@ def first_listed(body: dict):
     return Scripted(f"move: {found.group(1).split()[0]}" if found else "Notes: the first legal move.")
 
 
-def measure(spec, text: str, game, games: int, opponent_file: Path) -> tuple[float, float, int]:
+def measure(spec, text: str, game, games: int, opponent_file: Path, model_url: str = "") -> tuple[float, float, int]:
     """(median charged seconds per move, median wall seconds per move, moves) of `spec`, sandboxed
-    (a model: on the referee's side), over `games` games in each seat against an in-process Python
-    agent."""
+    (a model: on the referee's side, its endpoint at `model_url`), over `games` games in each seat
+    against an in-process Python agent."""
     if spec.kind == "model":
-        seat = model_seat(spec, game, text, Options())
+        seat = model_seat(spec, game, text, Options(endpoints={"standin": {"url": model_url, "key_env": ""}}))
     else:
         seat = sandboxed(spec, text, Options(analysis_time=10.0, game_time=60.0))
         if seat.start().failure:
@@ -210,8 +210,7 @@ def kinds(folder: Path, calls: int, model_url: str | None) -> dict[str, agents.A
         subprocess.run(["gcc", "-O2", "-o", str(folder / "first-c"), str(folder / "first.c")], check=True)
         found["c"] = agents.program(["./first-c"], folder, "first-c")
     if model_url is not None:
-        (folder / "first.model").write_text(f'model = "standin-model"\nbase_url = "{model_url}"\napi_key_env = ""\n'
-                                            "list_legal = true\n")
+        (folder / "first.model").write_text('model = "standin-model"\nlist_legal = true\n')
         found["model"] = agents.resolve(str(folder / "first.model"))
     return found
 
@@ -236,7 +235,8 @@ def main() -> None:
             folder.mkdir()
             found = kinds(folder, calls, server.url if server is not None and calls == 0 else None)
             for kind, spec in found.items():
-                rows[kind, calls] = measure(spec, text, game, args.games, folder / "first.py")
+                rows[kind, calls] = measure(spec, text, game, args.games, folder / "first.py",
+                                            server.url if server is not None else "")
     print(f"stage {args.stage}, {args.games} games in each seat against an in-process Python agent; medians per "
           f"move; per API call: (a move with {args.calls} calls - a move with none) / {args.calls}")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ..runtime.records import SENT
 from . import adaptation, anytime, failures, metrics, views
 from .ratings import Ratings, outcomes, rate
 
@@ -83,8 +84,10 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
         "A": adaptation.curves(games + learning, pseudo, baselines,
                                complete_stages(stages, games + learning + among, "unseen")),
     }
+    sent = [f"the unseen set was sent to endpoint {name} ({url}), off this machine: treat it as public from now on"
+            for name, url in sorted(json.loads(settings.get(SENT, "{}")).items())]
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
-                   failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
+                   sent + failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
                    _anytime(stages, games + learning + among, everyone, baselines), settings,
                    adaptation_games=learning, reference_games=among)
 

@@ -42,13 +42,15 @@ def stage_files(args: list[str]) -> list[Path]:
     return paths
 
 def run_options(args):
+    from ludica.runtime.endpoints import allowed
     from ludica.runtime.plans import Options
     # None: Options' default
     more = {key: value for key, value in (("human_time", args.human_time), ("model_time", args.model_time),
-                                          ("model_analysis_time", args.model_analysis_time)) if value is not None}
+                                          ("model_analysis_time", args.model_analysis_time),
+                                          ("model_rules", args.rules)) if value is not None}
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
-                   isolate_rules=args.isolate_rules, model_rules=args.rules, **more)
+                   isolate_rules=args.isolate_rules, endpoints=allowed(args.endpoint, args.endpoint_key), **more)
 
 def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (), commands: Sequence[str] = ()):
     """The agents the arguments name (and the agent programs `--agent-cmd` gives), each with the
@@ -130,9 +132,16 @@ def episode_options(p, analysis: float, game: float) -> None:
                    help="a language model's analysis budget per stage, wall-clock seconds (default 600; scaled "
                         "with --analysis-time where a schedule scales it)")
     p.add_argument("--rules", choices=("text", "gdl", "none"), default=None,
-                   help="what language-model agents are told of the rules: text (plain English), gdl (the .gdl "
-                        "text) or none (they learn them only through the API's tools); default: as each .model "
-                        "file says (text unless it says otherwise)")
+                   help="what language-model agents are told of the rules: text (plain English, the default), gdl "
+                        "(the .gdl text) or none (they learn them only through the API's tools); the evaluator's "
+                        "choice: a .model file cannot say it")
+    p.add_argument("--endpoint", action="append", default=[], metavar="NAME=URL",
+                   help="a model endpoint the run may contact (an OpenAI-compatible URL ending in /v1); a .model "
+                        "file names it with endpoint = \"NAME\"; repeat for more. No other endpoint is contacted")
+    p.add_argument("--endpoint-key", action="append", default=[], metavar="NAME=ENVVAR",
+                   help="the environment variable holding endpoint NAME's key (sent to that endpoint alone, over "
+                        "https or to this machine; default: no key). Its name is kept in the run folder, never "
+                        "its value")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
     p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
     p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")

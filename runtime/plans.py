@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
+from . import endpoints
 from .human import HUMAN_TIME
 from .referee import stage_hash
 
@@ -34,17 +35,21 @@ class Options:
     isolate_rules: bool = False  # each agent's rules in an oracle process of its own (runtime/oracle/)
     human_time: float = HUMAN_TIME  # a person's budget per game (`human`), wall seconds: a person has no CPU time
     # a language model's budget per game, wall seconds of its answered requests (runtime/models: a
-    # remote model's CPU time cannot be measured), and how much of the rules it is told (None: as
-    # its .model file says)
+    # remote model's CPU time cannot be measured), and how much of the rules it is told (--rules:
+    # the evaluator's choice, never a .model file's)
     model_time: float = MODEL_TIME
-    model_rules: str | None = None
+    model_rules: str = "text"
     # its analysis budget, wall seconds, on a stage whose plan gives analysis_time (scaled as the plan
     # scales analysis_time: the doubling schedule's budgets double for a model too)
     model_analysis_time: float = MODEL_ANALYSIS_TIME
+    # the model endpoints the run may contact, NAME -> {url, key_env} (runtime/endpoints.py: the
+    # evaluator's --endpoint and --endpoint-key): the names of the key variables, never a key
+    endpoints: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.model_rules is not None and self.model_rules not in RULE_TIERS:
+        if self.model_rules not in RULE_TIERS:
             raise LudicaError(f"--rules {self.model_rules!r}: give one of {', '.join(RULE_TIERS)}")
+        endpoints.check(self.endpoints)
         if self.isolate_rules and not self.sandbox:
             raise LudicaError("--isolate-rules keeps the rules out of sandboxed agents' processes, and agents run "
                               "--in-process share this one: drop one of the two options")
@@ -52,8 +57,8 @@ class Options:
 
 # Options added after runs were made with their default: a run that leaves one at its default says
 # nothing of it, so the runs made before it can still be resumed (and read back with the default).
-LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME, "model_time": MODEL_TIME, "model_rules": None,
-                 "model_analysis_time": MODEL_ANALYSIS_TIME}
+LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME, "model_time": MODEL_TIME, "model_rules": "text",
+                 "model_analysis_time": MODEL_ANALYSIS_TIME, "endpoints": {}}
 
 
 def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: int) -> int:

@@ -60,6 +60,8 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+SENT = "unseen sent to"  # the settings key of ResultsStore.note_sent
+
 # SQLite's header field for the application that owns a file: "LUDC". A store made before it was
 # set is recognised by its tables.
 APPLICATION_ID = 0x4C554443
@@ -174,6 +176,15 @@ class ResultsStore:
 
     def save_settings(self, values: dict[str, str]) -> None:
         self._write("INSERT OR REPLACE INTO settings VALUES (?, ?)", list(values.items()), many=True)
+
+    def note_sent(self, endpoint: str, url: str) -> None:
+        """Unseen stages went to model endpoint `endpoint` (at `url`), off this machine: kept in the
+        settings under SENT ({endpoint: url}), for the report to say (evaluation/summary.py). Not
+        part of the run's identity: a resumed run never compares it."""
+        with self.lock:
+            sent = json.loads(self.settings().get(SENT, "{}"))
+            if endpoint not in sent:
+                self.save_settings({SENT: json.dumps({**sent, endpoint: url}, sort_keys=True)})
 
     # --- stages, games and analyses ------------------------------------------------------------
 

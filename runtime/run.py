@@ -177,7 +177,7 @@ class Run:
             if unjailed:  # an in-process seat runs Python files; a program has no place there, nor a clock
                 raise LudicaError(f"{', '.join(unjailed)}: an agent program runs only in the sandbox; leave out "
                                   "--in-process (or these agents)")
-        check_endpoints(agents)
+        check_endpoints(agents, options.endpoints)
         self._keep_stages(plans)
         with notice_if_slow(hooks.on_wait, f"{COMPILING}, every kind of stage side by side"):
             warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
@@ -189,17 +189,18 @@ class Run:
         _Jobs(self, plans, {a.name: a for a in agents}, options, hooks).play(jobs)
 
 
-def check_endpoints(agents: list[AgentSpec]) -> None:
-    """Every language model's endpoint answers before anything is played: one that is down fails
-    the run now, with the URL and what to check, not as a lost game per move. (An evaluation asks
-    before it draws its unseen stages too, which takes minutes.)"""
+def check_endpoints(agents: list[AgentSpec], endpoints: dict) -> None:
+    """Every language model names an endpoint the run allows (`endpoints`: the evaluator's
+    --endpoint table), and it answers before anything is played: one that is down fails the run
+    now, with the URL and what to check, not as a lost game per move. (An evaluation asks before it
+    draws its unseen stages too, which takes minutes.)"""
     models = [a for a in agents if a.kind == "model" and a.path is not None]
     if models:
         from .models import check, load_config  # the `openai` client: only runs with a model load it
 
         for agent in models:
             assert agent.path is not None
-            check(load_config(agent.path))
+            check(load_config(agent.path, endpoints))
 
 
 class _Jobs:

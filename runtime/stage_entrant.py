@@ -8,6 +8,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from ..gdl.diagnostics import LudicaError
+from .endpoints import is_loopback
 from .entrants import AgentSpec
 from .human import HumanSeat, TerminalSource
 from .local import LocalSeat
@@ -36,11 +37,12 @@ def sandboxed(spec: AgentSpec, text: str, options: Options) -> AgentProcess:
 
 
 def model_seat(spec: AgentSpec, game, text: str, options: Options) -> ModelSeat:
-    """A language model's seat (runtime/models), told the rules as the run says (--rules) or its file."""
+    """A language model's seat (runtime/models) at the endpoint its file names among those the run
+    allows (--endpoint), told the rules as the run says (--rules)."""
     from .models import ModelSeat, load_config  # the `openai` client: only runs with a model load it
 
     assert spec.path is not None
-    return ModelSeat(spec.name, game, load_config(spec.path), text, rules=options.model_rules)
+    return ModelSeat(spec.name, game, load_config(spec.path, options.endpoints), text, rules=options.model_rules)
 
 
 class Entrant:
@@ -100,6 +102,7 @@ class Entrant:
             answer = Answer({"op": "analysed", "ok": True}, 0.0, 0.0)
         elif self.spec.kind == "model":  # on the referee's side: the model is remote, its harness ours
             seat = model_seat(self.spec, self.game, self.text, o)
+            self._note_sent(seat.config)
             # its own budget in wall seconds (a CPU budget of 2 s is no time for a conversation), scaled
             # as this stage's plan scales the CPU budget
             answer = seat.analyze(o.model_analysis_time * self.analysis_time / o.analysis_time)
@@ -139,6 +142,15 @@ class Entrant:
             self.seat, self.why_not = None, kind + (f": {detail}" if detail else "")
         else:
             self.seat, self.why_not = seat, ""
+
+    def _note_sent(self, config) -> None:
+        """An unseen stage about to go to a model's endpoint off this machine is said in the run, before
+        the first request (the report tells the evaluator: the unseen set is public from then on)."""
+        if is_loopback(config.base_url):
+            return
+        here = stage_hash(self.stage)
+        if any(s["stage_hash"] == here and s["role"] == "unseen" for s in self.store.stages()):
+            self.store.note_sent(config.endpoint, config.base_url)
 
     def close(self) -> None:
         seat = self.seat

@@ -8,7 +8,8 @@
         server.chats        # the body of every chat request it got, in order (the prompts, the feedback)
 
 A script entry is a Scripted answer or a function of the request's body that returns one (to
-answer from the position in the prompt). Each chat request takes the next entry; when the script
+answer from the position in the prompt). A hostile endpoint is scripted too: `drip` sends the
+answer a byte at a time, `raw` sends a body that is not a chat completion. Each chat request takes the next entry; when the script
 is spent, `default` answers (a function or a Scripted), or an HTTP 500 says the script ran out.
 Every answer carries usage numbers: as scripted, or counted (characters / 4) from the request and
 the answer. Nothing listens beyond the loopback.
@@ -31,7 +32,8 @@ class Scripted:
     """One scripted answer: `text`, and/or `tool_calls` ((name, arguments) pairs: a dict of
     arguments is sent as JSON, a string as it is), or an HTTP error `status` (429, 500...) with
     `headers` (such as retry-after) and the error's `message`; after `delay` seconds; `usage`: (prompt, completion) tokens
-    to report (None: counted)."""
+    to report (None: counted); `drip`: seconds between the answer's bytes, sent one at a time (0:
+    at once); `raw`: the body sent instead of a completion (with `content_type`)."""
 
     text: str | None = None
     tool_calls: list[tuple[str, Any]] = field(default_factory=list)
@@ -40,6 +42,9 @@ class Scripted:
     usage: tuple[int, int] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     message: str = ""
+    drip: float = 0.0
+    raw: bytes | None = None
+    content_type: str = "application/json"
 
 
 Entry = Scripted | Callable[[dict], Scripted]
@@ -117,16 +122,28 @@ def _handler(standin: Standin) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet: pytest shows what a test prints
             pass
 
-        def _send(self, status: int, payload: dict, headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(payload).encode()
+        def handle(self) -> None:
+            try:
+                super().handle()
+            except ConnectionResetError:
+                pass  # the client dropped the connection (an answer it would not read to the end)
+
+        def _send(self, status: int, payload: dict | bytes, headers: dict[str, str] | None = None,
+                  drip: float = 0.0, content_type: str = "application/json") -> None:
+            data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 for key, value in (headers or {}).items():
                     self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if not drip:
+                    self.wfile.write(data)
+                for i in range(len(data) if drip else 0):  # a byte at a time: each read of the client gets one
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(drip)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (its timeout): nothing to answer
 
@@ -167,7 +184,8 @@ def _handler(standin: Standin) -> type[BaseHTTPRequestHandler]:
                 self._send(answer.status, {"error": {"message": answer.message or f"scripted status {answer.status}",
                                                      "type": "scripted", "code": answer.status}}, answer.headers)
                 return
-            self._send(200, _completion(body, answer), answer.headers)
+            self._send(200, answer.raw if answer.raw is not None else _completion(body, answer), answer.headers,
+                       answer.drip, answer.content_type)
 
     return Handler
 

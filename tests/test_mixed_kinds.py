@@ -38,9 +38,8 @@ def entrants(folder: Path, server: Standin) -> list[str]:
     subprocess.run(["gcc", "-O2", "-o", str(folder / "greedy"), str(ROOT / "docs" / "agents" / "greedy.c")],
                    check=True)
     (folder / "greedy-c.agent").write_text('command = ["./greedy"]\n')
-    (folder / "standin.model").write_text(f'model = "{server.model}"\nbase_url = "{server.url}"\napi_key_env = ""\n'
-                                          "list_legal = true\n")
-    return ["--agent", "random", "--agent", str(ROOT / "docs" / "agents" / "greedy-js.agent"),
+    (folder / "standin.model").write_text(f'model = "{server.model}"\nlist_legal = true\n')
+    return ["--endpoint", f"standin={server.url}", "--agent", "random", "--agent", str(ROOT / "docs" / "agents" / "greedy-js.agent"),
             "--agent", str(folder / "greedy-c.agent"), "--agent", str(folder / "standin.model"),
             "--agent", str(ROOT / "tests" / "arena_systems" / "greedy.js")]
 

@@ -9,6 +9,7 @@ import json
 import re
 import socket
 import time
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -22,11 +23,16 @@ from ludica.cli import main
 from ludica.evaluation import report
 from ludica.evaluation.usage import model_usage
 from ludica.runtime import play_game, resolve, tournament
+from ludica.runtime import RunMismatch
+from ludica.runtime.endpoints import EndpointOptionError, is_loopback
+from ludica.runtime.endpoints import allowed as allowed_endpoints
+from ludica.runtime.plans import Options
 from ludica.runtime.records import ResultsStore
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.models import (ATTEMPTS, Endpoint, EndpointDown, EndpointError, ModelConfig, ModelConfigError,
                                    ModelSeat, Prices, check, load_config)
 from ludica.runtime.models import prompts
+from ludica.runtime.models.endpoint import MAX_ANSWER_BYTES, MAX_TOOL_CALLS, SENT_BACK
 from ludica.runtime.models.parsing import found_move, hint
 
 from llm_standin import Scripted, Standin, counted
@@ -40,12 +46,17 @@ def game_of(name: str) -> compiler.CompiledGame:
     return GAMES[name]
 
 
+def allowed(server: Standin, key_env: str = "") -> dict:
+    """The evaluator's endpoint table (Options.endpoints) naming the stand-in `standin`."""
+    return {"standin": {"url": server.url, "key_env": key_env}}
+
+
 def config_for(server: Standin, **changes) -> ModelConfig:
     return ModelConfig(**{"model": server.model, "base_url": server.url, "api_key_env": "", "name": "standin",
                           **changes})
 
 
-def seat_for(server: Standin, game, rules=None, **changes) -> ModelSeat:
+def seat_for(server: Standin, game, rules="text", **changes) -> ModelSeat:
     """A seat on the stand-in; its endpoint backs off for milliseconds, not seconds."""
     config = config_for(server, **changes)
     return ModelSeat("standin", game, config, gdl.format(game.stage), rules=rules,
@@ -214,12 +225,12 @@ def test_a_failed_analysis_keeps_what_it_used():
 
 
 def model_run(tmp_path: Path, server: Standin, more: str = "", **options) -> tuple[list[dict], list[dict]]:
-    """A run of the stand-in's model (its .model file ends with `more`) against random on
-    tic-tac-toe (in-process, one game a seating, a CPU analysis budget of 0.2 s for random): the
-    store's games and analyses."""
-    (tmp_path / "standin.model").write_text(f'model = "{server.model}"\nbase_url = "{server.url}"\napi_key_env = ""\n'
-                                            + more)
+    """A run of the stand-in's model (its .model file ends with `more`; the endpoints allowed: the
+    stand-in alone unless `endpoints` says otherwise) against random on tic-tac-toe (in-process, one
+    game a seating, a CPU analysis budget of 0.2 s for random): the store's games and analyses."""
+    (tmp_path / "standin.model").write_text(f'model = "{server.model}"\n' + more)
     out = tmp_path / f"out-{len(list(tmp_path.iterdir()))}"
+    options.setdefault("endpoints", allowed(server))
     tournament.run([stages.path("tic-tac-toe")], [resolve(str(tmp_path / "standin.model")), resolve("random")], out,
                    tournament.Options(sandbox=False, analysis_time=0.2, game_time=1.0, model_time=30.0, **options))
     store = ResultsStore(out / "results.sqlite")
@@ -444,6 +455,77 @@ def test_an_answer_that_comes_after_the_clock_ran_out_is_not_played():
     assert answer.failure == "timeout" and answer.seconds > 0.28
 
 
+def test_an_endpoint_that_drips_its_answer_is_cut_at_the_requests_deadline_in_wall_time():
+    """One byte every 2 s once passed request_timeout = 8 (httpx's timeout is per read) and held the
+    run for ever: each request now has a total deadline, and the clocks hold in wall time."""
+    game = game_of("tic-tac-toe")
+    drip = Scripted("move: a1", drip=0.1)  # some 300 bytes: half a minute
+    with Standin([drip] * 3) as server:
+        endpoint = Endpoint(config_for(server, request_timeout=0.5, retries=0))
+        t0 = time.monotonic()
+        with pytest.raises(EndpointError, match=r"no answer within 0.5 s \(request_timeout\), after 1 attempt"):
+            endpoint.chat([{"role": "user", "content": "your move"}])
+        assert time.monotonic() - t0 < 1.5
+        model = seat_for(server, game)  # request_timeout 60 s: the clock is the bound
+        state = start(model, game)
+        t0 = time.monotonic()
+        answer = model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 0.5)
+        assert answer.failure == "timeout" and time.monotonic() - t0 < 1.5
+        t0 = time.monotonic()
+        analysed = seat_for(server, game).analyze(0.5)
+        assert analysed.failure == "timeout" and time.monotonic() - t0 < 1.5
+
+
+def test_failures_of_the_line_are_not_charged_but_may_not_hold_a_request_past_the_clock_and_forgiven():
+    """An endpoint that fails slowly (a 500 after most of the clock, again and again) costs the
+    model nothing, and each attempt is within the clock; the retries stop once another attempt could
+    take the request past the clock left and `forgiven` seconds more."""
+    with Standin([Scripted(status=500, delay=0.3)] * 10) as server:
+        endpoint = Endpoint(config_for(server, retries=9), backoff=0.01, forgiven=0.5)
+        t0 = time.monotonic()
+        with pytest.raises(EndpointError, match=r"HTTP 500.*, after 2 attempts in 0\.\d s: another would take the "
+                                                r"request past the 0\.5 s left on the clock and 0\.5 s more") as caught:
+            endpoint.chat([{"role": "user", "content": "your move"}], limit=0.5)
+    assert caught.value.attempts == 2 and len(server.chats) == 2 and time.monotonic() - t0 < 1.0
+
+
+def test_an_answer_over_the_size_bound_fails_at_once_and_names_the_bound():
+    """A 300 MB answer took the referee to 4.6 GB: an answer is read MAX_ANSWER_BYTES at most."""
+    with Standin([Scripted("x" * (MAX_ANSWER_BYTES + 1))] * 2) as server:
+        endpoint = Endpoint(config_for(server, retries=1), backoff=0.01)
+        with pytest.raises(EndpointError, match=rf"the answer is over {MAX_ANSWER_BYTES} bytes \(the most one "
+                                                r"answer may take\): lower max_tokens"):
+            endpoint.chat([{"role": "user", "content": "your move"}])
+    assert len(server.chats) == 1  # not asked again: the same answer would come
+
+
+def test_what_is_sent_back_of_a_long_answer_is_cut():
+    game = game_of("tic-tac-toe")
+    long = "I think " + "very " * 20_000 + "hard."
+    calls = [("legal_moves", {"position": "p0"})] * (MAX_TOOL_CALLS + 10)
+    with Standin([Scripted(long), Scripted("move: a1"), Scripted(long, tool_calls=calls), Scripted("notes")]) as server:
+        model = seat_for(server, game)
+        state = start(model, game)
+        assert model.think(state.tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply["move"] == "a1"
+        assert model.analyze(10.0).failure is None
+    sent_back = server.chats[1]["messages"][2]["content"]
+    assert sent_back.startswith("I think very") and len(sent_back) < SENT_BACK + 100
+    assert sent_back.endswith(f"[... {len(long) - SENT_BACK} more characters cut]")
+    assistant = server.chats[3]["messages"][2]
+    assert len(assistant["content"]) < SENT_BACK + 100 and len(assistant["tool_calls"]) == MAX_TOOL_CALLS
+    assert sum(m["role"] == "tool" for m in server.chats[3]["messages"]) == MAX_TOOL_CALLS
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/html"])
+def test_an_answer_that_is_not_json_is_a_clear_reason_not_a_json_error(content_type):
+    game = game_of("tic-tac-toe")
+    with Standin(default=Scripted(raw=b"<html>Bad gateway</html>", content_type=content_type)) as server:
+        answer = seat_for(server, game, retries=1).analyze(5.0)
+    assert answer.failure == "crash" and "Traceback" not in answer.detail and "JSONDecodeError" not in answer.detail
+    assert "an answer that is not an OpenAI chat completion (its body is not" in answer.detail
+    assert "after 2 attempts" in answer.detail
+
+
 def test_tokens_are_counted_per_move_and_per_game_and_a_game_over_its_token_budget_fails():
     game = game_of("tic-tac-toe")
     script = [Scripted("move: a1", usage=(300, 10)), Scripted("zzz", usage=(310, 20)), Scripted("move: b1")]
@@ -490,13 +572,23 @@ def test_the_rules_tier_changes_the_prompt(tier):
         assert "You are not told the rules. Find them out with the tools" in server.chats[0]["messages"][0]["content"]
 
 
-def test_the_config_tier_is_used_unless_the_seat_is_given_one():
+def test_the_rules_tier_is_the_evaluators_and_a_model_file_cannot_ask_for_the_gdl_text(tmp_path: Path):
+    """`rules = "gdl"` in a .model file once sent every unseen stage's exact text to the file's
+    endpoint: the tier is now the run's (--rules, default text), and the key is refused."""
     game = game_of("tic-tac-toe")
-    with Standin([Scripted("move: a1")]) as server:
-        model = ModelSeat("m", game, config_for(server, rules="gdl"), "")
-        assert model.rules == "gdl" and seat_for(server, game, rules="none").rules == "none"
+    source = gdl.format(game.stage).strip()
+    with Standin(default=first_empty) as server:
+        assert ModelSeat("m", game, config_for(server), "").rules == "text"
         with pytest.raises(ModelConfigError, match="rules 'english'"):
             seat_for(server, game, rules="english")
+        with pytest.raises(ModelConfigError, match=r"`rules`: how much of the rules a model is told is now the "
+                                                    r"evaluator's choice \(--rules text\|gdl\|none, default text\)"):
+            model_run(tmp_path, server, 'rules = "gdl"\n')
+        model_run(tmp_path, server)
+        assert server.chats and not any(source in json.dumps(body) for body in server.chats)
+        told = len(server.chats)
+        model_run(tmp_path, server, model_rules="gdl")  # the evaluator's --rules gdl
+        assert all(source in body["messages"][0]["content"] for body in server.chats[told:])
 
 
 def sampled_stages() -> list:
@@ -626,33 +718,34 @@ def free_port() -> int:
 
 def test_a_down_endpoint_fails_the_check_with_what_to_look_at():
     url = f"http://127.0.0.1:{free_port()}/v1"
-    config = ModelConfig(model="m", base_url=url, api_key_env="", source="local.model")
+    config = ModelConfig(model="m", base_url=url, endpoint="local", source="local.model")
     with pytest.raises(EndpointDown) as caught:
         check(config, timeout=2.0)
     message = str(caught.value)
     assert message.startswith(f"{url}: the model endpoint does not answer (")
-    assert "check that its server is running" in message and "base_url in local.model" in message
+    assert "check that its server is running" in message and f"--endpoint local={url}" in message
     with pytest.raises(EndpointError, match="no connection"):
         Endpoint(ModelConfig(model="m", base_url=url, api_key_env="", retries=1), backoff=0.01).chat(
             [{"role": "user", "content": "hi"}])
 
 
 def test_a_run_with_a_down_endpoint_stops_before_it_plays(tmp_path: Path):
-    (tmp_path / "down.model").write_text(f'model = "m"\nbase_url = "http://127.0.0.1:{free_port()}/v1"\n'
-                                         'api_key_env = ""\n')
+    (tmp_path / "down.model").write_text('model = "m"\n')
     entrants = [resolve(str(tmp_path / "down.model")), resolve("random")]
     assert entrants[0].kind == "model" and entrants[0].name == "down"
+    down = {"down": {"url": f"http://127.0.0.1:{free_port()}/v1", "key_env": ""}}
     with pytest.raises(EndpointDown, match="the model endpoint does not answer"):
-        tournament.run([stages.path("tic-tac-toe")], entrants, tmp_path / "out", tournament.Options(sandbox=False))
+        tournament.run([stages.path("tic-tac-toe")], entrants, tmp_path / "out",
+                       tournament.Options(sandbox=False, endpoints=down))
     store = ResultsStore(tmp_path / "out" / "results.sqlite")
     assert store.games() == [] and store.analyses() == []  # nothing was played
     store.close()
 
 
 def test_an_evaluation_with_a_down_endpoint_stops_before_it_draws_a_stage(tmp_path: Path, capsys):
-    (tmp_path / "down.model").write_text(f'model = "m"\nbase_url = "http://127.0.0.1:{free_port()}/v1"\n'
-                                         'api_key_env = ""\n')
-    code = main(["evaluate", str(tmp_path / "down.model"), "--variants", "2", "--out", str(tmp_path / "out")])
+    (tmp_path / "down.model").write_text('model = "m"\n')
+    code = main(["evaluate", str(tmp_path / "down.model"), "--endpoint", f"down=http://127.0.0.1:{free_port()}/v1",
+                 "--variants", "2", "--out", str(tmp_path / "out")])
     assert code != 0 and "the model endpoint does not answer" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()  # said before the run folder is made: nothing drawn, nothing played
 
@@ -686,9 +779,10 @@ def test_the_check_asks_a_reasoning_model_again_in_its_words_and_takes_no_other_
 
 def test_a_key_missing_from_the_environment_says_what_to_export(monkeypatch):
     monkeypatch.delenv("LUDICA_TEST_KEY", raising=False)
-    config = ModelConfig(model="m", base_url="http://127.0.0.1:9/v1", api_key_env="LUDICA_TEST_KEY", source="g.model")
-    with pytest.raises(ModelConfigError, match=r"g.model: the API key is read from \$LUDICA_TEST_KEY, which is not "
-                                               r"set: export LUDICA_TEST_KEY=<your key>"):
+    config = ModelConfig(model="m", base_url="http://127.0.0.1:9/v1", api_key_env="LUDICA_TEST_KEY", source="g.model",
+                         endpoint="local")
+    with pytest.raises(ModelConfigError, match=r"g.model: the key of the endpoint local is read from "
+                                               r"\$LUDICA_TEST_KEY, which is not set: export LUDICA_TEST_KEY=<your key>"):
         check(config)
     monkeypatch.setenv("LUDICA_TEST_KEY", "sk-test")
     assert config.api_key() == "sk-test"
@@ -697,35 +791,188 @@ def test_a_key_missing_from_the_environment_says_what_to_export(monkeypatch):
     assert {k.lower(): v for k, v in server.requests[0].headers.items()}["authorization"] == "Bearer sk-test"
 
 
+# --- which endpoints, with which key: the evaluator's ------------------------------------------------
+
+CANARIES = {"REL4_SECRET_TOKEN": "canary-rel4", "OPENAI_API_KEY": "canary-openai", "OPENAI_ORG_ID": "canary-org",
+            "OPENAI_CUSTOM_HEADERS": "Authorization: Bearer canary-custom\nX-Leak: canary-custom"}
+
+
+def sent_headers(server: Standin) -> list[dict[str, str]]:
+    return [{k.lower(): v for k, v in r.headers.items()} for r in server.requests]
+
+
+def test_no_secret_reaches_an_endpoint_but_the_key_the_evaluator_named_for_it(tmp_path: Path, monkeypatch):
+    """A .model file once sent any of the evaluator's environment variables to any URL: `api_key_env`
+    named REL4_SECRET_TOKEN, and the endpoint got it as its bearer token; naming none sent
+    $OPENAI_API_KEY. Now the file names neither URL nor key, and what the `openai` client picks up
+    from the environment stays here."""
+    for name, value in CANARIES.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("LUDICA_EVAL_KEY", "sk-evaluator")
+    with Standin(default=first_empty) as server:
+        with pytest.raises(ModelConfigError, match="`api_key_env`: which key is sent is the evaluator's choice"):
+            model_run(tmp_path, server, 'api_key_env = "REL4_SECRET_TOKEN"\n')
+        with pytest.raises(ModelConfigError, match="`base_url`: where requests go is the evaluator's choice"):
+            model_run(tmp_path, server, f'base_url = "{server.url}"\n')
+        assert server.requests == []  # refused before anything was sent
+        model_run(tmp_path, server)  # the stand-in allowed, with no key
+        other = {"other": {"url": "https://models.example/v1", "key_env": "REL4_SECRET_TOKEN"}}
+        model_run(tmp_path, server, 'endpoint = "standin"\n', endpoints={**allowed(server), **other})  # another's key
+        keyless = len(server.requests)
+        model_run(tmp_path, server, endpoints=allowed(server, "LUDICA_EVAL_KEY"))
+    headers = sent_headers(server)
+    assert keyless and len(headers) > keyless
+    leaked = [v for h in headers for v in h.values() if "canary" in v]
+    assert leaked == [] and not any("canary" in json.dumps(body) for body in server.chats)
+    assert not any("authorization" in h for h in headers[:keyless])
+    assert {h["authorization"] for h in headers[keyless:]} == {"Bearer sk-evaluator"}
+
+
+def test_a_model_file_names_one_of_the_evaluators_endpoints_or_none_if_there_is_one(tmp_path: Path):
+    path = tmp_path / "m.model"
+    path.write_text('model = "m"\n')
+    one = {"local": {"url": "http://127.0.0.1:8080/v1", "key_env": ""}}
+    two = {**one, "openai": {"url": "https://api.openai.com/v1", "key_env": "OPENAI_API_KEY"}}
+    assert load_config(path, one).base_url == "http://127.0.0.1:8080/v1"
+    with pytest.raises(ModelConfigError, match=r"the run allows no model endpoint: the evaluator allows an endpoint "
+                                               r"with --endpoint NAME=URL"):
+        load_config(path, {})
+    with pytest.raises(ModelConfigError, match=r"several endpoints \(local, openai\): say which serves the model "
+                                               r'with endpoint = "NAME"'):
+        load_config(path, two)
+    path.write_text('model = "m"\nendpoint = "openai"\n')
+    assert load_config(path, two).api_key_env == "OPENAI_API_KEY"
+    with pytest.raises(ModelConfigError, match=r"`endpoint` is 'openai', which the run does not allow \(it allows: "
+                                               r"local\)"):
+        load_config(path, one)
+
+
+@pytest.mark.parametrize("endpoints, keys, message", [
+    (["a=http://models.example/v1"], ["a=KEY"], r"--endpoint a=http://models.example/v1: the key \(\$KEY\) would "
+                                                r"cross the network in clear text: give the endpoint's https:// URL"),
+    (["a=http://127.0.0.1:8080/v1\nX: y"], [], r"--endpoint a=.*: it holds a blank or a control character"),
+    (["a=https://user:sk-123@models.example/v1"], [], r"it holds a user or a password, and the URL is stored in "
+                                                      r"the run folder: give the key with --endpoint-key"),
+    (["a=ftp://models.example/v1"], [], r"it is not an http\(s\) URL with a host"),
+    (["a=https://models.example:port/v1"], [], r"it is not a URL \(Port could not be cast"),
+    (["a"], [], r"--endpoint 'a': give NAME=URL"),
+    (["a=https://x/v1", "a=https://y/v1"], [], r"a is given twice"),
+    (["a=https://x/v1"], ["b=KEY"], r"--endpoint-key b=KEY: no --endpoint b=URL is given"),
+    (["a=https://x/v1"], ["a=sk-live-123$"], r"give the name of an environment variable .*, not the key itself"),
+])
+def test_a_bad_endpoint_option_says_what_is_wrong(endpoints, keys, message):
+    with pytest.raises(EndpointOptionError, match=message):
+        allowed_endpoints(endpoints, keys)
+
+
+def test_a_newline_in_an_endpoints_url_is_an_error_on_the_command_line_not_a_traceback(tmp_path: Path, capsys):
+    (tmp_path / "m.model").write_text('model = "m"\n')
+    code = main(["play", "tic-tac-toe", "--black", str(tmp_path / "m.model"), "--white", "random",
+                 "--endpoint", "local=http://127.0.0.1:8080/v1\nHost: elsewhere"])
+    err = capsys.readouterr().err
+    assert code != 0 and "Traceback" not in err and "it holds a blank or a control character (a newline?)" in err
+
+
+def test_a_tournament_refuses_a_model_file_before_it_makes_its_run_folder(tmp_path: Path, capsys):
+    (tmp_path / "m.model").write_text('model = "m"\n')
+    code = main(["tournament", "tic-tac-toe", "--agent", str(tmp_path / "m.model"), "--agent", "random",
+                 "--endpoint", "a=https://a.example/v1", "--endpoint", "b=https://b.example/v1",
+                 "--out", str(tmp_path / "out")])
+    assert code != 0 and 'several endpoints (a, b): say which serves the model with endpoint = "NAME"' in \
+        " ".join(capsys.readouterr().err.split())
+    assert not (tmp_path / "out").exists()  # the corrected command needs no --resume
+
+
+def test_the_endpoint_table_is_kept_with_the_run_without_a_key_and_a_resumed_run_must_give_it_again(
+        tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("LUDICA_EVAL_KEY", "sk-evaluator")
+    (tmp_path / "standin.model").write_text('model = "standin-model"\n')
+    agents = [resolve(str(tmp_path / "standin.model")), resolve("random")]
+    out = tmp_path / "run"
+    with Standin(default=first_empty) as server:
+        def run(endpoints: dict, resume: bool) -> None:
+            tournament.run([stages.path("tic-tac-toe")], agents, out, tournament.Options(
+                sandbox=False, analysis_time=0.2, game_time=1.0, endpoints=endpoints), resume=resume)
+
+        run(allowed(server, "LUDICA_EVAL_KEY"), resume=False)
+        stored = (out / "results.sqlite").read_bytes()
+        assert b"LUDICA_EVAL_KEY" in stored and b"sk-evaluator" not in stored
+        run(allowed(server, "LUDICA_EVAL_KEY"), resume=True)  # nothing left to play: the same run
+        with pytest.raises(RunMismatch, match=r"--resume: the run in .* was started otherwise: options: endpoints"):
+            run({"standin": {"url": server.url.replace("127.0.0.1", "localhost"), "key_env": ""}}, resume=True)
+    assert not any(b"sk-evaluator" in p.read_bytes() for p in out.rglob("*") if p.is_file())
+
+
+def test_only_this_machines_hosts_are_loopback():
+    assert all(is_loopback(u) for u in ("http://127.0.0.1:8080/v1", "http://127.9.9.9/v1", "http://[::1]:80/v1",
+                                         "http://LOCALHOST:11434/v1"))
+    assert not any(is_loopback(u) for u in ("https://api.openai.com/v1", "http://10.0.0.5/v1", "http://128.0.0.1/v1",
+                                             "http://localhost.example.com/v1", "http://[::2]/v1"))
+
+
+def test_unseen_stages_sent_to_an_endpoint_off_the_machine_are_said_in_the_run_and_its_report(tmp_path: Path,
+                                                                                            monkeypatch):
+    """The unseen set is secret only while it stays here: sent to an endpoint elsewhere, the run keeps
+    the endpoint's name and URL and the report says to treat the set as public."""
+    from ludica.evaluation import evaluate, stageset
+    from ludica.runtime import stage_entrant
+
+    (tmp_path / "standin.model").write_text('model = "standin-model"\n')
+    specs = [resolve(str(tmp_path / "standin.model")), resolve("random")]
+    public = stageset.public([stages.path("tic-tac-toe")])
+    unseen = [replace(s, role="unseen") for s in stageset.public([stages.path("c-squares-occlusion-agnostic")])]
+    warning = "the unseen set was sent to endpoint standin ({}), off this machine: treat it as public from now on"
+
+    def evaluation(out: str, stages_: list, off: bool):
+        monkeypatch.setattr(stage_entrant, "is_loopback", lambda url: not off)  # where the endpoint's host is
+        config = evaluate.Config(Options(games=1, analysis_time=0.2, game_time=1.0, sandbox=False, model_time=30.0,
+                                         endpoints=allowed(server)), adaptation=())
+        return evaluate.run(stages_, specs, tmp_path / out, config, baselines=(), resamples=20)
+
+    with Standin(default=first_empty) as server:
+        said = warning.format(server.url)
+        assert not any("sent to" in w for w in evaluation("here", public + unseen, off=False).warnings)
+        assert not any("sent to" in w for w in evaluation("public", public, off=True).warnings)
+        summary = evaluation("away", public + unseen, off=True)
+        assert said in summary.warnings
+        paths = report.write_report(summary, tmp_path / "away")
+    assert said in json.loads(paths["json"].read_text())["warnings"] and said in paths["html"].read_text()
+
+
 # --- the .model file --------------------------------------------------------------------------------
 
 
 def test_a_model_file_is_read_with_its_defaults(tmp_path: Path):
     path = tmp_path / "local-llama.model"
-    path.write_text('model = "llama"\nbase_url = "http://127.0.0.1:8080/v1"\napi_key_env = ""\n'
-                    'temperature = 1\nrequest_timeout = 30\n[prices]\ninput = 0.5\noutput = 1.5\n')
+    path.write_text('model = "llama"\nendpoint = "local"\ntemperature = 1\nrequest_timeout = 30\n'
+                    '[prices]\ninput = 0.5\noutput = 1.5\n')
     config = load_config(path)
-    assert config == ModelConfig(model="llama", base_url="http://127.0.0.1:8080/v1", name="local-llama", api_key_env="",
-                                 temperature=1.0, request_timeout=30.0, prices=Prices(0.5, 1.5), source=str(path))
-    assert (config.max_tokens, config.list_legal, config.rules, config.game_tokens, config.retries) == \
-        (400, False, "text", 0, 3)
+    assert config == ModelConfig(model="llama", endpoint="local", name="local-llama", temperature=1.0,
+                                 request_timeout=30.0, prices=Prices(0.5, 1.5), source=str(path))
+    assert (config.max_tokens, config.list_legal, config.game_tokens, config.retries) == (400, False, 0, 3)
     assert config.api_key() == "no-key" and config.prices.cost(1_000_000, 2_000_000) == pytest.approx(3.5)
+    table = {"local": {"url": "http://127.0.0.1:8080/v1", "key_env": ""}, "openai": {"url": "https://x/v1",
+                                                                                      "key_env": "K"}}
+    assert load_config(path, table) == replace(config, base_url="http://127.0.0.1:8080/v1")
 
 
 @pytest.mark.parametrize("text, message", [
-    ('base_url = "http://x/v1"', r"`model` is missing: add a line such as model = \"gpt-4o-mini\""),
-    ('model = "m"', r"`base_url` is missing"),
-    ('model = "m"\nbase_url = "http://x/v1"\nmax_tokens = "400"', r"`max_tokens` is '400': it must be an integer"),
-    ('model = "m"\nbase_url = "http://x/v1"\nmax_tokens = true', r"`max_tokens` is True: it must be an integer"),
-    ('model = "m"\nbase_url = "http://x/v1"\nlist_legal = 1', r"`list_legal` is 1: it must be true or false"),
-    ('model = "m"\nbase_url = "http://x/v1"\ntemprature = 0.2', r"unknown key `temprature`: the keys are "
-                                                                r"analysis_calls, analysis_tokens, api_key_env"),
-    ('model = "m"\nbase_url = "http://x/v1"\nrules = "english"', r"`rules` is 'english': it must be one of "
-                                                                  r"\"text\", \"gdl\", \"none\""),
-    ('model = "m"\nbase_url = "x/v1"', r"`base_url` 'x/v1' is not an http\(s\) URL"),
-    ('model = "m"\nbase_url = "http://x/v1"\nretries = -1', r"`retries` is -1: it must be at least 0"),
-    ('model = "m"\nbase_url = "http://x/v1"\nprices = 3', r"`prices` must be a table with `input` and `output`"),
-    ('model = "m"\nbase_url = "http://x/v1"\n[prices]\ninput = 1\noutput = "a"', r"`prices.output` is 'a'"),
+    ('endpoint = "local"', r"`model` is missing: add a line such as model = \"gpt-4o-mini\""),
+    ('model = "m"\nmax_tokens = "400"', r"`max_tokens` is '400': it must be an integer"),
+    ('model = "m"\nmax_tokens = true', r"`max_tokens` is True: it must be an integer"),
+    ('model = "m"\nlist_legal = 1', r"`list_legal` is 1: it must be true or false"),
+    ('model = "m"\ntemprature = 0.2', r"unknown key `temprature`: the keys are analysis_calls, analysis_tokens, "
+                                       r"endpoint"),
+    ('model = "m"\nbase_url = "http://x/v1"', r"`base_url`: where requests go is the evaluator's choice, not a "
+                                               r".model file's: the evaluator allows an endpoint with --endpoint "
+                                               r"NAME=URL, and the file names it with endpoint = \"NAME\""),
+    ('model = "m"\napi_key_env = "PATH"', r"`api_key_env`: which key is sent is the evaluator's choice, not a "
+                                          r".model file's: the evaluator gives an endpoint's key with --endpoint-key "
+                                          r"NAME=ENVVAR"),
+    ('model = "m"\nrules = "gdl"', r"`rules`: how much of the rules a model is told is now the evaluator's choice"),
+    ('model = "m"\nretries = -1', r"`retries` is -1: it must be at least 0"),
+    ('model = "m"\nprices = 3', r"`prices` must be a table with `input` and `output`"),
+    ('model = "m"\n[prices]\ninput = 1\noutput = "a"', r"`prices.output` is 'a'"),
     ('model = m', r"not valid TOML"),
 ])
 def test_a_bad_model_file_is_named_with_its_key_and_the_fix(tmp_path: Path, text, message):

@@ -186,8 +186,8 @@ def run(args) -> int:
     out = Path(args.out)
     agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data, args.agent_cmd)
     tournament.check_entrants(agents)
-    check_endpoints(agents)  # before minutes of drawing stages
     options = run_options(args)
+    check_endpoints(agents, options.endpoints)  # before minutes of drawing stages
     stages, to_draw = _given_stages(args)
     config = evaluate.Config(options, format=args.format, schedule=args.schedule, adaptation=args.adaptation,
                              reference_games=args.reference_games)

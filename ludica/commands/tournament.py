@@ -26,10 +26,13 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from ludica.runtime.run import check_endpoints
+
     entrants = chosen_agents(args.agent, args.builtins, args.agent_data, args.agent_cmd)
     paths = [stage_path(s) for s in args.stages]
-    return play(paths, entrants, Path(args.out), run_options(args), resume=args.resume, jobs=args.jobs,
-                argv=args.argv)
+    options = run_options(args)
+    check_endpoints(entrants, options.endpoints)  # a .model file refused, or an endpoint down, before --out is made
+    return play(paths, entrants, Path(args.out), options, resume=args.resume, jobs=args.jobs, argv=args.argv)
 
 
 def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool, jobs: int | None,

@@ -1,9 +1,9 @@
 """Language-model agents: any OpenAI-compatible chat endpoint (OpenAI, vLLM, a llama.cpp server,
 Ollama) plays in a seat, through the official `openai` client (the `models` extra).
 
-    config = load_config("gpt.model")        # config.py: a small TOML file; ModelConfigError names the fix
+    config = load_config("gpt.model", endpoints)   # config.py: a small TOML file, at an endpoint the evaluator allows
     check(config)                            # endpoint.py: EndpointDown before a run, not mid-game
-    seat = ModelSeat("gpt", game, config, stage_text, rules=None)   # seat.py: a referee Seat
+    seat = ModelSeat("gpt", game, config, stage_text, rules="text")   # seat.py: a referee Seat; rules: --rules
     seat.analyze(budget)                     # tools on the true rules; its last text: the notes
     play_game(game, (seat, other), seed, game_time)   # runtime/referee.py, as for any seat
 

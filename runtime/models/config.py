@@ -2,18 +2,20 @@
 
     # gpt.model
     model = "gpt-4o-mini"
-    base_url = "https://api.openai.com/v1"
+    endpoint = "openai"           # one the evaluator allows: --endpoint openai=https://api.openai.com/v1
     max_tokens = 400
     [prices]                      # optional: currency units per million tokens
     input = 0.15
     output = 0.60
 
-    config = load_config("gpt.model")     # ModelConfigError names the file, the key and the fix
+    config = load_config("gpt.model", endpoints)   # ModelConfigError names the file, the key and the fix
 
-Every key but `model` and `base_url` has a default; an unknown key is an error (a typo must not
-silently fall back to a default). `api_key_env` names the environment variable that holds the key
-(the key itself never goes in the file); `""` says the endpoint needs none (a local llama.cpp
-server, Ollama).
+A `.model` file is a participant's, so it decides only what is the participant's to decide: the
+model, how it plays, and which of the evaluator's endpoints serves it (by the evaluator's NAME;
+none: the run's only one). Where a request goes, with which key, and how much of the rules the
+model is told are the evaluator's (runtime/endpoints.py, --rules): `base_url`, `api_key_env` and
+`rules` in a file are refused with the option that took their place. Every key but `model` has
+a default; an unknown key is an error (a typo must not silently fall back to a default).
 """
 from __future__ import annotations
 
@@ -21,10 +23,11 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from ...gdl.diagnostics import LudicaError
+from ..endpoints import url_problem
 
 RULE_TIERS = ("text", "gdl", "none")
 SUFFIX = ".model"
@@ -52,11 +55,11 @@ class ModelConfig:
     """One language model behind an OpenAI-compatible chat endpoint, and how it plays.
 
     name: the entrant's name (default: the file's stem); model: the model's name at the endpoint;
-    base_url: the endpoint (`.../v1`); api_key_env: the environment variable holding the key ("" if
-    the endpoint takes none); temperature; max_tokens: the most tokens of one answer; list_legal:
-    whether the move prompts list the legal moves (the LLM arenas do not); rules: what the model is
-    told of the rules, "text" (plain English), "gdl" (the stage's .gdl text) or "none" (it learns
-    them only through the tools of the analysis); analysis_calls: the tool calls it may make while
+    endpoint: the evaluator's name of the endpoint ("": the run's only one, or made in code);
+    base_url: the endpoint (`.../v1`) and api_key_env: the environment variable holding its key (""
+    if it takes none), both from the evaluator's table (`resolved`), never from the file ("" until
+    resolved); temperature; max_tokens: the most tokens of one answer; list_legal: whether the move
+    prompts list the legal moves (the LLM arenas do not); analysis_calls: the tool calls it may make while
     analysing; analysis_tokens: the tokens (in and out) the analysis conversation may use;
     game_tokens: the tokens one game may use (0: no limit); request_timeout: seconds one request may
     take; retries: transport retries of one request (429, 5xx, timeouts, a dropped connection);
@@ -65,13 +68,13 @@ class ModelConfig:
     """
 
     model: str
-    base_url: str
+    base_url: str = ""
     name: str = "model"
-    api_key_env: str = "OPENAI_API_KEY"
+    endpoint: str = ""
+    api_key_env: str = ""
     temperature: float = 0.0
     max_tokens: int = 400
     list_legal: bool = False
-    rules: str = "text"
     analysis_calls: int = 20
     analysis_tokens: int = 60_000
     game_tokens: int = 0
@@ -85,12 +88,9 @@ class ModelConfig:
         if not self.model.strip():
             raise ModelConfigError(f"{where}: `model` is empty: give the model's name at the endpoint, "
                                    'such as model = "gpt-4o-mini"')
-        if not self.base_url.startswith(("http://", "https://")):
-            raise ModelConfigError(f"{where}: `base_url` {self.base_url!r} is not an http(s) URL: give the "
-                                   'endpoint, such as base_url = "http://127.0.0.1:8080/v1"')
-        if self.rules not in RULE_TIERS:
-            raise ModelConfigError(f"{where}: `rules` is {self.rules!r}: it must be one of "
-                                   + ", ".join(f'"{t}"' for t in RULE_TIERS))
+        problem = url_problem(self.base_url) if self.base_url else None
+        if problem is not None:
+            raise ModelConfigError(f"{where}: the endpoint's URL {self.base_url!r}: {problem}")
         for key, low in (("temperature", 0.0), ("max_tokens", 1), ("analysis_calls", 0), ("analysis_tokens", 0),
                          ("game_tokens", 0), ("retries", 0)):
             if getattr(self, key) < low:
@@ -107,33 +107,64 @@ class ModelConfig:
         key = (os.environ if environ is None else environ).get(self.api_key_env, "")
         if not key:
             raise ModelConfigError(
-                f"{self.source or self.name}: the API key is read from ${self.api_key_env}, which is not set: "
-                f"export {self.api_key_env}=<your key> (or set api_key_env = \"\" in the file if the endpoint "
-                "takes no key)")
+                f"{self.source or self.name}: the key of the endpoint {self.endpoint or self.base_url} is read from "
+                f"${self.api_key_env}, which is not set: export {self.api_key_env}=<your key> (or leave out "
+                f"--endpoint-key {self.endpoint or 'NAME'}=... if the endpoint takes no key)")
         return key
+
+    def resolved(self, endpoints: Mapping[str, Mapping[str, str]]) -> ModelConfig:
+        """This model at the endpoint it names in the evaluator's table `endpoints` (runtime/endpoints.py:
+        NAME -> {url, key_env}): its URL and key variable are the table's. ModelConfigError when the
+        run allows no endpoint, or not the one named."""
+        where = self.source or self.name
+        how = ("the evaluator allows an endpoint with --endpoint NAME=URL (and its key, if it takes one, with "
+               "--endpoint-key NAME=ENVVAR)")
+        if not endpoints:
+            raise ModelConfigError(f"{where}: the run allows no model endpoint: {how}")
+        names = ", ".join(sorted(endpoints))
+        name = self.endpoint
+        if not name:
+            if len(endpoints) > 1:
+                raise ModelConfigError(f"{where}: the run allows several endpoints ({names}): say which serves the "
+                                       'model with endpoint = "NAME"')
+            (name,) = endpoints
+        if name not in endpoints:
+            raise ModelConfigError(f"{where}: `endpoint` is {name!r}, which the run does not allow (it allows: "
+                                   f"{names}): {how}")
+        entry = endpoints[name]
+        return replace(self, endpoint=name, base_url=entry["url"], api_key_env=entry["key_env"])
 
 
 # key: (the types a TOML value may have, how to say them); `prices` is a table, checked apart
 _KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "name": ((str,), "a string"),
     "model": ((str,), "a string"),
-    "base_url": ((str,), "a string"),
-    "api_key_env": ((str,), "a string"),
+    "endpoint": ((str,), "a string: the evaluator's name of an endpoint"),
     "temperature": ((int, float), "a number"),
     "max_tokens": ((int,), "an integer"),
     "list_legal": ((bool,), "true or false"),
-    "rules": ((str,), 'one of "text", "gdl", "none"'),
     "analysis_calls": ((int,), "an integer"),
     "analysis_tokens": ((int,), "an integer"),
     "game_tokens": ((int,), "an integer (0: no limit)"),
     "request_timeout": ((int, float), "a number of seconds"),
     "retries": ((int,), "an integer"),
 }
-_REQUIRED = ("model", "base_url")
+_REQUIRED = ("model",)
+# keys a .model file once had, now the evaluator's: what took their place
+_EVALUATORS = {
+    "base_url": "where requests go is the evaluator's choice, not a .model file's: the evaluator allows an "
+                "endpoint with --endpoint NAME=URL, and the file names it with endpoint = \"NAME\"",
+    "api_key_env": "which key is sent is the evaluator's choice, not a .model file's: the evaluator gives an "
+                   "endpoint's key with --endpoint-key NAME=ENVVAR; remove the line",
+    "rules": "how much of the rules a model is told is now the evaluator's choice (--rules text|gdl|none, "
+             "default text), not a .model file's: remove the line",
+}
 
 
-def load_config(path: str | Path) -> ModelConfig:
-    """The ModelConfig of a `.model` file; ModelConfigError for anything wrong in it."""
+def load_config(path: str | Path, endpoints: Mapping[str, Mapping[str, str]] | None = None) -> ModelConfig:
+    """The ModelConfig of a `.model` file, at its endpoint in the evaluator's table `endpoints`
+    (None: not resolved, base_url ""; to check the file alone); ModelConfigError for anything wrong
+    in it, or an endpoint the run does not allow."""
     path = Path(path)
     try:
         with open(path, "rb") as f:
@@ -143,20 +174,21 @@ def load_config(path: str | Path) -> ModelConfig:
     except tomllib.TOMLDecodeError as e:
         raise ModelConfigError(f"{path}: not valid TOML ({e}): a .model file holds lines like "
                                'model = "gpt-4o-mini"') from None
-    return config_from(data, str(path), default_name=path.stem)
+    config = config_from(data, str(path), default_name=path.stem)
+    return config if endpoints is None else config.resolved(endpoints)
 
 
 def config_from(data: Mapping[str, object], source: str, default_name: str = "model") -> ModelConfig:
     """A ModelConfig from a `.model` file's table (`source` names it in messages)."""
     known = sorted([*_KEYS, "prices"])
     for key in data:
+        if key in _EVALUATORS:
+            raise ModelConfigError(f"{source}: `{key}`: {_EVALUATORS[key]}")
         if key not in _KEYS and key != "prices":
             raise ModelConfigError(f"{source}: unknown key `{key}`: the keys are {', '.join(known)}")
     for key in _REQUIRED:
         if key not in data:
-            raise ModelConfigError(f"{source}: `{key}` is missing: add a line such as "
-                                   + ('model = "gpt-4o-mini"' if key == "model" else
-                                      'base_url = "https://api.openai.com/v1"'))
+            raise ModelConfigError(f"{source}: `{key}` is missing: add a line such as model = \"gpt-4o-mini\"")
     values: dict[str, object] = {}
     for key, value in data.items():
         if key == "prices":

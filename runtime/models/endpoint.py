@@ -12,23 +12,45 @@ would fold into one duration), and the attempts are counted. Retried: a dropped 
 connection, a request timeout, 408, 409, 429 and 5xx (as the client itself would), waiting
 `backoff`·2^k seconds (or what a Retry-After header asks, up to MAX_WAIT). Anything else (400,
 401, 404: a wrong model, a refused key) fails at once: asking again would get the same answer.
+
+What the endpoint can do to the referee is bounded below the client, at the sockets (_Guard): each
+request has a total wall deadline (httpx's timeouts are per read, so an endpoint that drips a byte
+every second would never reach one) and may read MAX_ANSWER_BYTES at most (the answer is read
+whole before it is parsed, and sent back in the conversation). And what leaves for the endpoint
+is bounded there too (_Transport): requests go to its origin alone, with the key the evaluator
+gave for it and a few plain headers, whatever the `openai` client picks up from the environment
+(OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_CUSTOM_HEADERS...).
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import httpcore2
+import httpx2
 import openai
 
 from ...gdl.diagnostics import LudicaError
-from .config import ModelConfig
+from .config import NO_KEY, ModelConfig, ModelConfigError
 
 BACKOFF = 1.0  # seconds before the first retry; doubled each time
 MAX_WAIT = 30.0  # the longest wait between two attempts, whatever a server asks
 CLOCK_MARGIN = 0.05  # an attempt bounded by the clock may run this much past it: its charge is then surely over
 RETRIED_STATUS = (408, 409, 429)  # and every 5xx
+# a request bound by the model's clock retries only while the whole of it, failed attempts and
+# waits, can end within the clock's seconds left and this many more: failures of the line are
+# not charged, but they may not hold the run either
+FORGIVEN = 60.0
+MAX_ANSWER_BYTES = 1 << 20  # bytes one answer may take on the wire (a move's answer is a few hundred)
+SENT_BACK = 16_000  # characters of an answer's text sent back in the conversation
+MAX_TOOL_CALLS = 32  # tool calls of one answer read (the analysis allows 20 in all by default)
+# the only headers a request carries (and Authorization, set by _Transport): nothing the client
+# adds from the environment or about this machine
+PLAIN_HEADERS = frozenset({"host", "accept", "accept-encoding", "connection", "content-type", "content-length",
+                           "user-agent"})
 
 
 class EndpointError(LudicaError):
@@ -79,29 +101,143 @@ class Reply:
     waited: float = 0.0
     finish: str = ""
 
-    def message(self) -> dict[str, Any]:
-        """The answer as the assistant's message of the conversation (to send it back)."""
-        message: dict[str, Any] = {"role": "assistant", "content": self.text}
-        if self.tool_calls:
+    def message(self, tools: bool = True) -> dict[str, Any]:
+        """The answer as the assistant's message of the conversation (to send it back): its text cut
+        at SENT_BACK characters, and its tool calls unless `tools` is False (a move's feedback:
+        calls nobody offered would need answers of their own)."""
+        text = self.text if len(self.text) <= SENT_BACK else \
+            self.text[:SENT_BACK] + f"\n[... {len(self.text) - SENT_BACK} more characters cut]"
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if tools and self.tool_calls:
             message["tool_calls"] = [{"id": c.id, "type": "function",
                                       "function": {"name": c.name, "arguments": c.arguments}}
                                      for c in self.tool_calls]
         return message
 
 
-def client(config: ModelConfig, timeout: float | None = None) -> openai.OpenAI:
-    """The openai client of an endpoint (no retries of its own: see the module's docstring)."""
-    return openai.OpenAI(base_url=config.base_url, api_key=config.api_key(), max_retries=0,
-                         timeout=config.request_timeout if timeout is None else timeout)
+class _Guard:
+    """The bounds of the request in hand, for every connection of one client: a wall deadline and
+    the bytes it may still read (none between requests: a pooled connection idles unbounded)."""
+
+    def __init__(self) -> None:
+        self.deadline: float | None = None
+        self.left = 0
+        self.too_long = False
+
+    @contextmanager
+    def bounded(self, seconds: float, max_bytes: int = MAX_ANSWER_BYTES) -> Iterator[None]:
+        self.deadline, self.left, self.too_long = time.monotonic() + seconds, max_bytes, False
+        try:
+            yield
+        finally:
+            self.deadline = None
+
+    def timeout(self, asked: float | None, error: type[Exception]) -> float | None:
+        """The timeout of one socket operation: what httpx asked, within the deadline (`error` when it is past)."""
+        if self.deadline is None:
+            return asked
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise error("the request's deadline passed")
+        return left if asked is None else min(asked, left)
+
+    def count(self, size: int) -> None:
+        if self.deadline is None:
+            return
+        self.left -= size
+        if self.left < 0:
+            self.too_long = True
+            raise httpcore2.ReadError(f"the answer is over {MAX_ANSWER_BYTES} bytes")
+
+
+class _Stream(httpcore2.NetworkStream):
+    """A connection whose every read and write keeps within the guard's bounds."""
+
+    def __init__(self, inner: httpcore2.NetworkStream, guard: _Guard):
+        self.inner, self.guard = inner, guard
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        data = self.inner.read(max_bytes, self.guard.timeout(timeout, httpcore2.ReadTimeout))
+        self.guard.count(len(data))
+        return data
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.inner.write(buffer, self.guard.timeout(timeout, httpcore2.WriteTimeout))
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore2.NetworkStream:
+        timeout = self.guard.timeout(timeout, httpcore2.ConnectTimeout)
+        return _Stream(self.inner.start_tls(ssl_context, server_hostname, timeout), self.guard)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self.inner.get_extra_info(info)
+
+
+class _Backend(httpcore2.NetworkBackend):
+    """httpcore's sockets, each connection a _Stream."""
+
+    def __init__(self, guard: _Guard):
+        self.inner, self.guard = httpcore2.SyncBackend(), guard
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> httpcore2.NetworkStream:
+        timeout = self.guard.timeout(timeout, httpcore2.ConnectTimeout)
+        return _Stream(self.inner.connect_tcp(host, port, timeout, local_address, socket_options), self.guard)
+
+    def sleep(self, seconds: float) -> None:
+        self.inner.sleep(seconds)
+
+
+class _Transport(httpx2.HTTPTransport):
+    """Requests to the endpoint's origin alone (no redirect elsewhere), carrying PLAIN_HEADERS and
+    the endpoint's own key, over _Backend's bounded sockets."""
+
+    def __init__(self, config: ModelConfig, guard: _Guard):
+        super().__init__()
+        # httpx takes no network backend: its pool is made again with ours (the attribute is httpx's own)
+        self._pool = httpcore2.ConnectionPool(ssl_context=httpx2.create_ssl_context(), network_backend=_Backend(guard))
+        url = httpx2.URL(config.base_url)
+        self.origin = (url.scheme, url.host, url.port)
+        self.key = config.api_key() if config.api_key_env else ""
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        url = request.url
+        if (url.scheme, url.host, url.port) != self.origin:
+            raise httpx2.ConnectError(f"not sent to {url.scheme}://{url.host}: only the endpoint's own origin is "
+                                      "contacted", request=request)
+        for name in list(request.headers):
+            if name.lower() not in PLAIN_HEADERS:
+                del request.headers[name]
+        if self.key:
+            request.headers["Authorization"] = f"Bearer {self.key}"
+        return super().handle_request(request)
+
+
+def client(config: ModelConfig, timeout: float | None = None, guard: _Guard | None = None) -> openai.OpenAI:
+    """The openai client of an endpoint the evaluator allowed (config resolved: ModelConfig.resolved),
+    no retries of its own (see the module's docstring), its sockets bounded by `guard`."""
+    if not config.base_url:
+        raise ModelConfigError(f"{config.source or config.name}: no endpoint: the model's config is not resolved "
+                               "against the run's endpoints (ModelConfig.resolved)")
+    transport = _Transport(config, guard or _Guard())
+    return openai.OpenAI(base_url=config.base_url, api_key=NO_KEY, max_retries=0,
+                         timeout=config.request_timeout if timeout is None else timeout,
+                         http_client=openai.DefaultHttpxClient(transport=transport, follow_redirects=False))
 
 
 class Endpoint:
     """Chat calls to one model (`config`) with retries; `sleep` is how back-off waits (tests may
-    pass one that records)."""
+    pass one that records); `forgiven`: the wall seconds past the clock's that one request may take
+    in failed attempts and back-off, which are not charged (FORGIVEN)."""
 
-    def __init__(self, config: ModelConfig, backoff: float = BACKOFF, sleep: Callable[[float], None] = time.sleep):
-        self.config, self.backoff, self.sleep = config, backoff, sleep
-        self.client = client(config)
+    def __init__(self, config: ModelConfig, backoff: float = BACKOFF, sleep: Callable[[float], None] = time.sleep,
+                 forgiven: float = FORGIVEN):
+        self.config, self.backoff, self.sleep, self.forgiven = config, backoff, sleep, forgiven
+        self.guard = _Guard()
+        self.client = client(config, guard=self.guard)
         # What this endpoint turned out not to take (OpenAI's reasoning models refuse `max_tokens`
         # for `max_completion_tokens`, and any temperature but their own): learnt from its 400, once.
         self.tokens_key = "max_tokens"
@@ -117,7 +253,7 @@ class Endpoint:
         left on the model's clock: an attempt that takes longer raises OutOfTime (not retried: the
         model was slow, the line was not). EndpointError when the request fails for good."""
         config = self.config
-        waited, attempt = 0.0, 0
+        waited, attempt, first = 0.0, 0, time.monotonic()
         while True:
             request: dict[str, Any] = {"model": config.model, "messages": list(messages),
                                        self.tokens_key: config.max_tokens if max_tokens is None else max_tokens}
@@ -134,12 +270,18 @@ class Endpoint:
                 timeout = min(timeout, limit + CLOCK_MARGIN)
             started = time.monotonic()
             try:
-                response = self.client.chat.completions.create(**request, timeout=timeout)
+                with self.guard.bounded(timeout):  # in wall time, whatever the endpoint does
+                    response = self.client.chat.completions.create(**request, timeout=timeout)
+                reply = _reply(response, time.monotonic() - started, attempt, waited)
             except openai.APITimeoutError:
                 if bound_by_clock:
                     raise OutOfTime(time.monotonic() - started) from None
                 failure, status, asked = f"no answer within {timeout:g} s (request_timeout)", None, None
             except openai.APIConnectionError as e:
+                if self.guard.too_long:  # asking again would read as much again
+                    raise EndpointError(f"{config.base_url}: the answer is over {MAX_ANSWER_BYTES} bytes (the most "
+                                        "one answer may take): lower max_tokens, or check the server", None,
+                                        attempt) from None
                 failure, status, asked = f"no connection ({_cause(e)})", None, None
             except openai.APIStatusError as e:
                 status = e.status_code
@@ -152,12 +294,22 @@ class Endpoint:
                 asked = _retry_after(e)
             except openai.APIError as e:  # an answer the client could not read
                 failure, status, asked = f"a malformed answer ({str(e)[:200]})", None, None
+            except ValueError as e:  # the client hands on json's own error
+                failure, status, asked = f"an answer that is not an OpenAI chat completion (its body is not JSON: " \
+                                         f"{str(e)[:200]})", None, None
+            except Malformed as e:
+                failure, status, asked = f"an answer that is not an OpenAI chat completion ({e})", None, None
             else:
-                return _reply(response, time.monotonic() - started, attempt, waited)
+                return reply
+            tried = f"after {attempt} attempt{'s' if attempt > 1 else ''}"
             if attempt > config.retries:
-                raise EndpointError(f"{config.base_url}: {failure}, after {attempt} attempt"
-                                    f"{'s' if attempt > 1 else ''}", status, attempt)
+                raise EndpointError(f"{config.base_url}: {failure}, {tried}", status, attempt)
             wait = min(MAX_WAIT, asked if asked is not None else self.backoff * 2 ** (attempt - 1))
+            spent = time.monotonic() - first
+            if limit is not None and spent + wait > self.forgiven:  # the next attempt may take all of `limit`
+                raise EndpointError(f"{config.base_url}: {failure}, {tried} in {spent:.1f} s: another would take the "
+                                    f"request past the {limit:.1f} s left on the clock and {self.forgiven:g} s more "
+                                    "(FORGIVEN)", status, attempt)
             self.sleep(wait)
             waited += wait
 
@@ -174,11 +326,18 @@ class Endpoint:
         return False
 
 
+class Malformed(LudicaError):
+    """An answer the client read that is not a chat completion (a page of text, a JSON of another shape)."""
+
+
 def _reply(response: Any, latency: float, attempts: int, waited: float) -> Reply:
-    choices = getattr(response, "choices", None) or []
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list):  # the client returns a body that is not JSON as its text
+        raise Malformed(f"its body is not a JSON object with `choices`: {str(response)[:100]!r}")
     message = choices[0].message if choices else None
+    asked = (getattr(message, "tool_calls", None) or [])[:MAX_TOOL_CALLS]  # the rest are not read, nor answered
     calls = tuple(ToolCall(str(c.id), str(c.function.name), str(c.function.arguments or ""))
-                  for c in (getattr(message, "tool_calls", None) or []) if getattr(c, "function", None) is not None)
+                  for c in asked if getattr(c, "function", None) is not None)
     usage = getattr(response, "usage", None)
     return Reply(text=str(getattr(message, "content", None) or ""), tool_calls=calls,
                  tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
@@ -215,23 +374,26 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
     does not serve the model; returns the models it lists (empty: it lists none, and a one-token
     chat found the model). A run calls this before it starts. A missing key is a ModelConfigError."""
     url, where = config.base_url, config.source or config.name
-    api = client(config, min(timeout, config.request_timeout))
+    option = f"--endpoint {config.endpoint or 'NAME'}={url}"
+    limit, guard = min(timeout, config.request_timeout), _Guard()
+    api = client(config, limit, guard)
     try:
-        listed: list[str] | None = [str(m.id) for m in api.models.list().data]
+        with guard.bounded(limit):
+            listed: list[str] | None = [str(m.id) for m in api.models.list().data]
     except openai.NotFoundError:
         listed = None  # a server without GET /models: a one-token chat asks for the model instead
     except openai.APIConnectionError as e:
         raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
-                           f"running and reachable, and the base_url in {where} (it usually ends in /v1)") from None
+                           f"running and reachable, and {option} (its URL usually ends in /v1)") from None
     except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
         raise EndpointDown(f"{url}: the key was refused (HTTP {e.status_code}: {_said(e)}): check the key in "
                            f"${config.api_key_env}") from None
     except openai.APIStatusError as e:
-        raise EndpointDown(f"{url}: listing the models failed (HTTP {e.status_code}: {_said(e)}): check the "
-                           f"base_url in {where} and the server's log") from None
-    except openai.APIError as e:
+        raise EndpointDown(f"{url}: listing the models failed (HTTP {e.status_code}: {_said(e)}): check "
+                           f"{option} and the server's log") from None
+    except (openai.APIError, ValueError, AttributeError) as e:  # not JSON, or JSON of another shape
         raise EndpointDown(f"{url}: the answer to GET /models is not the OpenAI API's ({str(e)[:200]}): check "
-                           f"that base_url in {where} is an OpenAI-compatible endpoint (it usually ends in /v1)") from None
+                           f"that {option} is an OpenAI-compatible endpoint (its URL usually ends in /v1)") from None
     if listed is not None:
         if config.model in listed or f"{config.model}:latest" in listed:  # Ollama's implicit tag
             return listed
@@ -241,8 +403,9 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
     tokens_key = "max_tokens"
     while True:
         try:
-            api.chat.completions.create(model=config.model, messages=[{"role": "user", "content": "ping"}],
-                                        **{tokens_key: 1})  # type: ignore[call-overload]
+            with guard.bounded(limit):
+                api.chat.completions.create(model=config.model, messages=[{"role": "user", "content": "ping"}],
+                                            **{tokens_key: 1})  # type: ignore[call-overload]
             return []
         except openai.APIConnectionError as e:
             raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "

@@ -138,17 +138,18 @@ class ModelSeat:
 
     Its clock is wall time: the seconds of the model's answered requests (a remote model's CPU
     time cannot be measured), plus, in the analysis, the seconds its tools run here; waits between
-    retries are not charged, nor requests that failed in transport. `rules` overrides the config's
-    tier ("text", "gdl", "none"); `endpoint`, given, is used instead of a new Endpoint(config).
-    `stage_text` is the stage's text as the run has it (the prompts are made from the compiled
-    stage; it is kept for the caller, as LocalSeat keeps what it reveals)."""
+    retries are not charged, nor requests that failed in transport. `rules` is what the model is
+    told of the rules, "text" (plain English), "gdl" (the stage's .gdl text) or "none" (it learns
+    them only through the tools of the analysis): the evaluator's --rules, never the config's;
+    `endpoint`, given, is used instead of a new Endpoint(config). `stage_text` is the stage's text
+    as the run has it (the prompts are made from the compiled stage; it is kept for the caller, as
+    LocalSeat keeps what it reveals)."""
 
     def __init__(self, name: str, game: CompiledGame, config: ModelConfig, stage_text: str,
-                 rules: str | None = None, endpoint: Endpoint | None = None):
-        tier = config.rules if rules is None else rules
-        if tier not in RULE_TIERS:
-            raise ModelConfigError(f"rules {tier!r}: it must be one of " + ", ".join(RULE_TIERS))
-        self.name, self.game, self.config, self.stage_text, self.rules = name, game, config, stage_text, tier
+                 rules: str = "text", endpoint: Endpoint | None = None):
+        if rules not in RULE_TIERS:
+            raise ModelConfigError(f"rules {rules!r}: it must be one of " + ", ".join(RULE_TIERS))
+        self.name, self.game, self.config, self.stage_text, self.rules = name, game, config, stage_text, rules
         self.endpoint = endpoint if endpoint is not None else Endpoint(config)
         self.api = RulesApi(game)
         self._notes = ""
@@ -158,7 +159,7 @@ class ModelSeat:
         self._usage = Usage()
         self._moves = 0
         self._transcript = Transcript()
-        self._system = prompts.game_prompt(game, tier, "")  # the system message of every move: rules, notes
+        self._system = prompts.game_prompt(game, rules, "")  # the system message of every move: rules, notes
 
     @property
     def notes(self) -> str:
@@ -380,8 +381,7 @@ class ModelSeat:
             if attempt == ATTEMPTS:
                 return failed("illegal", f"{ATTEMPTS} answers without a legal move; the last: {feedback}")
             log.add(f"move {number}: user (feedback)", feedback)
-            # the answer's text only: tool calls nobody offered would need answers of their own
-            messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": feedback}]
+            messages += [reply.message(tools=False), {"role": "user", "content": feedback}]
         raise AssertionError("unreachable: the last attempt returns")
 
     def end_game(self, score: int | None = None) -> tuple[str, int]:
