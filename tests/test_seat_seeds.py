@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -92,6 +93,38 @@ def test_each_seat_is_told_its_own_seed_and_a_game_outside_a_run_draws_them_from
         told.append((seats[0].seed, seats[1].seed))
         assert record.seat_seeds == told[-1] and len(set(told[-1])) == 2 and 5 not in told[-1]
     assert told[0] != told[1]  # nobody could have computed them from the game's seed
+
+
+TOLD = """"use strict";
+// Prints each `start` line it is told, and plays the first legal action.
+const { readLine, writeLine } = require("./lib.js");
+readLine(); readLine(); writeLine("ready");
+for (let line = readLine(); line !== null && line !== "quit"; line = readLine()) {
+  if (line.startsWith("start")) { console.error(`told: ${line}`); continue; }
+  if (line === "end of game") { readLine(); continue; }
+  writeLine(readLine().split(" ")[0]);
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_an_agent_program_is_told_its_own_seed_at_start(tmp_path):
+    """`start SEAT BUDGET SEED` (docs/protocol.md) gives the program its seat's seed, as stored."""
+    (tmp_path / "told.js").write_text(TOLD)
+    shutil.copy(Path(__file__).parent / "programs" / "lib.js", tmp_path)
+    program = agents.program(["node", "told.js"], tmp_path, "told", ["told.js", "lib.js"])
+    ended: list[dict] = []
+    tournament.run([SMALL], [program, agents.resolve("random")], tmp_path / "run",
+                   Options(games=1, analysis_time=2.0, game_time=2.0), on_game=ended.append)
+    rows = {(r["black"], r["white"]): r for r in _rows(tmp_path / "run")}
+    assert len(ended) == 2
+    for game in ended:
+        record = game["record"]
+        seat = record.players.index("told")
+        (text,) = [o["text"] for o in record.output if o["seat"] == seat]
+        row = rows[record.players]
+        (told,) = re.findall(r"told: start (\d) \S+ (\d+)", text)
+        assert told == (str(seat), str((row["black_seed"], row["white_seed"])[seat])) and int(told[1]) != row["seed"]
 
 
 # --- a run's secret ------------------------------------------------------------------------------
