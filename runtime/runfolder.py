@@ -15,7 +15,7 @@ from pathlib import Path
 from ..files import check_writable
 from ..gdl.diagnostics import LudicaError
 from .records import ResultsStore
-from .seatseeds import SECRET_FILE
+from .seatseeds import SECRET_FILE, kept
 
 STORE = "results.sqlite"
 LOCK = ".lock"  # all a refused run may have left: it holds nothing of a run or of the user's
@@ -48,6 +48,7 @@ def check_out(out: Path, *, resume: bool) -> None:
             shown = ", ".join(theirs[:5]) + (f" and {len(theirs) - 5} more" if len(theirs) > 5 else "")
             raise RunFolderError(f"--out {out} holds files ludica did not write ({shown}); a run writes its files "
                                  "(results.sqlite, report.html, ...) only into a new or empty folder: give one")
+    kept(out)  # a game secret there must be whole: said now, not once the run is under way
     check_writable(out, "--out")
 
 

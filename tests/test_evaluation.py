@@ -247,6 +247,11 @@ def test_adaptation_curves_come_from_games_kept_apart(tmp_path, unseen):
     assert len({round(x, 9) for _, x in curve["points"]}) == 1
     assert curve["area"] == pytest.approx(curve["points"][-1][1])
     assert len(summary.adaptation_games) == 2 * 2 * 2 * 2  # 2 stages, 2 fractions, 2 baselines, 2 seats
+    # each copy last@f is told, seat by seat, the seeds last is told in the same game (and so is its opponent)
+    told = {(g["stage_hash"], g["black"], g["white"]): (g["black_seed"], g["white_seed"]) for g in summary.games}
+    for g in summary.adaptation_games:
+        full = (g["stage_hash"], g["black"].split("@")[0], g["white"].split("@")[0])
+        assert (g["black_seed"], g["white_seed"]) == told[full] and g["black_seed"] != g["white_seed"]
     assert {r.name for r in summary.overall.ratings} == {"random", "greedy", "last"}
     assert summary.played == summary.planned
     none = evaluate.Config(**{**CONFIG.__dict__, "adaptation": ()})

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ludica import compiler, gdl, stages
+from ludica.cli import main
 from ludica.gdl.diagnostics import LudicaError
 from ludica.runtime import entrants as agents, seatseeds, tournament
 from ludica.runtime.plans import Options, StagePlan, game_seed
@@ -163,7 +164,8 @@ def test_a_new_run_may_start_with_another_runs_secret_and_nothing_else_of_the_us
         tournament.run([SMALL], specs, tmp_path / "theirs", IN_PROCESS)
 
 
-def test_a_run_folder_from_before_seat_seeds_resumes_its_games_as_played_and_the_rest_from_a_new_secret(tmp_path):
+def test_a_run_folder_from_before_seat_seeds_resumes_its_games_as_played_and_the_rest_from_a_new_secret(tmp_path,
+                                                                                                       capsys):
     specs = [agents.resolve("random"), agents.resolve("greedy")]
     out, played = tmp_path / "old", []
 
@@ -189,6 +191,7 @@ def test_a_run_folder_from_before_seat_seeds_resumes_its_games_as_played_and_the
     assert all(r["black_seed"] is None and r["white_seed"] is None for r in rows[:2])
     assert len(rows) == 4 and all((r["black_seed"], r["white_seed"]) == seatseeds.seat_seeds(secret, r["seed"])
                                   for r in rows[2:])
+    assert main(["report", str(out)]) == 0 and (out / "report.html").is_file(), capsys.readouterr().out
 
 
 @pytest.mark.parametrize("text, said", [
@@ -196,11 +199,17 @@ def test_a_run_folder_from_before_seat_seeds_resumes_its_games_as_played_and_the
     ('{"seed": 1}', "does not hold a game secret"),
     ('{"secret": "abcd"}', "the game secret has 16 bits, not 128"),
 ])
-def test_a_damaged_secret_is_said_with_its_file_and_what_to_do(tmp_path, text, said):
-    (tmp_path / seatseeds.SECRET_FILE).write_text(text)
-    with pytest.raises(LudicaError, match=re.escape(said)) as caught:
-        seatseeds.kept_or_made(tmp_path)
-    assert str(tmp_path / seatseeds.SECRET_FILE) in str(caught.value) and "start the run again" in str(caught.value)
+def test_a_damaged_secret_is_said_with_its_file_and_what_to_do_before_any_work(tmp_path, text, said):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / seatseeds.SECRET_FILE).write_text(text)
+    for attempt in (lambda: seatseeds.kept_or_made(out),
+                    lambda: tournament.run([TIC_TAC_TOE], [agents.resolve("random"), agents.resolve("greedy")], out,
+                                           IN_PROCESS)):
+        with pytest.raises(LudicaError, match=re.escape(said)) as caught:
+            attempt()
+        assert str(out / seatseeds.SECRET_FILE) in str(caught.value) and "start the run again" in str(caught.value)
+    assert sorted(p.name for p in out.iterdir()) == [seatseeds.SECRET_FILE]  # refused before the store was made
 
 
 # --- an agent that tries to foresee its opponent --------------------------------------------------
