@@ -40,8 +40,9 @@ SEAT_NAMES = ("Black", "White")
 
 class Seat(Protocol):
     """A player of one game: told its own seed for the game (its seat's, which the other seat
-    cannot compute: runtime/seatseeds.py), its clock and its seat (0 black, 1 white) at the start; asked for moves; told its score at the end (1 a win, 0 a draw, -1 a loss; None: the game
-    broke off), as the competition's protocol tells a bot (an agent program reads both)."""
+    cannot compute: runtime/seatseeds.py), its clock and its seat (0 black, 1 white) at the start;
+    asked for moves; told its score at the end (1 a win, 0 a draw, -1 a loss; None: the game broke
+    off), as the competition's protocol tells a bot (an agent program reads both)."""
 
     name: str
 

@@ -61,8 +61,9 @@ class Hooks:
 
 def _check_unseen_by(agents: list[AgentSpec], folder: Path) -> None:
     """No agent is given a file of the run folder (its store, its game secret, its secret draw seed,
-    its unseen stages): not as its file or one of its program's files, and not through a data folder that
-    holds the run folder or lies in it. Said before anything is played, with what to change."""
+    its unseen stages): not as its file or one of its program's files, and not through a data
+    folder that holds the run folder or lies in it. Said before anything is played, with what to
+    change."""
     run = folder.resolve()
     secrets = (f"the run folder {folder}, which holds the run's secrets (its store, game secret, draw seed and "
                "unseen stages)")
