@@ -44,7 +44,9 @@ def measure(stage, game, sandbox: bool, games: int) -> tuple[float, float, int]:
             plies = 0
             for g in range(1, games + 1):
                 t0 = time.perf_counter()
-                record = referee.play_game(game, ready, g, 30.0, names=("random", "greedy"))
+                # both seats told g: sandboxed or in-process (one `random` for both), random plays the
+                # same moves, so both modes time the same games
+                record = referee.play_game(game, ready, g, 30.0, names=("random", "greedy"), seat_seeds=(g, g))
                 wall += time.perf_counter() - t0
                 charged += sum(record.time_used)
                 plies += sum(1 for p in record.plies if p.move != "pass")

@@ -142,7 +142,9 @@ def episode_options(p, analysis: float, game: float) -> None:
                    help="the environment variable holding endpoint NAME's key (sent to that endpoint alone, over "
                         "https or to this machine; default: no key). Its name is kept in the run folder, never "
                         "its value")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the run's seed (game seeds derive from it; each seat's own seed from its game's seed and "
+                        "a secret kept in the run folder)")
     p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
     p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")
     p.add_argument("--in-process", action="store_true",

@@ -52,6 +52,7 @@ class LocalSeat:
         return Answer({"op": "analysed", "ok": True}, spent, time.monotonic() - w0)
 
     def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
+        # this seat's own seed; in-process both seats share one `random`, as trusted agents may
         random.seed(seed)
         np.random.seed(seed % 2**32)
         return Answer({"op": "game-ready"}, 0.0, 0.0)

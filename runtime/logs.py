@@ -29,6 +29,7 @@ def game_json(record: GameRecord, analyses: dict[str, dict] | None = None) -> di
         "metadata": {"blackStrategy": record.players[0], "whiteStrategy": record.players[1], "stage": record.stage,
                      "stageHash": record.stage_hash, "blackScore": record.scores[0], "whiteScore": record.scores[1],
                      "result": record.result, "reason": record.reason, "seed": record.seed,
+                     "seatSeeds": list(record.seat_seeds) if record.seat_seeds is not None else None,
                      "timeUsed": {"black": round(record.time_used[0], 4), "white": round(record.time_used[1], 4)},
                      "date": datetime.now(UTC).isoformat(timespec="seconds")},
         "initialBoard": record.initial_board,

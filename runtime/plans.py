@@ -2,7 +2,9 @@
 
 Game g of the pairing (black, white) on a stage gets a seed derived from the run's seed, the
 stage's hash, both names and g, so a resumed run plays the very games an uninterrupted one would
-(with deterministic agents).
+(with deterministic agents). Anyone can compute that seed, an agent too: it names the game and
+seeds the referee's own draws, and no seat is told it. Each seat is told a seed of its own, derived
+from it and the run's game secret (seatseeds.py).
 """
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ LATER_OPTIONS = {"isolate_rules": False, "human_time": HUMAN_TIME, "model_time":
 
 
 def game_seed(run_seed: int, stage_hash_: str, black: str, white: str, index: int) -> int:
+    """The game's seed, from public data alone (seatseeds.seat_seeds makes the seats' from it)."""
     digest = hashlib.sha256(f"{run_seed}|{stage_hash_}|{black}|{white}|{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 

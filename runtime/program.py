@@ -244,6 +244,7 @@ class Program:
         self._answer()
 
     def start(self, seat: int, budget: float, seed: int) -> None:
+        """A game begins: the program's seat, its clock, and its own seed (never the opponent's)."""
         self.lines.drop_pending()
         self.lines.write(f"start {seat} {budget:g} {seed}")
 

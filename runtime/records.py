@@ -36,6 +36,9 @@ CREATE TABLE IF NOT EXISTS games (
     ply_seconds TEXT NOT NULL DEFAULT '[]',  -- [[player, seconds charged], ...] per ply
     ply_usage TEXT NOT NULL DEFAULT '[]',  -- a language model's tokens... per ply: [[ply, player, {...}], ...]
     usage TEXT,  -- per seat, a language model's totals over the game, failed moves too: [{...} or null, ...]
+    -- the seed each seat was told (runtime/seatseeds.py); null in a game played before seats had their
+    -- own, when both were told the game's `seed`
+    black_seed INTEGER, white_seed INTEGER,
     UNIQUE (stage_hash, black, white, game_index));
 CREATE TABLE IF NOT EXISTS stages (
     stage_hash TEXT PRIMARY KEY, name TEXT NOT NULL, text TEXT NOT NULL, role TEXT NOT NULL,
@@ -45,7 +48,7 @@ CREATE TABLE IF NOT EXISTS stages (
 """
 # Columns added since a table was first written: a store made before has them added, with their defaults.
 ADDED = {"games": {"ply_seconds": "TEXT NOT NULL DEFAULT '[]'", "ply_usage": "TEXT NOT NULL DEFAULT '[]'",
-                   "usage": "TEXT"},
+                   "usage": "TEXT", "black_seed": "INTEGER", "white_seed": "INTEGER"},
          "analyses": {"usage": "TEXT"},
          "stages": {"multiplicity": "INTEGER NOT NULL DEFAULT 1", "divergence": "REAL", "divergence_se": "REAL"}}
 
@@ -209,18 +212,19 @@ class ResultsStore:
 
     def add_game(self, record: GameRecord, game_index: int) -> None:
         moves = [p.move for p in record.plies]
+        black_seed, white_seed = record.seat_seeds if record.seat_seeds is not None else (None, None)
         self._write(
             "INSERT INTO games (stage, stage_hash, black, white, game_index, seed, result, winner, black_score,"
             " white_score, reason, detail, plies, moves, black_time, white_time, illegal, penalties, log,"
-            " finished_at, ply_seconds, ply_usage, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " ?, ?, ?, ?, ?)",
+            " finished_at, ply_seconds, ply_usage, usage, black_seed, white_seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record.stage, record.stage_hash, record.players[0], record.players[1], game_index, record.seed,
              record.result, record.winner, record.scores[0], record.scores[1], record.reason, record.detail,
              len(record.plies), json.dumps(moves), record.time_used[0], record.time_used[1],
              json.dumps(record.illegal), json.dumps(record.penalties), "\n".join(record.log), _now(),
              json.dumps([[p.player, p.seconds] for p in record.plies]),
              json.dumps([[i, p.player, p.usage] for i, p in enumerate(record.plies) if p.usage]),
-             json.dumps(record.usage) if any(record.usage) else None))
+             json.dumps(record.usage) if any(record.usage) else None, black_seed, white_seed))
 
     def add_analysis(self, stage: str, stage_hash: str, agent: str, answer, lockdown: dict,
                      output: tuple[str, int]) -> None:

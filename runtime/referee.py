@@ -29,6 +29,7 @@ import numpy as np
 from ..compiler.game import CompiledGame
 from ..gdl import ast as A
 from ..gdl.printer import format as format_stage
+from . import seatseeds
 from .sandbox import Answer
 
 MAX_PLIES = 2000
@@ -38,9 +39,10 @@ SEAT_NAMES = ("Black", "White")
 
 
 class Seat(Protocol):
-    """A player of one game: told the game's seed, its clock and its seat (0 black, 1 white) at the
-    start; asked for moves; told its score at the end (1 a win, 0 a draw, -1 a loss; None: the game
-    broke off), as the competition's protocol tells a bot (an agent program reads both)."""
+    """A player of one game: told its own seed for the game (its seat's, which the other seat
+    cannot compute: runtime/seatseeds.py), its clock and its seat (0 black, 1 white) at the start;
+    asked for moves; told its score at the end (1 a win, 0 a draw, -1 a loss; None: the game broke
+    off), as the competition's protocol tells a bot (an agent program reads both)."""
 
     name: str
 
@@ -71,7 +73,7 @@ class GameRecord:
     stage: str
     stage_hash: str
     players: tuple[str, str]
-    seed: int
+    seed: int  # the game's: it names the game, and the referee's own draws come from it
     initial_board: list[list[int]]
     plies: list[Ply] = field(default_factory=list)
     winner: int | None = None
@@ -86,6 +88,7 @@ class GameRecord:
     forfeited: tuple[bool, bool] = (False, False)
     # per seat, a language model's usage over the game (its failed moves too): tokens, calls... summed
     usage: list[dict | None] = field(default_factory=lambda: [None, None])
+    seat_seeds: tuple[int, int] | None = None  # (black's, white's): what each seat was told
 
     @property
     def result(self) -> str:
@@ -149,9 +152,13 @@ def _continues_note(stage: A.Stage) -> str:
 
 def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: int,
               game_time: float | tuple[float, float] = 10.0, names: tuple[str, str] | None = None,
-              no_strategy: tuple[str, str] = ("", ""), on_ply: Watcher | None = None) -> GameRecord:
+              no_strategy: tuple[str, str] = ("", ""), on_ply: Watcher | None = None,
+              seat_seeds: tuple[int, int] | None = None) -> GameRecord:
     """Play one game; `seats[i]` None means that player has no strategy (`no_strategy[i]` says why,
-    and `names` names the players). `game_time` is each seat's budget for the game, one for both
+    and `names` names the players). `seed` is the game's; each seat is told its own, `seat_seeds`
+    (black's, white's), which a run derives from its kept secret (runtime/seatseeds.py); without
+    them the seats' seeds come from a fresh secret, so a game outside a run gives neither seat a
+    seed the other can compute either. `game_time` is each seat's budget for the game, one for both
     or (black's, white's): a human's clock is not an agent's. `on_ply` watches the game live: it is
     called once before the first move and after every ply; an exception in it ends the game (and
     goes on to the caller)."""
@@ -164,11 +171,13 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
         names = (black.name, white.name)
     ready = (black, white) if black is not None and white is not None else None  # else a forfeit below
     state = game.initial_state()
+    if seat_seeds is None:
+        seat_seeds = seatseeds.seat_seeds(seatseeds.fresh(), seed)
     record = GameRecord(stage=game.stage.name, stage_hash=stage_hash(game.stage), players=names, seed=seed,
-                        initial_board=game.board(state).tolist())
+                        initial_board=game.board(state).tolist(), seat_seeds=seat_seeds)
     log = record.log
     log.append(f"Game started: {names[0]}(B) vs {names[1]}(W) on Stage: {game.stage.name}")
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # the referee's own draws (a move in place of an illegal one): no seat's generator
     started, decided = [False, False], False
     try:
         for p in (0, 1):
@@ -176,7 +185,7 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
                 _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
         if ready is not None:
             for p in (0, 1):
-                answer = ready[p].start_game(seed, budgets[p], p)
+                answer = ready[p].start_game(seat_seeds[p], budgets[p], p)
                 started[p] = True
                 record.time_used[p] += answer.seconds  # what the agent does as a game starts is its time
                 if answer.failure == "timeout":

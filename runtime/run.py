@@ -31,7 +31,7 @@ from ..compiler import compile as compile_stage
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
-from . import guarded, jail, logs
+from . import guarded, jail, logs, seatseeds
 from .api import RulesApi, warm
 from .entrants import AgentSpec
 from .plans import LATER_OPTIONS, Options, StagePlan, title
@@ -164,7 +164,8 @@ class Run:
 
     def play(self, plans: list[StagePlan], agents: list[AgentSpec], *, jobs: int = 1, hooks: Hooks = Hooks()) -> None:
         """Play the plans' missing games with the run's stored options, `jobs` stages at a time, in
-        the plans' order; the stages the store does not hold yet are stored first (_keep_stages).
+        the plans' order; the stages the store does not hold yet are stored first (_keep_stages), and
+        the run's game secret is kept before its first game (runtime/seatseeds.py).
         Ctrl-C (or an exception in a hook) stops every job: the games in hand are not recorded,
         every agent process is killed, and the exception goes on."""
         options = self.options
@@ -179,6 +180,7 @@ class Run:
                                   "--in-process (or these agents)")
         check_endpoints(agents, options.endpoints)
         self._keep_stages(plans)
+        secret = seatseeds.kept_or_made(self.folder)
         with notice_if_slow(hooks.on_wait, f"{COMPILING}, every kind of stage side by side"):
             warm_stages([p.stage for p in plans])  # then each stage's own warm-up below loads from the cache
         if not options.sandbox or any(a.human for a in agents):
@@ -186,7 +188,7 @@ class Run:
         # at most one job per core: more would make every game wait longer for a CPU (fair, since
         # waiting is never charged, but slower)
         jobs = max(1, min(jobs, len(plans), len(cores())))
-        _Jobs(self, plans, {a.name: a for a in agents}, options, hooks).play(jobs)
+        _Jobs(self, plans, {a.name: a for a in agents}, options, secret, hooks).play(jobs)
 
 
 def check_endpoints(agents: list[AgentSpec], endpoints: dict) -> None:
@@ -205,11 +207,12 @@ def check_endpoints(agents: list[AgentSpec], endpoints: dict) -> None:
 
 class _Jobs:
     """One `Run.play`: the plans still to start, the entrants alive (a stop kills them), and the
-    first error of a job (handed to the caller)."""
+    first error of a job (handed to the caller); `secret` is the run's game secret, which each
+    seat's seed derives from."""
 
     def __init__(self, run: Run, plans: list[StagePlan], agents: dict[str, AgentSpec], options: Options,
-                 hooks: Hooks):
-        self.run, self.agents, self.options, self.hooks = run, agents, options, hooks
+                 secret: bytes, hooks: Hooks):
+        self.run, self.agents, self.options, self.secret, self.hooks = run, agents, options, secret, hooks
         self.todo: queue.Queue = queue.Queue()
         for plan in plans:
             self.todo.put(plan)
@@ -293,9 +296,10 @@ class _Jobs:
                 seats = (entrants[black].ready(), entrants[white].ready())
                 budgets = (self._budget(black), self._budget(white))
                 watch = None if hooks.on_ply is None else functools.partial(hooks.on_ply, plan.title, number)
-                record = play_game(game, seats, plan.seed(options.seed, black, white, k), budgets,
-                                   names=(black, white),
-                                   no_strategy=(entrants[black].why_not, entrants[white].why_not), on_ply=watch)
+                seed = plan.seed(options.seed, black, white, k)
+                record = play_game(game, seats, seed, budgets, names=(black, white),
+                                   no_strategy=(entrants[black].why_not, entrants[white].why_not), on_ply=watch,
+                                   seat_seeds=seatseeds.seat_seeds(self.secret, seed))
                 if self.stopping.is_set():  # the game may have been cut short by the stop: not a result
                     raise Stopped
                 analyses = {"black": entrants[black].analysis, "white": entrants[white].analysis}

@@ -258,7 +258,8 @@ class AgentProcess:
 
     def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
         """Fork a game process from the analysed strategy; its CPU time counts on the game clock.
-        `seat`: the agent's (0 black, 1 white), for an agent program that reads it."""
+        `seed`: this seat's own, which seeds its `random`; `seat`: the agent's (0 black, 1 white),
+        for an agent program that reads it."""
         self._before_game = set(self.tree.members(rescan=True))
         self.drain.mark()
         answer = self._request({"op": "game", "seed": seed, "seat": seat, "budget": budget}, budget, whole=False)

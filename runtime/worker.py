@@ -76,7 +76,8 @@ def _play(reader: protocol.Reader, sock: socket.socket, strategy, api: Rules, se
           now) -> None:
     """The game process: answer move requests until told the game is over. The referee sends
     nothing between `game` and this process's `game-ready`, so the reader it inherits holds no
-    message that its parent would read again."""
+    message that its parent would read again. `seed` is this seat's own (runtime/seatseeds.py): the
+    opponent's generators start elsewhere."""
     random.seed(seed)
     np.random.seed(seed % 2**32)
     protocol.send(sock, {"op": "game-ready", "seq": seq}, timeout=None)

@@ -22,6 +22,7 @@ from ludica.runtime import entrants as agents, tournament
 from ludica.runtime.api import RulesApi, stage_view
 from ludica.runtime.program import Program, ProgramFailed
 from ludica.runtime.records import ResultsStore
+from test_seat_seeds import same_secret  # (a module: its tests are not collected again)
 
 SYSTEMS = Path(__file__).parent / "arena_systems"
 OPTIONS = dict(games=1, analysis_time=2.0, game_time=2.0, seed=11)
@@ -71,6 +72,9 @@ def test_the_javascript_greedy_plays_the_moves_of_ludicas_greedy(tmp_path):
     played = {}
     for label, spec in (("js", system("greedy")), ("python", agents.resolve("greedy"))):
         assert spec.name == "greedy"  # one name, so the games have the same seeds (and random the same moves)
+        if label == "python":  # and one game secret, so each seat is told the same seed in both runs
+            (tmp_path / label).mkdir()
+            same_secret(tmp_path / label / "out", tmp_path / "js" / "out")
         games, analyses = run(tmp_path / label, ["standard-8x8", "partial-c-squares-cw"],
                               [spec, agents.resolve("random")])
         assert len(games) == 4 and all(g["reason"] == "normal" for g in games)

@@ -18,6 +18,7 @@ from ludica.evaluation import anytime, evaluate, failures, metrics, stageset
 from ludica.runtime import Options
 from ludica.runtime import entrants as agents
 from ludica.runtime.records import ResultsStore
+from test_seat_seeds import same_secret  # (a module: its tests are not collected again)
 
 HERE = Path(__file__).parent / "agents"
 
@@ -222,6 +223,7 @@ def test_an_interrupted_evaluation_resumed_gives_the_same_ratings(tmp_path, unse
         if len(played) == 7:
             raise KeyboardInterrupt
 
+    same_secret(tmp_path / "cut", tmp_path / "whole")
     with pytest.raises(KeyboardInterrupt):
         evaluate.run(_stages(unseen), specs, tmp_path / "cut", CONFIG, resamples=100,
                      callbacks=evaluate.Callbacks(on_game=stop_after_seven))
@@ -245,6 +247,11 @@ def test_adaptation_curves_come_from_games_kept_apart(tmp_path, unseen):
     assert len({round(x, 9) for _, x in curve["points"]}) == 1
     assert curve["area"] == pytest.approx(curve["points"][-1][1])
     assert len(summary.adaptation_games) == 2 * 2 * 2 * 2  # 2 stages, 2 fractions, 2 baselines, 2 seats
+    # each copy last@f is told, seat by seat, the seeds last is told in the same game (and so is its opponent)
+    told = {(g["stage_hash"], g["black"], g["white"]): (g["black_seed"], g["white_seed"]) for g in summary.games}
+    for g in summary.adaptation_games:
+        full = (g["stage_hash"], g["black"].split("@")[0], g["white"].split("@")[0])
+        assert (g["black_seed"], g["white_seed"]) == told[full] and g["black_seed"] != g["white_seed"]
     assert {r.name for r in summary.overall.ratings} == {"random", "greedy", "last"}
     assert summary.played == summary.planned
     none = evaluate.Config(**{**CONFIG.__dict__, "adaptation": ()})
@@ -263,6 +270,7 @@ def test_a_gauntlet_plays_only_the_submitted_agents_games_and_the_same_anytime_s
     assert {g["stage_hash"] for g in summary.reference_games} == unseen_stages
     assert summary.played == summary.planned and {r.name for r in summary.overall.ratings} == set(summary.agents)
     # a round robin plays those same games (the same seeds) and more: the anytime scale is the same
+    same_secret(tmp_path / "r", tmp_path / "g")
     robin = evaluate.run(_stages(unseen), specs, tmp_path / "r", evaluate.Config(**{**config.__dict__,
                                                                                    "format": "round-robin"}),
                          resamples=20)

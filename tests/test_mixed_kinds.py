@@ -1,7 +1,8 @@
 """One run mixing every kind of agent (a Python file, agent programs in JavaScript and C, an Arena
 JavaScript system, a language model against a stand-in endpoint), killed with SIGKILL mid-run and
 resumed: it ends with the very games of a run that was never interrupted (its agents play
-deterministically, given the game's seed), and leaves no process."""
+deterministically, given their seats' seeds: the run folder starts with the other's game secret),
+and leaves no process."""
 from __future__ import annotations
 
 import json
@@ -70,6 +71,8 @@ def test_a_run_of_every_kind_of_agent_killed_and_resumed_plays_the_games_of_an_u
                                                     "'standin'")]
     db.close()
     assert usage and all(u is not None and sum(s["tokens_in"] for s in u if s) > 0 for u in usage)  # tokens kept
+    (tmp_path / "cut").mkdir()  # with the uninterrupted run's game secret: its seats' seeds
+    shutil.copy2(tmp_path / "whole" / "game-secret.json", tmp_path / "cut")
     run = subprocess.Popen(command + ["--out", str(tmp_path / "cut")], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120

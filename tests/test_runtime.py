@@ -24,6 +24,7 @@ from ludica.runtime.api import RulesApi, stage_view
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.referee import play_game
 from ludica.runtime.sandbox import Answer
+from test_seat_seeds import same_secret  # (a module: its tests are not collected again)
 
 HERE = Path(__file__).parent / "agents"
 
@@ -336,6 +337,7 @@ def test_an_interrupted_run_resumed_gives_the_same_results(tmp_path):
         if len(played) == 5:
             raise KeyboardInterrupt
 
+    same_secret(tmp_path / "cut", tmp_path / "whole")  # the same run: its seats are told the same seeds
     with pytest.raises(KeyboardInterrupt):
         tournament.run(paths, specs, tmp_path / "cut", options, on_game=stop_after_five)
     assert len(_table(tmp_path / "cut")) == 5
@@ -356,11 +358,13 @@ def test_an_interrupted_run_resumed_gives_the_same_results(tmp_path):
 
 def test_two_jobs_play_the_same_games_as_one(tmp_path):
     """Stages side by side, each job's agents on their own core: deterministic agents (seeded by
-    the game's seed) make the very same moves; the same stage given twice is played once."""
+    their seats' seeds, from the same game secret) make the very same moves; the same stage given
+    twice is played once."""
     specs = [agents.resolve(a) for a in ("random", "greedy", "positional")]
     paths = [stages.path("tic-tac-toe"), stages.path("small-board-6x6"), stages.path("tic-tac-toe")]
     options = tournament.Options(games=1, analysis_time=5, game_time=5, seed=2)
     one = tournament.run(paths, specs, tmp_path / "one", options, jobs=1)
+    same_secret(tmp_path / "two", tmp_path / "one")
     two = tournament.run(paths, specs, tmp_path / "two", options, jobs=2)
     assert _table(tmp_path / "one") == _table(tmp_path / "two")
     assert len(_table(tmp_path / "one")) == 2 * 6
@@ -373,6 +377,7 @@ def test_a_sandboxed_run_killed_with_sigkill_resumes_to_the_same_table(tmp_path)
                "greedy", "--agent", str(HERE / "crash_at_5.py"), "--games", "2", "--analysis-time", "5",
                "--game-time", "5", "--seed", "4"]
     subprocess.run(command + ["--out", str(tmp_path / "whole")], check=True, capture_output=True, timeout=300)
+    same_secret(tmp_path / "cut", tmp_path / "whole")
     run = subprocess.Popen(command + ["--out", str(tmp_path / "cut")], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
