@@ -6,9 +6,11 @@ which is the referee's own cost (asking, waiting, charging, stopping and resumin
 applying the move, logging). The same games with both agents in-process (no sandbox) give the
 floor: the engine's and the referee's bookkeeping without any process boundary.
 
-Then the cost of starting an agent's worker (its sandbox, Python, the stage compiled from numba's
-cache, the API warmed; the agent's own code not yet loaded): real time from launch until it is
-ready, and the CPU time of its processes, over `--starts` starts of the random agent.
+The same games with both agents' rules in oracles of their own (`--isolate-rules`) give that
+mode's cost per move to the referee. Then the cost of starting an agent's worker (its sandbox,
+Python, the stage compiled from numba's cache, the API warmed; the agent's own code not yet
+loaded): real time from launch until it is ready, and the CPU time of its processes, over
+`--starts` starts of the random agent, without and with its rules oracle.
 
     python benchmarks/referee_cost.py [--stage standard-8x8] [--games 20] [--starts 10]
 
@@ -30,9 +32,9 @@ from ludica.runtime.stage_entrant import Entrant
 TARGET_MS = 1.0
 
 
-def measure(stage, game, sandbox: bool, games: int) -> tuple[float, float, int]:
+def measure(stage, game, sandbox: bool, games: int, isolate: bool = False) -> tuple[float, float, int]:
     """(real seconds, charged seconds, plies) over `games` games after one warm-up game."""
-    options = tournament.Options(analysis_time=5, game_time=30, sandbox=sandbox)
+    options = tournament.Options(analysis_time=5, game_time=30, sandbox=sandbox, isolate_rules=isolate)
     with tempfile.TemporaryDirectory() as tmp:
         store = ResultsStore(Path(tmp) / "r.sqlite")
         seats = [Entrant(resolve(n), game, gdl.format(stage), options, store, stage, options.analysis_time)
@@ -57,7 +59,7 @@ def measure(stage, game, sandbox: bool, games: int) -> tuple[float, float, int]:
     return wall, charged, plies
 
 
-def start_cost(text: str, starts: int) -> tuple[float, float]:
+def start_cost(text: str, starts: int, isolate: bool = False) -> tuple[float, float]:
     """(real seconds, CPU seconds of the worker's processes) per start of a sandboxed worker, after
     one start that is not counted (it fills the page cache)."""
     from ludica.runtime.sandbox import AgentProcess, Settings
@@ -65,7 +67,7 @@ def start_cost(text: str, starts: int) -> tuple[float, float]:
     agent = str(resolve("random").path)
     wall = cpu = 0.0
     for k in range(starts + 1):
-        seat = AgentProcess(agent, text, Settings())
+        seat = AgentProcess(agent, text, Settings(isolate_rules=isolate))
         t0 = time.perf_counter()
         answer = seat.start()
         took, used = time.perf_counter() - t0, seat.tree.cpu_seconds()
@@ -86,8 +88,9 @@ def main() -> int:
     stage = gdl.load(stages.path(args.stage) if "/" not in args.stage else Path(args.stage))
     game = compile_stage(stage)
     rows = {}
-    for label, sandbox in (("in-process", False), ("sandboxed", True)):
-        wall, charged, plies = measure(stage, game, sandbox, args.games)
+    for label, sandbox, isolate in (("in-process", False, False), ("sandboxed", True, False),
+                                    ("isolated", True, True)):
+        wall, charged, plies = measure(stage, game, sandbox, args.games, isolate)
         rows[label] = (wall, charged, plies)
         print(f"{label:>10}: {args.games} games, {plies} moves: {1000 * wall / plies:6.3f} ms real per move, "
               f"{1000 * charged / plies:6.3f} ms charged to the agents, referee's own "
@@ -98,10 +101,18 @@ def main() -> int:
     print(f"sandbox overhead per move: {own - floor:.3f} ms over the in-process floor ({floor:.3f} ms); "
           f"referee's own cost {own:.3f} ms per move: target < {TARGET_MS:g} ms "
           f"{'met' if own < TARGET_MS else 'NOT met'}")
+    isolated = 1000 * (rows["isolated"][0] - rows["isolated"][1]) / rows["isolated"][2]
+    print(f"--isolate-rules: referee's own cost {isolated:.3f} ms per move, {isolated / own:.2f}x the default "
+          "sandbox's (the agents' API calls, answered by their oracles, are charged to them: "
+          "benchmarks/isolation.py)")
     if args.starts:
-        wall, cpu = start_cost(gdl.format(stage), args.starts)
-        print(f"agent start: {1000 * wall:.0f} ms real, {1000 * cpu:.0f} ms CPU of its processes, per start "
-              f"({args.starts} starts)")
+        starts = {}
+        for label, isolate in (("agent start", False), ("with --isolate-rules", True)):
+            wall, cpu = starts[label] = start_cost(gdl.format(stage), args.starts, isolate)
+            print(f"{label:>20}: {1000 * wall:.0f} ms real, {1000 * cpu:.0f} ms CPU of its processes, per start "
+                  f"({args.starts} starts)")
+        print(f"an agent's start with its rules oracle: {starts['with --isolate-rules'][0] / starts['agent start'][0]:.2f}x "
+              "the default's real time")
     return 0
 
 

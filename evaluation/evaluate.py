@@ -24,6 +24,7 @@ from collections.abc import Callable
 from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.plans import LATER_OPTIONS, Options, StagePlan, round_robin, title, unique_stages
+from ..runtime.records import RULES_READABLE
 from ..runtime.referee import stage_hash
 from ..runtime.run import Hooks, Run
 from . import adaptation, anytime, stageset
@@ -171,6 +172,9 @@ def play(run: Run, stages: list[EvalStage], agents: list[AgentSpec], config: Con
               evaluation=json.dumps(evaluation, sort_keys=True))
     if draw is not None:  # not a setting to compare: the stages' hashes already tell draws apart
         run.store.save_settings({"draw": draw.as_json()})
+    readable = rules_in_memory(agents, config.options, stages)
+    if readable:  # for the report to say; not compared on --resume (the options already are)
+        run.store.save_settings({RULES_READABLE: json.dumps(readable)})
     for position, (s, plan) in enumerate(planned):
         run.store.add_stage(stage_hash(s.stage), plan.title, s.text, s.role, s.weight, position,
                             plan.analysis_time, len(plan.schedule()), s.multiplicity,
@@ -185,6 +189,23 @@ def play(run: Run, stages: list[EvalStage], agents: list[AgentSpec], config: Con
     summary = summarise(run.store, resamples=resamples, seed=run.options.seed)
     summary.stopped = watch.stopped
     return summary
+
+
+def rules_in_memory(agents: list[AgentSpec], options: Options, stages: list[EvalStage]) -> list[str]:
+    """The agents that play unseen stages with the compiled rules in their own memory, where a
+    Python agent can read the stage's exact text (through gc): every Python agent that is not built
+    in, unless --isolate-rules puts the rules in an oracle it cannot read. (A program's worker, which
+    holds them, is not readable by the program; a model's harness runs in the referee.)
+
+    Not the default, measured (benchmarks/referee_cost.py, benchmarks/isolation.py): the referee's
+    cost per move is the same either way and an agent's start 1.2x, but every API call is a round
+    trip, about 12x an in-process call. For the submitted agents alone it would give the built-in
+    baselines an API an order of magnitude faster than the agents rated against them; for everyone,
+    it would weaken the baselines' tree search (mcts) per node and so change the scale of every
+    result. So the evaluation says it instead, at its start and in its report."""
+    if options.isolate_rules or not options.sandbox or not any(s.role == UNSEEN for s in stages):
+        return []
+    return sorted(a.name for a in agents if a.kind == "python" and not a.builtin)
 
 
 class _Watch:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..runtime.records import SENT
+from ..runtime.records import RULES_READABLE, SENT
 from . import adaptation, anytime, failures, metrics, views
 from .ratings import Ratings, outcomes, rate
 
@@ -86,6 +86,11 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     }
     sent = [f"the unseen set was sent to endpoint {name} ({url}), off this machine: treat it as public from now on"
             for name, url in sorted(json.loads(settings.get(SENT, "{}")).items())]
+    readable = json.loads(settings.get(RULES_READABLE, "[]"))
+    if isinstance(readable, list) and readable and all(isinstance(n, str) for n in readable):
+        sent.append(f"{', '.join(readable)} played the unseen stages with their rules in their own memory (no "
+                    "--isolate-rules), where a Python agent can read a stage's exact text: if untrusted, treat the "
+                    "set as seen by them, and evaluate such agents with --isolate-rules")
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
                    sent + failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
                    _anytime(stages, games + learning + among, everyone, baselines), settings,

@@ -64,6 +64,7 @@ def _now() -> str:
 
 
 SENT = "unseen sent to"  # the settings key of ResultsStore.note_sent
+RULES_READABLE = "rules readable by"  # the agents that held unseen stages' rules in memory (evaluation.rules_in_memory)
 
 # SQLite's header field for the application that owns a file: "LUDC". A store made before it was
 # set is recognised by its tables.

@@ -30,7 +30,8 @@ from ludica.runtime import resolve
 from ludica.runtime.api import RulesApi, warm
 from ludica.runtime.sandbox import AgentProcess, Settings
 from ludica.runtime import jail
-from ludica.runtime.records import ResultsStore
+from ludica.evaluation.summary import summarise
+from ludica.runtime.records import RULES_READABLE, ResultsStore
 from ludica.runtime.worker import load_agent
 
 HERE = Path(__file__).parent / "agents"
@@ -143,6 +144,15 @@ def test_a_spy_in_the_sandbox_finds_nothing_outside_the_api(planted, tmp_path, i
         assert said.count(f"tried: {route}") == 2, (route, said)
     assert said.count("done") == 2
     assert listeners.accepted == 0
+    # the evaluation says which agents held the unseen stages' rules in their own memory: none when isolated
+    store = ResultsStore(tmp_path / f"run-{token}" / "results.sqlite", read_only=True)
+    try:
+        readable = store.settings().get(RULES_READABLE)
+        warned = [w for w in summarise(store, resamples=20).warnings if "rules in their own memory" in w]
+    finally:
+        store.close()
+    assert readable == (None if isolate else '["other", "spy"]'), readable
+    assert len(warned) == (0 if isolate else 1) and (isolate or warned[0].startswith("other, spy played")), warned
     # what the jail holds, exactly: the allow-listed environment, the five devices (and the links
     # to this process's descriptors, and its /dev/shm), nothing of the host's at the root
     saw = {line.split(" ", 2)[1]: line.split(" ", 2)[2] for line in said if line.startswith("saw: ")

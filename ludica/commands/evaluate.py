@@ -221,6 +221,11 @@ def run(args) -> int:
                               f"{out}) and go on[/]")
                 return 130
             stages = stages + unseen
+        readable = evaluate.rules_in_memory(agents, options, stages)
+        if readable:
+            console.print(f"[bold yellow]warning:[/] {inert_rich(', '.join(readable))}: Python agents that play the "
+                          "unseen stages with their rules in their own memory, where they can read a stage's exact "
+                          "text; add --isolate-rules for agents you do not trust (the report says so too)")
         summary = _played(args, run, stages, agents, config, baselines, jobs, draw, console,
                           None if to_draw is None else to_draw.base)
         if summary is None:
