@@ -6,6 +6,7 @@ the `.model` file's errors. Nothing here leaves the loopback."""
 from __future__ import annotations
 
 import json
+import secrets
 import re
 import socket
 import time
@@ -996,3 +997,62 @@ def test_a_transcript_keeps_no_terminal_escape_and_caps_a_long_answer():
         assert model.think(np.asarray(state).tolist(), [str(m) for m in game.legal_moves(state)], 10.0).reply
         text, total = model.end_game(0)
     assert "\x1b" not in text and "more characters not kept" in text and total == len(text.encode())
+
+
+# --- a spy model: what the endpoint is told of the run ------------------------------------------------
+
+
+def test_a_spy_model_is_told_nothing_of_the_runs_secrets(tmp_path: Path, monkeypatch):
+    """A language model's only view of a run is what its endpoint receives: the prompts, the tool
+    results, the headers. A spy model in a real `ludica evaluate` with an unseen stage asks for tools
+    that do not exist (reading files, a shell) as well as the real ones, then plays; everything the
+    endpoint received holds none of: the unseen stage's exact text (a comment and a canary in its
+    file, the canonical text), the manifest's seed, a canary beside the unseen folder, in the working
+    folder or the home, a variable of the referee's environment, the store. (The model's harness runs
+    in the referee, outside the sandbox: the sandbox's modes do not apply to it.)"""
+    token = "t" + secrets.token_hex(8)
+    project, home = tmp_path / "project", tmp_path / "home"
+    private = project / "private"
+    private.mkdir(parents=True)
+    home.mkdir()
+    variant = stages.path("tic-tac-toe").read_text() + f"# {token}: a comment in the unseen stage's file\n"
+    (private / "variant-001.gdl").write_text(variant)
+    canonical = gdl.format(gdl.loads(variant))
+    (private / "manifest.json").write_text(json.dumps({"seed": 918273645546372819, "stages": [
+        {"file": "variant-001.gdl", "levin_weight": 1.0}]}))
+    for folder in (project, home, private.parent):
+        (folder / f"canary-{token}.txt").write_text(token)
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("LUDICA_SPY_SECRET", token)
+    asked: list[str] = []
+
+    def spy(body: dict) -> Scripted:
+        if "tools" in body:  # the analysis: ask for what is not there, and for what is, once each
+            if not asked:
+                asked.append("tools")
+                return Scripted(tool_calls=[("read_file", {"path": str(private / "variant-001.gdl")}),
+                                            ("shell", {"command": "cat canary-*.txt ~/canary-*.txt"}),
+                                            ("legal_moves", {}), ("playouts", {"n": 4})])
+            return Scripted("Notes: take the centre, then corners.")
+        return first_empty(body)
+
+    (project / "spy.model").write_text('model = "standin-model"\n')
+
+    def sent_in_run(*extra: str) -> str:
+        asked.clear()
+        with Standin(default=spy) as server:
+            code = main(["evaluate", str(project / "spy.model"), "random", "--no-builtins", "--stage", "tic-tac-toe",
+                         "--unseen", str(private), "--games", "1", "--adaptation", "none", "--resamples", "20",
+                         "--analysis-time", "2", "--game-time", "2", "--endpoint", f"standin={server.url}",
+                         "--out", str(tmp_path / f"run{len(extra)}"), *extra])
+        assert code == 0 and asked and any("read_file" in json.dumps(c) for c in server.chats)  # answered
+        return json.dumps([{"headers": r.headers, "body": r.body} for r in server.requests])
+
+    # the control: the evaluator's --rules gdl sends the canonical text (so the check below can fail)
+    assert json.dumps(canonical)[1:-1] in sent_in_run("--rules", "gdl")
+    received = sent_in_run()
+    at = received.find(token)
+    assert token not in received, received[max(0, at - 600):at + 200]
+    assert "918273645546372819" not in received and "SQLite format" not in received and "results.sqlite" not in received
+    assert json.dumps(canonical)[1:-1] not in received  # the stage's canonical text, as it would be sent
