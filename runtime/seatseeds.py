@@ -7,7 +7,7 @@ serve: it derives from the run's --seed (public, 0 by default), the stage's hash
 game's index (plans.game_seed), all of which an agent knows or can guess, and a seed an agent can
 guess publishes the test. So a seat's seed is an HMAC of the game's seed and the seat under the
 run's game secret: SECRET_BITS random bits kept owner-only in the run folder (SECRET_FILE, which no
-agent reaches: run._check_unseen_by), never shown to an agent. Neither seat can compute the
+agent reaches: guarded.check_agents), never shown to an agent. Neither seat can compute the
 other's, nor its own of a game to come; the kept secret makes `--resume` play the very games an
 uninterrupted run would, and a new run in a folder given a copy of it (`keep`) plays them again.
 The seeds each game was played with are stored beside it (records.py), so a replay needs only the

@@ -17,6 +17,7 @@ from ludica.cli import main
 from ludica.evaluation import anytime, evaluate, failures, metrics, stageset
 from ludica.runtime import Options
 from ludica.runtime import entrants as agents
+from ludica.runtime import seatseeds
 from ludica.runtime.records import ResultsStore
 from test_seat_seeds import same_secret  # (a module: its tests are not collected again)
 
@@ -379,6 +380,8 @@ def test_qualification_lets_in_only_agents_that_beat_random_in_both_seats(tmp_pa
     candidates = [agents.resolve("greedy"), agents.resolve(str(HERE / "bad_analysis.py"))]
     options = tournament.Options(analysis_time=5, game_time=5, seed=1, sandbox=False)
     stage = gdl.load(stages.path("small-board-6x6"))
+    (tmp_path / "q").mkdir()  # a game secret of the test's: random's moves, so greedy's games, are the same each time
+    seatseeds.keep(tmp_path / "q", bytes(range(16)))
     verdicts = qualify(candidates, agents.resolve("random"), stage, tmp_path / "q", options, n=3)
     by = {v.agent: v for v in verdicts}
     assert by["greedy"].qualified and by["greedy"].games == 6
