@@ -25,7 +25,7 @@ from ludica.compiler import Playouts
 from ludica.compiler import compile as compile_stage
 from ludica.gdl import IllegalMoveError, load
 from ludica.gdl.game import Move
-from ludica.runtime import entrants as agents, oracle, tournament
+from ludica.runtime import entrants as agents, oracle, seatseeds, tournament
 from ludica.runtime.api import Rules, RulesApi, stage_view
 from ludica.runtime.oracle import wire
 from ludica.runtime.sandbox import AgentProcess, Settings
@@ -344,6 +344,8 @@ def test_the_same_games_are_played_with_and_without_isolation(tmp_path):
     played = []
     for isolate in (False, True):
         out = tmp_path / f"isolate-{isolate}"
+        out.mkdir()  # one game secret for both: each seat is told the same seed in both runs
+        seatseeds.keep(out, bytes(range(16)))
         tournament.run(paths, entrants, out, tournament.Options(games=1, analysis_time=2.0, game_time=5.0, seed=3,
                                                                 isolate_rules=isolate))
         played.append(_moves(out))
