@@ -11,11 +11,11 @@ comes near.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-import re
 from collections.abc import Callable
 from typing import Any
+
+from ..files import bounded_json
 
 
 MAX_JSON_CHARS = 16_000_000  # a game's moves and clocks, a run's settings: far below this
@@ -25,45 +25,19 @@ SEED_BITS = 256  # a seed in the settings' JSON (a draw's secret one: 64 bits, u
 SCORE_RESULTS = ("black", "white", "draw", "none")
 ROLES = ("public", "unseen")
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-
 
 class Wrong(ValueError):
     """A value that is not what its place holds: the message says what it should be."""
 
 
 def parse_json(text: str) -> Any:
-    """JSON text within MAX_JSON_CHARS characters and MAX_JSON_DEPTH levels of nesting (json.loads
-    alone recurses once a level: deep enough, it overflows Python's stack); Wrong if not."""
+    """JSON text within MAX_JSON_CHARS characters and MAX_JSON_DEPTH levels of nesting; Wrong if not."""
     if not isinstance(text, str):
         raise Wrong(f"JSON text, not {_kind(text)}")
-    if len(text) > MAX_JSON_CHARS:
-        raise Wrong(f"JSON of at most {MAX_JSON_CHARS:,} characters (it has {len(text):,})")
-    depth = deepest = 0
-    for bracket in _STRINGS.sub("", text).translate(_BRACKETS_ONLY):  # brackets within strings do not nest
-        depth += 1 if bracket in "[{" else -1
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_JSON_DEPTH:
-                raise Wrong(f"JSON nested at most {MAX_JSON_DEPTH} levels deep")
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return bounded_json(text, max_chars=MAX_JSON_CHARS, max_depth=MAX_JSON_DEPTH)
     except ValueError as err:
-        raise Wrong(f"JSON ({err})") from None
-
-
-class _Keep(dict):
-    """str.translate's table: keep the four brackets, drop every other character."""
-
-    def __missing__(self, key: int) -> None:
-        return None
-
-
-_BRACKETS_ONLY = _Keep({ord(c): c for c in "[]{}"})
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON has")
+        raise Wrong(str(err)) from None
 
 
 def _kind(value) -> str:

