@@ -70,3 +70,51 @@ def test_a_body_that_does_not_say_its_length_is_not_read_past_the_bound(tmp_path
     asyncio.run(app(scope, receive, send))
     assert sent[0]["status"] == 413
     assert asked[0] <= MAX_BODY // len(chunk) + 2
+
+
+# --- an agent's files, read by the referee before any sandbox ---------------------------------------
+
+AGENT = 'NAME = "padded"\n\ndef analyze(stage, api, clock):\n    return lambda state, legal, clock: legal[0]\n'
+
+
+def test_an_agent_file_past_the_bound_is_refused_unread(tmp_path, capsys, monkeypatch):
+    from ludica.cli import main
+    from ludica.runtime import entrants
+
+    big = tmp_path / "big.py"
+    big.write_text(AGENT + "#" * entrants.MAX_AGENT_BYTES + "\n")
+    monkeypatch.setattr(entrants.ast, "parse", None)  # not parsed: the bound is said first
+    assert main(["play", "tic-tac-toe", "--black", str(big), "--white", "random", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"agent file {big} is {big.stat().st_size:,} bytes: an agent's file is at most 1,000,000 bytes" in err
+    assert "--agent-data AGENT=DIR" in err
+
+
+def test_an_agent_file_within_the_bound_plays(tmp_path, capsys):
+    from ludica.cli import main
+    from ludica.runtime import entrants
+
+    padded = tmp_path / "padded.py"
+    padded.write_text(AGENT + "#" * (entrants.MAX_AGENT_BYTES - len(AGENT) - 2) + "\n")
+    assert padded.stat().st_size <= entrants.MAX_AGENT_BYTES
+    assert main(["play", "tic-tac-toe", "--black", str(padded), "--white", "random", "--quiet",
+                 "--in-process"]) == 0
+
+
+def test_an_agent_program_s_files_are_bounded_together_and_in_number(tmp_path, monkeypatch):
+    from ludica.runtime import entrants
+
+    (tmp_path / "bot").write_text("#!/bin/sh\n")
+    (tmp_path / "bot").chmod(0o755)
+    (tmp_path / "table.bin").write_bytes(b"\0" * 5000)
+    (tmp_path / "bot.agent").write_text('command = ["./bot"]\nfiles = ["bot", "table.bin"]\n')
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_BYTES", 4096)
+    with pytest.raises(entrants.AgentFileError, match=r"its files are 5,010 bytes together: an agent program's "
+                                                      r"files are at most 4,096 bytes"):
+        entrants.resolve(str(tmp_path / "bot.agent"))
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_BYTES", 10**6)
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_FILES", 1)
+    with pytest.raises(entrants.AgentFileError, match="2 files: an agent program has at most 1;"):
+        entrants.resolve(str(tmp_path / "bot.agent"))
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_FILES", 2)
+    assert entrants.resolve(str(tmp_path / "bot.agent")).kind == "program"
