@@ -118,3 +118,47 @@ def test_an_agent_program_s_files_are_bounded_together_and_in_number(tmp_path, m
         entrants.resolve(str(tmp_path / "bot.agent"))
     monkeypatch.setattr(entrants, "MAX_PROGRAM_FILES", 2)
     assert entrants.resolve(str(tmp_path / "bot.agent")).kind == "program"
+
+
+# --- the command line: options that size work ------------------------------------------------------
+
+BOUNDED = [  # (command line, its option, the bound, what the message says it is)
+    (["evaluate", "--qualify"], "--qualify", 1_000, "games per seating and stage"),
+    (["evaluate", "--games"], "--games", 1_000, "games per seating and stage"),
+    (["evaluate", "--reference-games"], "--reference-games", 1_000, "games per seating and stage"),
+    (["evaluate", "--variants"], "--variants", 10_000, "stages in a set"),
+    (["evaluate", "--max-stages"], "--max-stages", 10_000, "stages in a set"),
+    (["evaluate", "--jobs"], "--jobs", 256, "processes side by side"),
+    (["evaluate", "--resamples"], "--resamples", 100_000, "bootstrap resamples"),
+    (["evaluate", "--memory-mb"], "--memory-mb", 1_048_576, "megabytes: a terabyte"),
+    (["tournament", "tic-tac-toe", "--out", "o", "--games"], "--games", 1_000, "games per seating and stage"),
+    (["tournament", "tic-tac-toe", "--out", "o", "--jobs"], "--jobs", 256, "processes side by side"),
+    (["sample", "--fresh", "--seed", "1", "--out", "o", "-n"], "-n", 10_000, "stages in a set"),
+    (["sample", "--fresh", "--seed", "1", "--out", "o", "-n", "1", "--jobs"], "--jobs", 256, "processes side by side"),
+    (["sample", "--fresh", "--seed", "1", "--out", "o", "-n", "1", "--max-candidates"], "--max-candidates",
+     10_000_000, "candidates judged"),
+    (["report", "run", "--resamples"], "--resamples", 100_000, "bootstrap resamples"),
+    (["serve", "--resamples"], "--resamples", 100_000, "bootstrap resamples"),
+    (["serve", "--port"], "--port", 65_535, "the largest TCP port"),
+]
+
+
+@pytest.mark.parametrize("argv, option, bound, what", BOUNDED, ids=[" ".join(b[0]) for b in BOUNDED])
+def test_an_option_that_sizes_work_is_bounded_at_parsing(argv, option, bound, what, capsys):
+    from ludica.cli import build_parser
+
+    parser = build_parser()
+    assert getattr(parser.parse_args([*argv, str(bound)]), option.lstrip("-").replace("-", "_")) == bound
+    with pytest.raises(SystemExit) as exit_:
+        parser.parse_args([*argv, "1000000000"])
+    assert exit_.value.code == 2
+    assert f"argument {option}: must be at most {bound:,} ({what}), not 1,000,000,000" in capsys.readouterr().err
+
+
+def test_time_options_are_bounded_at_a_week(capsys):
+    from ludica.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["evaluate", "--analysis-time", "1e300"])
+    assert "argument --analysis-time: must be at most 604,800 seconds (a week), not 1e300" in capsys.readouterr().err
+    assert build_parser().parse_args(["evaluate", "--game-time", "604800"]).game_time == 604_800
