@@ -162,3 +162,70 @@ def test_time_options_are_bounded_at_a_week(capsys):
         build_parser().parse_args(["evaluate", "--analysis-time", "1e300"])
     assert "argument --analysis-time: must be at most 604,800 seconds (a week), not 1e300" in capsys.readouterr().err
     assert build_parser().parse_args(["evaluate", "--game-time", "604800"]).game_time == 604_800
+
+
+# --- stage files that are not regular files --------------------------------------------------------
+
+def _ludica(*argv: str, timeout: float = 120) -> tuple[int, str]:
+    """The command in a process of its own (its exit status, and what it printed on both streams):
+    one that hangs fails the test when `timeout` runs out, one that reads without end when its 3 GB
+    of address space do (the machine's memory is not the test's to take)."""
+    import resource
+    import subprocess
+    import sys
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "ludica", *argv], capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=limited)
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", [["show"], ["check"], ["evaluate", "random", "greedy", "--no-builtins",
+                                                           "--no-unseen", "--stage"]])
+def test_a_fifo_given_as_a_stage_is_refused_not_waited_on(tmp_path, command):
+    import os
+
+    fifo = tmp_path / "stage.gdl"
+    os.mkfifo(fifo)
+    code, err = _ludica(*command, str(fifo), *(["--out", str(tmp_path / "run")] if "evaluate" in command else []),
+                        timeout=60)
+    assert code == 1 and "Traceback" not in err
+    assert (f"{fifo} is a FIFO (a named pipe), not a regular file: a stage file is read whole from a regular file; "
+            "give one") in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_device_given_as_a_stage_is_refused_unread():
+    code, said = _ludica("check", "/dev/zero", timeout=60)
+    assert code == 1 and "/dev/zero is a character device, not a regular file" in said and "Traceback" not in said
+
+
+def test_serve_lists_a_folder_holding_a_fifo_without_waiting_on_it(tmp_path):
+    import os
+
+    folder = tmp_path / "stages"
+    folder.mkdir()
+    (folder / "ok.gdl").write_text('game "Fine"\nboard square 3\nplayers x o\nmove place empty\nend board-full: draw\n')
+    os.mkfifo(folder / "pipe.gdl")
+    # should a page wait on the FIFO after all, a writer comes after a while and ends it: the test
+    # then fails on its assertions, rather than hanging the suite
+    import threading
+
+    waited: list[bool] = []
+
+    def come_and_go() -> None:
+        waited.append(True)
+        os.close(os.open(folder / "pipe.gdl", os.O_WRONLY))
+
+    unblock = threading.Timer(30, come_and_go)
+    unblock.daemon = True
+    unblock.start()
+    client = TestClient(create_app(sort_folders([folder]), resamples=20), base_url=LOCAL)
+    listed = client.get("/stages")
+    page = client.get("/stages/1/pipe.gdl")
+    unblock.cancel()
+    assert not waited, "a page waited on the FIFO"
+    assert listed.status_code == 200 and "Fine" in listed.text and "pipe" in listed.text
+    assert page.status_code == 200 and "is a FIFO (a named pipe), not a regular file" in page.text
