@@ -47,7 +47,11 @@ class MoveTable:
         """The Move written `text` (this table's own, for a move on the board)."""
         move = Move.parse(text)
         code = self.code(move)
-        return move if code == K.NOT_A_MOVE else self.of(code)
+        # a piece move ("a1-a2") has no entry in a game of placements: it is no move of this game
+        # (applying it is then an illegal move, said as one), not an index past the table's end
+        if code == K.NOT_A_MOVE or (isinstance(self.table, list) and code >= len(self.table)):
+            return move
+        return self.of(code)
 
     def move_of(self, action: int) -> Move:
         action = operator.index(action)

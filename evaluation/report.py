@@ -34,6 +34,7 @@ from ..gdl import loads
 from ..sampler.edits import describe
 from ..gdl.diagnostics import LudicaError
 from ..runtime.entrants import MODEL_PREFIX
+from ..runtime.records import EDITED, StoreError
 from ..runtime.human import HUMAN, HUMAN_TIME
 from ..runtime.plans import MODEL_TIME
 from . import plots
@@ -307,16 +308,30 @@ def _option(value) -> str:
 def unseen_stages(s: Summary) -> list[UnseenStage]:
     """The unseen stages with their text, what each changed from the base it was drawn from, and
     its rules in English."""
-    base = loads(s.settings["base"]) if "base" in s.settings else None
+    base = stored_stage(s, s.settings["base"], "setting 'base'") if "base" in s.settings else None
     out = []
     for st in s.stages:
         if st["role"] != "unseen":
             continue
-        stage = loads(st["text"])
+        stage = stored_stage(s, st["text"], _stage_row(st))
         change = describe(base, stage) if base is not None else None
         changes = gdl.changes(base, stage) if base is not None else []
         out.append(UnseenStage(s.stage_name(st["stage_hash"]), change, changes, st["text"], gdl.rules(stage)))
     return out
+
+
+def stored_stage(s: Summary, text: str, where: str):
+    """A stage the store keeps as its text; one that does not load (the store was edited) is a
+    StoreError naming the store and where in it, not a stage file's error."""
+    try:
+        return loads(text)
+    except LudicaError as err:
+        first = str(err).splitlines()[0] if str(err) else "it does not load"
+        raise StoreError(f"{s.store_path}: {where}: the stage's text does not load ({first[:200]}); {EDITED}") from None
+
+
+def _stage_row(st: dict) -> str:
+    return f"table stages, the row of stage {st['stage_hash'][:16]!r}, column text"
 
 
 def render_html(s: Summary) -> str:
@@ -356,7 +371,7 @@ def metrics(s: Summary) -> Metrics:
                    "E: analysis used", "E: s per game", "E: ms per move"],
                   [[x.name, *metric_cells(s, x.name)] for x in s.overall.ratings])
     every_game = s.games + s.adaptation_games + s.reference_games
-    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _board_cell(st), _weight_cell(st), _divergence_cell(st),
+    stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _board_cell(s, st), _weight_cell(st), _divergence_cell(st),
                    f"{st['analysis_time']:g}",
                    sum(1 for g in every_game if g["stage_hash"] == st["stage_hash"]), st["planned"],
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
@@ -485,14 +500,19 @@ def replays(s: Summary) -> list[dict]:
         games = games_by_stage.get(st["stage_hash"], [])
         if not games:
             continue
-        game = compile_stage(loads(st["text"]))
+        game = compile_stage(stored_stage(s, st["text"], _stage_row(st)))
         info = game.info
         for kind, g in games:  # in GAME_KINDS' order, as gathered
             state = game.initial_state()
             boards, captured, taken = [board_cells(game.board(state))], [], []
-            for text in json.loads(g["moves"]):
+            for ply, text in enumerate(json.loads(g["moves"])):
                 other = "2" if game.to_move(state) == 0 else "1"
-                state, took = game.apply_counted(state, game.parse_move(text))
+                try:
+                    state, took = game.apply_counted(state, game.parse_move(text))
+                except (ValueError, LudicaError) as err:  # the referee stored legal moves alone
+                    raise StoreError(f"{s.store_path}: table games, row {g['id']}, column moves: ply {ply + 1}, "
+                                     f"{text[:20]!r}, is not a legal move of the game on {st['name'][:60]!r} "
+                                     f"({str(err)[:120]}); {EDITED}") from None
                 boards.append(board_cells(game.board(state)))
                 captured.append(took)
                 taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
@@ -541,10 +561,10 @@ def board_cells(board) -> str:
     return "".join(CELL.get(int(v), "?") for v in board.reshape(-1))
 
 
-def _board_cell(st: dict) -> str:
+def _board_cell(s: Summary, st: dict) -> str:
     """The stage's board as its compiled game declares it (what the Arena shows an agent too):
     `8x8 square, 4 blocked`."""
-    info = compile_stage(loads(st["text"])).info
+    info = compile_stage(stored_stage(s, st["text"], _stage_row(st))).info
     blocked = info.cells - info.playable_cells
     return (f"{info.rows}x{info.cols} {info.board_kind}" + (" wrapped" if info.wrap else "")
             + (f", {blocked} blocked" if blocked else ""))

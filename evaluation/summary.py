@@ -31,6 +31,7 @@ class Summary:
     stopped: str = ""  # why the run stopped before its planned stages were played, if it did
     adaptation_games: list[dict] = field(default_factory=list)  # name@f's games (metric A), kept apart
     reference_games: list[dict] = field(default_factory=list)  # baselines' games beyond the format's, kept apart
+    store_path: str = "the results store"  # the file it was read from, for a message on what it holds
 
     @property
     def played(self) -> int:
@@ -66,6 +67,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     played = {g["stage_hash"] for g in games}
     stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
     everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
+    _check_players(store, games, everyone)
     overall = rate(outcomes(games), everyone, resamples=resamples, seed=seed)
     per_stage = {}
     for s in stages:
@@ -94,7 +96,21 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
                    sent + failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
                    _anytime(stages, games + learning + among, everyone, baselines), settings,
-                   adaptation_games=learning, reference_games=among)
+                   adaptation_games=learning, reference_games=among,
+                   store_path=str(getattr(store, "path", "the results store")))
+
+
+def _check_players(store, games: list[dict], agents: list[str]) -> None:
+    """Every game rated is between the run's agents: a store whose games name others (its agents'
+    setting edited, a game's seat renamed) cannot be rated, and says so."""
+    from ..runtime.records import EDITED, StoreError
+
+    known = set(agents)
+    for g in games:
+        for seat in ("black", "white"):
+            if g[seat] not in known:
+                raise StoreError(f"{getattr(store, 'path', 'the results store')}: table games, row {g['id']}, column {seat}: {g[seat][:40]!r} is not "
+                                 f"one of the run's agents ({', '.join(agents)[:200]}); {EDITED}")
 
 
 def split_games(games: list[dict], analyses: list[dict], pseudo: dict, setup: dict

@@ -1,6 +1,8 @@
 """Loading and checking stage files: parse, then the static checks, all diagnostics at once."""
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from .ast import Stage
@@ -31,15 +33,28 @@ def read_stage(path: str | Path) -> str:
 
 
 def read_utf8(path: Path, what: str, limit: int, why: str = "") -> str:
-    """The UTF-8 text of a file of at most `limit` bytes (a byte-order mark dropped); StageFileError
-    naming the file, and the line and column of a byte that is not UTF-8."""
+    """The UTF-8 text of a regular file of at most `limit` bytes (a byte-order mark dropped);
+    StageFileError naming the file, and the line and column of a byte that is not UTF-8. A FIFO,
+    a device (/dev/zero) or a socket is refused before a byte is read: reading one may never end."""
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise StageFileError(f"{path} is {size:,} bytes: {why or f'{what}s are at most {limit:,} bytes'}")
-        data = path.read_bytes()
+        # without O_NONBLOCK, opening a FIFO waits for a writer, which may never come
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
         raise FileNotFoundError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+    too_large = why or f"{what}s are at most {limit:,} bytes"
+    with os.fdopen(descriptor, "rb") as f:
+        held = os.fstat(descriptor)  # of what was opened, not of what the name meant a moment ago
+        if not stat.S_ISREG(held.st_mode):
+            raise StageFileError(f"{path} is {_file_kind(held.st_mode)}, not a regular file: a {what} is read whole "
+                                 "from a regular file; give one")
+        if held.st_size > limit:  # not read at all
+            raise StageFileError(f"{path} is {held.st_size:,} bytes: {too_large}")
+        try:
+            data = f.read(limit + 1)  # never more than the bound, whatever the file grew to since
+        except OSError as err:
+            raise FileNotFoundError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+    if len(data) > limit:
+        raise StageFileError(f"{path} grew past {limit:,} bytes as it was read: {too_large}")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -47,6 +62,13 @@ def read_utf8(path: Path, what: str, limit: int, why: str = "") -> str:
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise StageFileError(f"{path}:{line}:{column}: not UTF-8 text (byte 0x{data[err.start]:02x}): {what}s are "
                              "UTF-8; save it as UTF-8") from None
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, as a message says it."""
+    kinds = ((stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+    return next((said for test, said in kinds if test(mode)), "not a regular file")
 
 
 def check(source: str | Path | Stage) -> list[Diagnostic]:

@@ -95,6 +95,18 @@ def agent_command_option(p) -> None:
                         "repeat for more (an agent file NAME.agent says the same with a name)")
 
 
+# How much work an option may ask for. Past these a run would take weeks or exhaust the machine's
+# memory before it began (`--qualify 1000000000` grew to 22 GB planning its games and set off the
+# OOM killer), so argparse refuses them, naming the bound.
+MAX_GAMES = 1_000  # games per seating and stage: --games, --qualify, --reference-games
+MAX_STAGES = 10_000  # stages drawn: sample -n, evaluate --variants, --max-stages
+MAX_CANDIDATES = 10_000_000  # candidates the sampler judges: --max-candidates
+MAX_RESAMPLES = 100_000  # bootstrap resamples: --resamples
+MAX_JOBS = 256  # processes or stages side by side: --jobs
+MAX_MEMORY_MB = 1_048_576  # an agent's address space: --memory-mb (a terabyte)
+MAX_SECONDS = 7 * 86_400  # any time option: a week
+
+
 def count(text: str) -> int:
     """argparse type: an integer of at least 1."""
     try:
@@ -105,15 +117,35 @@ def count(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
     return n
 
+
+def count_up_to(limit: int, what: str):
+    """argparse type: an integer from 1 to `limit` (`what`: what the bound is, for its message)."""
+    def bounded(text: str) -> int:
+        n = count(text)
+        if n > limit:
+            raise argparse.ArgumentTypeError(f"must be at most {limit:,} ({what}), not {n:,}")
+        return n
+    bounded.__name__ = "count"  # argparse names the type in its message for a value it cannot convert
+    return bounded
+
+
 def seconds(text: str) -> float:
-    """argparse type: a finite number of seconds above 0."""
+    """argparse type: a finite number of seconds above 0, at most MAX_SECONDS."""
     try:
         x = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not math.isfinite(x) or x <= 0:
         raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, not {text}")
+    if x > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_SECONDS:,} seconds (a week), not {text}")
     return x
+
+
+games_count = count_up_to(MAX_GAMES, "games per seating and stage")
+stage_count = count_up_to(MAX_STAGES, "stages in a set")
+resamples_count = count_up_to(MAX_RESAMPLES, "bootstrap resamples")
+jobs_count = count_up_to(MAX_JOBS, "processes side by side")
 
 
 # The options of the commands that play games (play, tournament, evaluate), said once.
@@ -146,7 +178,7 @@ def episode_options(p, analysis: float, game: float) -> None:
                    help="the run's seed (game seeds derive from it; each seat's own seed from its game's seed and "
                         "a secret kept in the run folder)")
     p.add_argument("--reveal", action="store_true", help="GGP mode: hand agents the stage's .gdl text")
-    p.add_argument("--memory-mb", type=count, default=2048, help="address-space limit per agent (default 2048)")
+    p.add_argument("--memory-mb", type=count_up_to(MAX_MEMORY_MB, "megabytes: a terabyte"), default=2048, help="address-space limit per agent (default 2048)")
     p.add_argument("--in-process", action="store_true",
                    help="run trusted agents inside this process, without the sandbox (faster; for tests)")
     p.add_argument("--isolate-rules", action="store_true",
@@ -158,7 +190,7 @@ def episode_options(p, analysis: float, game: float) -> None:
 
 
 def jobs_option(p) -> None:
-    p.add_argument("--jobs", type=count, default=None, metavar="N",
+    p.add_argument("--jobs", type=jobs_count, default=None, metavar="N",
                    help="stages played side by side (default: every core this process may use; clocks are CPU "
                         "time and waiting for a CPU is never charged, so budgets depend neither on it nor on "
                         "the machine's load)")

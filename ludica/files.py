@@ -43,13 +43,60 @@ def slug(text: str, *, empty: str = "x") -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or empty
 
 
-def read_json(path: Path, *, fix: str):
-    """The JSON data in `path`; a file that is cut short or is not JSON is a LudicaError that names
-    it and says `fix` (how to get on), not a traceback."""
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+
+
+class _Brackets(dict):
+    """str.translate's table that keeps the four brackets and drops every other character."""
+
+    def __missing__(self, key: int) -> None:
+        return None
+
+
+_BRACKETS_ONLY = _Brackets({ord(c): c for c in "[]{}"})
+
+
+def bounded_json(text: str, *, max_chars: int, max_depth: int):
+    """The value of JSON `text` of at most `max_chars` characters nested at most `max_depth` levels
+    deep; ValueError saying which bound it passes, or why it is not JSON. json.loads alone recurses
+    once a level: nested deep enough, it overflows Python's stack (a RecursionError, not a
+    ValueError). NaN and Infinity are read as Python reads them: the reader checks its numbers."""
+    if len(text) > max_chars:
+        raise ValueError(f"JSON of at most {max_chars:,} characters (it has {len(text):,})")
+    depth = 0
+    for bracket in _STRINGS.sub("", text).translate(_BRACKETS_ONLY):  # brackets within strings do not nest
+        depth += 1 if bracket in "[{" else -1
+        if depth > max_depth:
+            raise ValueError(f"JSON nested at most {max_depth} levels deep")
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
-        raise LudicaError(f"{path} is cut short or is not JSON ({err}); {fix}") from None
+        return json.loads(text)
+    except ValueError as err:  # JSONDecodeError; an integer of more digits than Python converts
+        raise ValueError(f"JSON ({err})") from None
+
+
+MAX_JSON_BYTES = 64_000_000  # a manifest of 10,000 sampled stages is about 15 MB
+MAX_JSON_DEPTH = 32  # ludica's files nest 5 levels at most
+
+
+def read_json(path: Path, *, fix: str):
+    """The JSON data in `path` (a regular file of at most MAX_JSON_BYTES, nested at most
+    MAX_JSON_DEPTH levels deep); a file that is cut short, is not JSON or passes a bound is a
+    LudicaError that names it and says `fix` (how to get on), not a traceback."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise LudicaError(f"{path} is not a regular file; {fix}")
+        if size > MAX_JSON_BYTES:
+            raise LudicaError(f"{path} is {size:,} bytes: ludica's JSON files are at most {MAX_JSON_BYTES:,}; {fix}")
+        text = path.read_text(encoding="utf-8")
+        return bounded_json(text, max_chars=MAX_JSON_BYTES, max_depth=MAX_JSON_DEPTH)
+    except OSError as err:
+        raise LudicaError(f"{path} cannot be read ({err.strerror}); {fix}") from None
+    except UnicodeDecodeError as err:
+        raise LudicaError(f"{path} is not UTF-8 text (byte {err.start}); {fix}") from None
+    except ValueError as err:  # not JSON, or past a bound
+        raise LudicaError(f"{path} is cut short or is not {err}; {fix}") from None
 
 
 def check_writable(folder: Path, option: str = "--out") -> None:

@@ -47,6 +47,13 @@ ARENA_ADAPTER = Path(__file__).parent / "external" / "arena.js"
 MODEL_PREFIX = "model:"  # a language model's fingerprint starts so
 # Where a program's interpreter may live: the jail shows the system's /usr (and the /bin, /lib links)
 SYSTEM_PREFIXES = ("/usr/", "/bin/", "/sbin/")
+# The referee reads an agent's file before any sandbox (its name, a syntax check: Python's parser
+# takes ~190 times a source's size in memory, 1.4 GB for 7.5 MB), so the file is bounded; an
+# agent's data (tables, books, weights) go in its data folder (--agent-data), which is never read.
+MAX_AGENT_BYTES = 1_000_000
+# A program's files are hashed (streamed) and copied into its jail: bounded together, and in number.
+MAX_PROGRAM_BYTES = 256_000_000
+MAX_PROGRAM_FILES = 1_000
 
 
 @dataclass(frozen=True)
@@ -97,13 +104,42 @@ class AgentSpec:
             return HUMAN
         if self.kind == "model":
             assert self.path is not None
-            return MODEL_PREFIX + hashlib.sha256(self.path.read_bytes()).hexdigest()
+            return MODEL_PREFIX + _sha256(self.path)
         if self.kind == "program":
             held = {"kind": self.kind, "command": list(self.command),
-                    "files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p, _ in self.files}}
+                    "files": {p.name: _sha256(p) for p, _ in self.files}}
             return hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()
         assert self.path is not None
-        return hashlib.sha256(self.path.read_bytes()).hexdigest()
+        return _sha256(self.path)
+
+
+def _sha256(path: Path) -> str:
+    """A file's sha256, read in blocks (a program's file may be large)."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def read_agent_file(path: Path, what: str = "agent file", errors: str = "replace") -> str:
+    """The text of an agent's own file (a Python agent, an Arena system, an agent or .model file),
+    at most MAX_AGENT_BYTES: refused, saying the bound and where data go, before it is read."""
+    size = path.stat().st_size
+    if size > MAX_AGENT_BYTES:
+        raise AgentFileError(f"{what} {path} is {size:,} bytes: an agent's file is at most {MAX_AGENT_BYTES:,} bytes "
+                             "(ludica reads it before any sandbox); put its data (tables, books, weights) in a "
+                             "folder given with --agent-data AGENT=DIR, read at /agent/data")
+    return path.read_text(encoding="utf-8", errors=errors)
+
+
+def _check_program_files(copied: dict[str, tuple[Path, bool]], where: str) -> None:
+    """A program's files are at most MAX_PROGRAM_FILES, of MAX_PROGRAM_BYTES together."""
+    if len(copied) > MAX_PROGRAM_FILES:
+        raise AgentFileError(f"{where}: {len(copied):,} files: an agent program has at most {MAX_PROGRAM_FILES:,}; "
+                             "pack them into fewer (an archive it unpacks), or give a data folder (--agent-data)")
+    total = sum(path.stat().st_size for path, _ in copied.values())
+    if total > MAX_PROGRAM_BYTES:
+        raise AgentFileError(f"{where}: its files are {total:,} bytes together: an agent program's files are at most "
+                             f"{MAX_PROGRAM_BYTES:,} bytes (each is copied into its sandbox); put its data in a folder "
+                             "given with --agent-data AGENT=DIR, read at /agent/data")
 
 
 def seated(black: AgentSpec, white: AgentSpec) -> tuple[AgentSpec, AgentSpec]:
@@ -129,7 +165,7 @@ def check_compiles(spec: AgentSpec) -> AgentSpec:
         return _check_javascript(spec)
     if spec.path is None or spec.kind != "python":
         return spec  # a person, a program: nothing ludica could compile
-    source = spec.path.read_text(encoding="utf-8", errors="replace")
+    source = read_agent_file(spec.path, f"agent {spec.name}:")
     try:
         compile(source, str(spec.path), "exec")
     except SyntaxError as err:
@@ -258,6 +294,7 @@ def program(command: list[str] | tuple[str, ...], base: Path, name: str | None =
         if path.name in copied:
             raise AgentFileError(f"{where}: two files named {path.name!r}: files are copied into one folder, /agent")
         copied[path.name] = (path, os.access(path, os.X_OK))
+    _check_program_files(copied, where)
     words = []
     for i, w in enumerate(command):
         path = (base / w).resolve()
@@ -280,7 +317,7 @@ def agent_file(path: Path) -> AgentSpec:
     `name` (default: the file's stem), `files` (default: the command's words that name files beside
     the agent file)."""
     try:
-        held = tomllib.loads(path.read_text(encoding="utf-8"))
+        held = tomllib.loads(read_agent_file(path, errors="strict"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise AgentFileError(f"agent file {path}: not TOML ({e}); write e.g. command = [\"node\", \"bot.js\"]") from None
     unknown = sorted(set(held) - {"command", "name", "files"})
@@ -301,7 +338,7 @@ def agent_file(path: Path) -> AgentSpec:
 
 def arena_system(path: Path) -> AgentSpec:
     """An Othello AI Arena intelligent system (`analyzeStage`), run by ludica's adapter under node."""
-    source = path.read_text(encoding="utf-8", errors="replace")
+    source = read_agent_file(path, "Arena system")
     name = javascript_name(source) or path.stem
     spec = program(["node", path.name], path.parent, name, [path.name], where=f"Arena system {path}", confined=True)
     return replace(spec, path=path, kind="arena", command=("node", str(ARENA_ADAPTER), path.name))
@@ -341,10 +378,11 @@ def resolve(spec: str) -> AgentSpec:
     if path.suffix == ".agent":
         return agent_file(path)
     if path.suffix == ".model":
+        read_agent_file(path, "model file")  # its size, before runtime/models reads it
         return language_model(path)
     if path.suffix in (".js", ".mjs", ".cjs"):
         return arena_system(path)
-    source = path.read_text(encoding="utf-8", errors="replace")
+    source = read_agent_file(path)
     name = declared_name(source) or path.stem
     bad = unfit_character(name)
     if bad is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO
 
 from ..gdl.diagnostics import LudicaError
+from . import stored
 from .referee import GameRecord
 
 SCHEMA = """
@@ -70,6 +71,10 @@ RULES_READABLE = "rules readable by"  # the agents that held unseen stages' rule
 # set is recognised by its tables.
 APPLICATION_ID = 0x4C554443
 TABLES = {"settings", "analyses", "games", "stages"}
+
+
+# what to do with a store whose rows are not what ludica wrote (stored.py checks them)
+EDITED = "it was edited or is damaged: restore it from a copy, or run it again into another --out"
 
 
 class StoreError(LudicaError, ValueError):
@@ -148,7 +153,7 @@ class ResultsStore:
 
     def holds_a_run(self) -> bool:
         """Whether a run was started in this store (its settings saved): an empty file holds none."""
-        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {row["name"] for row in self._rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
         return "settings" in tables and bool(self.settings())
 
     def _check_owner(self) -> None:
@@ -167,16 +172,24 @@ class ResultsStore:
 
     def _rows(self, query: str, params: tuple = ()) -> list[dict]:
         with self.lock:
-            cur = self.db.execute(query, params)
-            names = [d[0] for d in cur.description]
-            return [dict(zip(names, row)) for row in cur]
+            try:
+                cur = self.db.execute(query, params)
+                names = [d[0] for d in cur.description]
+                return [dict(zip(names, row)) for row in cur]
+            except sqlite3.DatabaseError as err:  # a table dropped or replaced, a page cut off
+                raise StoreError(f"{self.path} is not as ludica wrote it (SQLite: {err}); {EDITED}") from None
+
+    def _checked(self, table: str, rows: list[dict]) -> list[dict]:
+        return stored.check_rows(table, rows, str(self.path), EDITED)
 
     def _write(self, query: str, params: tuple | list = (), many: bool = False) -> None:
         with self.lock, self.db:
             (self.db.executemany if many else self.db.execute)(query, params)
 
     def settings(self) -> dict[str, str]:
-        return {r["key"]: r["value"] for r in self._rows("SELECT key, value FROM settings")}
+        """The run's settings, each a JSON text checked as stored.SETTINGS says."""
+        held = {r["key"]: r["value"] for r in self._rows("SELECT key, value FROM settings")}
+        return stored.check_settings(held, str(self.path), EDITED)
 
     def save_settings(self, values: dict[str, str]) -> None:
         self._write("INSERT OR REPLACE INTO settings VALUES (?, ?)", list(values.items()), many=True)
@@ -205,7 +218,7 @@ class ResultsStore:
                     (stage_hash, name, text, role, weight, position, analysis_time, planned, multiplicity, value, se))
 
     def stages(self) -> list[dict]:
-        return self._rows("SELECT * FROM stages ORDER BY position")
+        return self._checked("stages", self._rows("SELECT * FROM stages ORDER BY position"))
 
     def finished(self, stage_hash: str) -> set[tuple[str, str, int]]:
         rows = self._rows("SELECT black, white, game_index FROM games WHERE stage_hash = ?", (stage_hash,))
@@ -237,7 +250,7 @@ class ResultsStore:
 
     def games(self, stage_hash: str | None = None) -> list[dict]:
         query = "SELECT * FROM games" + (" WHERE stage_hash = ?" if stage_hash else "") + " ORDER BY id"
-        return self._rows(query, (stage_hash,) if stage_hash else ())
+        return self._checked("games", self._rows(query, (stage_hash,) if stage_hash else ()))
 
     def analyses(self) -> list[dict]:
-        return self._rows("SELECT * FROM analyses ORDER BY id")
+        return self._checked("analyses", self._rows("SELECT * FROM analyses ORDER BY id"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -285,6 +286,8 @@ def test_an_agent_sees_the_action_bound_in_process_and_through_a_rules_oracle(na
 
 
 def test_the_reports_stage_table_shows_the_board_the_compiled_game_declares():
+    summary = SimpleNamespace(store_path="results.sqlite")
     text = stages.path("c-squares-occlusion-agnostic").read_text()
-    assert report._board_cell({"text": text}) == "8x8 square, 4 blocked"
-    assert report._board_cell({"text": stages.path("connect-four").read_text()}) == "6x7 rect"
+    assert report._board_cell(summary, {"text": text, "stage_hash": "h"}) == "8x8 square, 4 blocked"
+    assert report._board_cell(summary, {"text": stages.path("connect-four").read_text(), "stage_hash": "h"}) == \
+        "6x7 rect"

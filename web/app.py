@@ -22,6 +22,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..evaluation.page import content_security_policy, render
+from ..gdl.diagnostics import LudicaError
 from . import live, play
 from .folders import Folders
 from .runs import RunWatch
@@ -67,6 +68,17 @@ class HostGuard:
                 await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+UNREADABLE = 422  # a run folder's store (or a stage set) that cannot be read: its message, never a 500
+
+
+async def unreadable(request: Request, error: Exception) -> PlainTextResponse:
+    """A page whose run folder holds a store that is damaged or was edited (a StoreError, or any
+    LudicaError of what it holds): what is wrong and where, as text (it may quote what a hand put
+    in the store, so it is never markup)."""
+    return PlainTextResponse(f"this page cannot be shown: {error}", status_code=UNREADABLE,
+                             headers={"X-Content-Type-Options": "nosniff"})
 
 
 def host_name(header: str) -> str:
@@ -147,5 +159,5 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
         Route("/runs/{run:int}/events", run_events),
         Route("/runs/{run:int}/replay", replay_page),
         *(play.routes(room, sets, page, scripts, resamples) if room is not None else ()),
-    ])
+    ], exception_handlers={LudicaError: unreadable})
     return app if hosts is None else HostGuard(app, hosts)

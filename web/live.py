@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from starlette.responses import StreamingResponse
 
+from ..runtime.records import EDITED, StoreError
 from ..runtime.runfolder import STORE
 
 __all__ = ["KEEPALIVE", "KEEPALIVE_S", "StoreState", "events", "message", "response", "store_state"]
@@ -41,10 +42,13 @@ class StoreState(NamedTuple):
 
 def store_state(folder: Path) -> StoreState:
     """How many games the store holds and the id of the last (read-only: the run may be writing)."""
-    uri = (Path(folder) / STORE).resolve().as_uri() + "?mode=ro"
-    with closing(sqlite3.connect(uri, uri=True, timeout=5.0)) as db:
-        count, last = db.execute("SELECT count(*), coalesce(max(id), 0) FROM games").fetchone()
-    return StoreState(int(count), int(last))
+    path = Path(folder) / STORE
+    try:
+        with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=5.0)) as db:
+            count, last = db.execute("SELECT count(*), coalesce(max(id), 0) FROM games").fetchone()
+        return StoreState(int(count), int(last))
+    except (sqlite3.Error, TypeError, ValueError) as err:  # a games table dropped, a file cut short, an id of text
+        raise StoreError(f"{path} is not as ludica wrote it ({err}); {EDITED}") from None
 
 
 def _stamp(folder: Path) -> tuple:
@@ -68,7 +72,11 @@ async def events(folder: Path, disconnected: Callable[[], Awaitable[bool]], poll
         now = _stamp(folder)
         if now != stamp:
             stamp = now
-            held = await asyncio.to_thread(store_state, folder)
+            try:
+                held = await asyncio.to_thread(store_state, folder)
+            except StoreError as err:  # said to the page, once, and the stream ends
+                yield message("error", {"error": str(err)})
+                return
             if held != state:
                 state, quiet = held, 0.0
                 yield message("games", held._asdict())

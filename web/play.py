@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import queue
 import threading
 import time
@@ -29,6 +28,7 @@ from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route
 
 from ..compiler import compile as compile_stage
+from ..files import bounded_json
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
 from ..runtime import Hooks, Run, StagePlan
@@ -251,14 +251,37 @@ def _same_origin(request: Request) -> bool:
     return origin is not None and origin == f"{request.url.scheme}://{request.headers.get('host', '')}"
 
 
+# The Play page's POSTs are a new game's form (a stage, two players, three clocks) or a move: a few
+# hundred bytes. A body past this is refused, and never read whole: memory stays that of a form.
+MAX_BODY = 16 * 1024
+MAX_FIELDS_DEPTH = 4  # a JSON body is one flat object
+
+
+async def _body(request: Request) -> bytes:
+    """A POST's body, read up to MAX_BODY bytes (by its Content-Length before a byte is read, and
+    as it streams in for a body that does not say); Refused(413) past it."""
+    too_large = Refused(413, f"the request's body is past {MAX_BODY:,} bytes, the most a form or a move of "
+                             "the Play page needs: send only its fields")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def _fields(request: Request) -> dict[str, str]:
     """A POST's fields: a form's (urlencoded) or a JSON object's."""
-    body = await request.body()
+    body = await _body(request)
     if request.headers.get("content-type", "").startswith("application/json"):
         try:
-            data = json.loads(body or b"{}")
-        except ValueError:
-            raise Refused(400, "the body is not JSON") from None
+            data = bounded_json(body.decode("utf-8") or "{}", max_chars=MAX_BODY, max_depth=MAX_FIELDS_DEPTH)
+        except ValueError as err:  # UnicodeDecodeError too
+            raise Refused(400, f"the body is not a JSON object of fields ({str(err)[:120]})") from None
         return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
     return {k: v[-1] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
 

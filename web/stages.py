@@ -41,9 +41,9 @@ class StageSet:
         file's (a file that cannot be read still gets a line, and its page says why)."""
         if "name" in self.entry(path.name):
             return str(self.entry(path.name)["name"])
-        try:
-            named = _GAME_LINE.search(path.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
+        try:  # read as a stage is: a FIFO, a device or a huge file is not read
+            named = _GAME_LINE.search(read_stage(path))
+        except (OSError, StageFileError):
             named = None
         return named[1] if named else path.stem
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ludica import gdl
 from ludica.arguments import (
-    agent_command_option, chosen_agents, count, episode_options, jobs_option, run_options, seconds, stage_files, stage_path,
+    agent_command_option, chosen_agents, episode_options, games_count, jobs_option, resamples_count, run_options, seconds,
+    stage_count, stage_files, stage_path,
 )
 from ludica.commands.report import anytime_line, show
 from ludica.invocation import record_invocation
@@ -42,7 +43,7 @@ def add_parser(sub) -> None:
                         help=f"draw the unseen stages as variants of STAGE (default {DEFAULT_BASE})")
     unseen.add_argument("--sample-fresh", action="store_true", help="draw fresh unseen stages from the whole language")
     unseen.add_argument("--no-unseen", action="store_true", help="public stages only")
-    p.add_argument("--variants", type=count, default=DEFAULT_UNSEEN, metavar="N",
+    p.add_argument("--variants", type=stage_count, default=DEFAULT_UNSEEN, metavar="N",
                    help=f"how many unseen stages to draw (default {DEFAULT_UNSEEN})")
     p.add_argument("--draw-seed", type=int, default=None, metavar="S",
                    help="draw the unseen stages with this seed (default: a fresh secret one, kept in DIR and shown "
@@ -52,17 +53,17 @@ def add_parser(sub) -> None:
     p.add_argument("--min-divergence", type=float, default=None, metavar="D",
                    help="draw only variants on which a policy tuned to the base loses at least D of its score "
                         "(docs/sampler.md)")
-    p.add_argument("--games", type=count, default=1, metavar="N", help="games per seating and stage (default 1)")
+    p.add_argument("--games", type=games_count, default=1, metavar="N", help="games per seating and stage (default 1)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
                    help="gauntlet: only games with a submitted agent in them (and the baselines' reference games)")
-    p.add_argument("--reference-games", type=count, default=REFERENCE_GAMES, metavar="N",
+    p.add_argument("--reference-games", type=games_count, default=REFERENCE_GAMES, metavar="N",
                    help="games per seating among the baselines on each unseen stage, in any format: the anytime "
                         f"score's reference points (default {REFERENCE_GAMES}; at least --games; kept out of the "
                         "ratings)")
     p.add_argument("--schedule", choices=("flat", "doubling"), default="flat",
                    help="doubling: unseen stages in rounds of 2^i, half with the analysis budget, a quarter with "
                         "twice it, ..., one with 2^i times it")
-    p.add_argument("--max-stages", type=count, default=None, metavar="N", help="stop after N unseen stages")
+    p.add_argument("--max-stages", type=stage_count, default=None, metavar="N", help="stop after N unseen stages")
     p.add_argument("--max-time", type=seconds, default=None, metavar="S", help="start no stage after S seconds")
     p.add_argument("--until-separated", action="store_true",
                    help="stop once every pair of submitted agents is told apart at 95%% confidence by a sequential "
@@ -73,10 +74,10 @@ def add_parser(sub) -> None:
     p.add_argument("--adaptation", type=_fractions, default=(0.25, 0.5), metavar="F,F",
                    help="metric A: budget fractions at which agents that are not baselines play the baselines "
                         "again on unseen stages (default 0.25,0.5; none: not measured)")
-    p.add_argument("--qualify", type=count, default=None, metavar="N",
+    p.add_argument("--qualify", type=games_count, default=None, metavar="N",
                    help="before the evaluation, each submitted agent plays random N games in each seat on the first "
                         "public stage and enters only if it beats random in both")
-    p.add_argument("--resamples", type=count, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    p.add_argument("--resamples", type=resamples_count, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.add_argument("--out", default="ludica-eval", metavar="DIR", help="the run folder (default ./ludica-eval)")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
     episode_options(p, 2.0, 2.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ludica import gdl
-from ludica.arguments import count
+from ludica.arguments import resamples_count
 from ludica.terminal import inert_rich
 
 
@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("--out", metavar="OTHER", default=None,
                    help="write the report into OTHER (a new or empty folder, or one with a report of ludica's) "
                         "instead of DIR: for a read-only DIR, or one whose run is still going")
-    p.add_argument("--resamples", type=count, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    p.add_argument("--resamples", type=resamples_count, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.set_defaults(run=run)
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ludica import gdl
-from ludica.arguments import count, stage_path
+from ludica.arguments import MAX_CANDIDATES, count_up_to, jobs_count, stage_count, stage_path
 
 
 def add_parser(sub) -> None:
@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--base", metavar="STAGE", help="draw variants of this stage (a file or a bundled name)")
     what.add_argument("--fresh", action="store_true", help="draw fresh stages from the whole language")
-    p.add_argument("-n", type=count, required=True, metavar="N", help="how many stages to accept")
+    p.add_argument("-n", type=stage_count, required=True, metavar="N", help="how many stages to accept")
     p.add_argument("--seed", type=int, required=True,
                    help="the draw's seed: anyone who knows it draws the same set, so keep it secret for stages "
                         "meant to stay unseen (docs/sampler.md)")
@@ -34,11 +34,11 @@ def add_parser(sub) -> None:
                    help="board sides a draw may have (default 3..12 fresh, 4..12 variants)")
     p.add_argument("--filters", choices=("default", "none"), default="default",
                    help="none: raw draws of the prior (valid stages, no playability filter, every draw kept)")
-    p.add_argument("--jobs", type=count, default=None, metavar="J", help="processes (default: every core)")
+    p.add_argument("--jobs", type=jobs_count, default=None, metavar="J", help="processes (default: every core)")
     p.add_argument("--min-divergence", type=float, default=None, metavar="D",
                    help="variants: reject those on which a policy tuned to the base loses less than D of its score "
                         "against a rules-aware reference (the divergence, in the manifest; docs/sampler.md)")
-    p.add_argument("--max-candidates", type=count, default=None, metavar="M",
+    p.add_argument("--max-candidates", type=count_up_to(MAX_CANDIDATES, "candidates judged"), default=None, metavar="M",
                    help="stop after judging M candidates (default: 500 per stage asked for, 20,000 when fresh)")
     p.set_defaults(run=run)
 

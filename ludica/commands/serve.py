@@ -15,7 +15,7 @@ import ipaddress
 from pathlib import Path
 
 from ludica import gdl
-from ludica.arguments import count
+from ludica.arguments import count_up_to, resamples_count
 
 DEFAULT_PORT = 8000
 
@@ -24,11 +24,11 @@ def add_parser(sub) -> None:
     p = sub.add_parser("serve", help="a local web application: the stages, runs live as they go, replays")
     p.add_argument("folders", nargs="*", metavar="DIR",
                    help="run folders (of tournament or evaluate, running or finished) and folders of .gdl stages")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port to listen on (default {DEFAULT_PORT})")
+    p.add_argument("--port", type=count_up_to(65_535, "the largest TCP port"), default=DEFAULT_PORT, help=f"the port to listen on (default {DEFAULT_PORT})")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine alone)")
     p.add_argument("--allow-remote", action="store_true",
                    help="allow a --host other machines can reach (the pages have no login)")
-    p.add_argument("--resamples", type=count, default=200, metavar="N",
+    p.add_argument("--resamples", type=resamples_count, default=200, metavar="N",
                    help="bootstrap resamples of the runs' ratings (default 200: the report's 1000 take longer)")
     p.add_argument("--agent", action="append", default=[], metavar="FILE",
                    help="an agent file the Play page offers besides the built-ins (sandboxed as usual; repeat for more)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ludica.arguments import (
-    agent_command_option, chosen_agents, count, episode_options, jobs_option, run_options, stage_path,
+    agent_command_option, chosen_agents, episode_options, games_count, jobs_option, run_options, stage_path,
 )
 from ludica.terminal import PlainProgress, inert_rich
 
@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("stages", nargs="+", metavar="STAGE")
     p.add_argument("--agent", action="append", default=[], metavar="AGENT", help="an entrant (repeat the option)")
     p.add_argument("--builtins", action="store_true", help="add every built-in agent")
-    p.add_argument("--games", type=count, default=1, help="games per seating: each ordered pair plays N (default 1)")
+    p.add_argument("--games", type=games_count, default=1, help="games per seating: each ordered pair plays N (default 1)")
     p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
     episode_options(p, 60.0, 10.0)

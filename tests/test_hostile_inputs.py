@@ -1,0 +1,231 @@
+"""Inputs from outside, each bounded and the bound named when it is passed: `ludica serve`'s request
+bodies, an agent's files, the sizes of work the command line asks for, stage files that are not
+regular files, and a sampled set a kill left half written."""
+from __future__ import annotations
+
+import asyncio
+import warnings
+
+import pytest
+
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra installs it)")
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+from ludica.web import PlayRoom, create_app, sort_folders
+from ludica.web.play import MAX_BODY
+
+LOCAL = "http://127.0.0.1"
+ORIGIN = {"Origin": LOCAL}
+
+
+@pytest.fixture
+def client(tmp_path) -> TestClient:
+    room = PlayRoom(tmp_path / "store", sandbox=False)
+    with TestClient(create_app(sort_folders([]), resamples=20, room=room), base_url=LOCAL) as c:
+        yield c
+
+
+# --- ludica serve: request bodies ------------------------------------------------------------------
+
+def test_a_body_past_the_bound_is_413_naming_it(client):
+    answer = client.post("/play", content=b"a" * (MAX_BODY + 1), headers=ORIGIN
+                         | {"Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status_code == 413
+    assert answer.json()["error"] == (f"the request's body is past {MAX_BODY:,} bytes, the most a form or a move of "
+                                      "the Play page needs: send only its fields")
+
+
+def test_a_body_within_the_bound_is_read_as_before(client):
+    answer = client.post("/play", data={"stage": "0/tic-tac-toe.gdl", "black": "random", "white": "random"},
+                         headers=ORIGIN, follow_redirects=False)
+    assert answer.status_code == 303
+
+
+def test_json_nested_past_python_s_stack_is_400_not_a_server_error(client):
+    deep = "[" * 5000 + "]" * 5000  # within MAX_BODY; json.loads alone raises RecursionError at this depth
+    answer = client.post("/play", content=deep, headers=ORIGIN | {"Content-Type": "application/json"})
+    assert answer.status_code == 400 and "nested at most" in answer.json()["error"]
+
+
+def test_a_body_that_does_not_say_its_length_is_not_read_past_the_bound(tmp_path):
+    """At the ASGI level, as uvicorn hands a chunked body over: the app stops asking for chunks once
+    the bound is passed, so a body of any length costs the memory of the bound."""
+    app = create_app(sort_folders([]), resamples=20, room=PlayRoom(tmp_path / "store", sandbox=False))
+    chunk, asked, sent = b"a" * 4096, [0], []
+    total = 10_000  # chunks on offer: 40 MB
+
+    async def receive():
+        asked[0] += 1
+        return {"type": "http.request", "body": chunk, "more_body": asked[0] < total}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/play", "raw_path": b"/play", "query_string": b"",
+             "root_path": "", "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1),
+             "http_version": "1.1", "headers": [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1"),
+                                               (b"content-type", b"application/x-www-form-urlencoded")]}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 413
+    assert asked[0] <= MAX_BODY // len(chunk) + 2
+
+
+# --- an agent's files, read by the referee before any sandbox ---------------------------------------
+
+AGENT = 'NAME = "padded"\n\ndef analyze(stage, api, clock):\n    return lambda state, legal, clock: legal[0]\n'
+
+
+def test_an_agent_file_past_the_bound_is_refused_unread(tmp_path, capsys, monkeypatch):
+    from ludica.cli import main
+    from ludica.runtime import entrants
+
+    big = tmp_path / "big.py"
+    big.write_text(AGENT + "#" * entrants.MAX_AGENT_BYTES + "\n")
+    monkeypatch.setattr(entrants.ast, "parse", None)  # not parsed: the bound is said first
+    assert main(["play", "tic-tac-toe", "--black", str(big), "--white", "random", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"agent file {big} is {big.stat().st_size:,} bytes: an agent's file is at most 1,000,000 bytes" in err
+    assert "--agent-data AGENT=DIR" in err
+
+
+def test_an_agent_file_within_the_bound_plays(tmp_path, capsys):
+    from ludica.cli import main
+    from ludica.runtime import entrants
+
+    padded = tmp_path / "padded.py"
+    padded.write_text(AGENT + "#" * (entrants.MAX_AGENT_BYTES - len(AGENT) - 2) + "\n")
+    assert padded.stat().st_size <= entrants.MAX_AGENT_BYTES
+    assert main(["play", "tic-tac-toe", "--black", str(padded), "--white", "random", "--quiet",
+                 "--in-process"]) == 0
+
+
+def test_an_agent_program_s_files_are_bounded_together_and_in_number(tmp_path, monkeypatch):
+    from ludica.runtime import entrants
+
+    (tmp_path / "bot").write_text("#!/bin/sh\n")
+    (tmp_path / "bot").chmod(0o755)
+    (tmp_path / "table.bin").write_bytes(b"\0" * 5000)
+    (tmp_path / "bot.agent").write_text('command = ["./bot"]\nfiles = ["bot", "table.bin"]\n')
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_BYTES", 4096)
+    with pytest.raises(entrants.AgentFileError, match=r"its files are 5,010 bytes together: an agent program's "
+                                                      r"files are at most 4,096 bytes"):
+        entrants.resolve(str(tmp_path / "bot.agent"))
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_BYTES", 10**6)
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_FILES", 1)
+    with pytest.raises(entrants.AgentFileError, match="2 files: an agent program has at most 1;"):
+        entrants.resolve(str(tmp_path / "bot.agent"))
+    monkeypatch.setattr(entrants, "MAX_PROGRAM_FILES", 2)
+    assert entrants.resolve(str(tmp_path / "bot.agent")).kind == "program"
+
+
+# --- the command line: options that size work ------------------------------------------------------
+
+BOUNDED = [  # (command line, its option, the bound, what the message says it is)
+    (["evaluate", "--qualify"], "--qualify", 1_000, "games per seating and stage"),
+    (["evaluate", "--games"], "--games", 1_000, "games per seating and stage"),
+    (["evaluate", "--reference-games"], "--reference-games", 1_000, "games per seating and stage"),
+    (["evaluate", "--variants"], "--variants", 10_000, "stages in a set"),
+    (["evaluate", "--max-stages"], "--max-stages", 10_000, "stages in a set"),
+    (["evaluate", "--jobs"], "--jobs", 256, "processes side by side"),
+    (["evaluate", "--resamples"], "--resamples", 100_000, "bootstrap resamples"),
+    (["evaluate", "--memory-mb"], "--memory-mb", 1_048_576, "megabytes: a terabyte"),
+    (["tournament", "tic-tac-toe", "--out", "o", "--games"], "--games", 1_000, "games per seating and stage"),
+    (["tournament", "tic-tac-toe", "--out", "o", "--jobs"], "--jobs", 256, "processes side by side"),
+    (["sample", "--fresh", "--seed", "1", "--out", "o", "-n"], "-n", 10_000, "stages in a set"),
+    (["sample", "--fresh", "--seed", "1", "--out", "o", "-n", "1", "--jobs"], "--jobs", 256, "processes side by side"),
+    (["sample", "--fresh", "--seed", "1", "--out", "o", "-n", "1", "--max-candidates"], "--max-candidates",
+     10_000_000, "candidates judged"),
+    (["report", "run", "--resamples"], "--resamples", 100_000, "bootstrap resamples"),
+    (["serve", "--resamples"], "--resamples", 100_000, "bootstrap resamples"),
+    (["serve", "--port"], "--port", 65_535, "the largest TCP port"),
+]
+
+
+@pytest.mark.parametrize("argv, option, bound, what", BOUNDED, ids=[" ".join(b[0]) for b in BOUNDED])
+def test_an_option_that_sizes_work_is_bounded_at_parsing(argv, option, bound, what, capsys):
+    from ludica.cli import build_parser
+
+    parser = build_parser()
+    assert getattr(parser.parse_args([*argv, str(bound)]), option.lstrip("-").replace("-", "_")) == bound
+    with pytest.raises(SystemExit) as exit_:
+        parser.parse_args([*argv, "1000000000"])
+    assert exit_.value.code == 2
+    assert f"argument {option}: must be at most {bound:,} ({what}), not 1,000,000,000" in capsys.readouterr().err
+
+
+def test_time_options_are_bounded_at_a_week(capsys):
+    from ludica.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["evaluate", "--analysis-time", "1e300"])
+    assert "argument --analysis-time: must be at most 604,800 seconds (a week), not 1e300" in capsys.readouterr().err
+    assert build_parser().parse_args(["evaluate", "--game-time", "604800"]).game_time == 604_800
+
+
+# --- stage files that are not regular files --------------------------------------------------------
+
+def _ludica(*argv: str, timeout: float = 120) -> tuple[int, str]:
+    """The command in a process of its own (its exit status, and what it printed on both streams):
+    one that hangs fails the test when `timeout` runs out, one that reads without end when its 3 GB
+    of address space do (the machine's memory is not the test's to take)."""
+    import resource
+    import subprocess
+    import sys
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "ludica", *argv], capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=limited)
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", [["show"], ["check"], ["evaluate", "random", "greedy", "--no-builtins",
+                                                           "--no-unseen", "--stage"]])
+def test_a_fifo_given_as_a_stage_is_refused_not_waited_on(tmp_path, command):
+    import os
+
+    fifo = tmp_path / "stage.gdl"
+    os.mkfifo(fifo)
+    code, err = _ludica(*command, str(fifo), *(["--out", str(tmp_path / "run")] if "evaluate" in command else []),
+                        timeout=60)
+    assert code == 1 and "Traceback" not in err
+    assert (f"{fifo} is a FIFO (a named pipe), not a regular file: a stage file is read whole from a regular file; "
+            "give one") in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_device_given_as_a_stage_is_refused_unread():
+    code, said = _ludica("check", "/dev/zero", timeout=60)
+    assert code == 1 and "/dev/zero is a character device, not a regular file" in said and "Traceback" not in said
+
+
+def test_serve_lists_a_folder_holding_a_fifo_without_waiting_on_it(tmp_path):
+    import os
+
+    folder = tmp_path / "stages"
+    folder.mkdir()
+    (folder / "ok.gdl").write_text('game "Fine"\nboard square 3\nplayers x o\nmove place empty\nend board-full: draw\n')
+    os.mkfifo(folder / "pipe.gdl")
+    # should a page wait on the FIFO after all, a writer comes after a while and ends it: the test
+    # then fails on its assertions, rather than hanging the suite
+    import threading
+
+    waited: list[bool] = []
+
+    def come_and_go() -> None:
+        waited.append(True)
+        os.close(os.open(folder / "pipe.gdl", os.O_WRONLY))
+
+    unblock = threading.Timer(30, come_and_go)
+    unblock.daemon = True
+    unblock.start()
+    client = TestClient(create_app(sort_folders([folder]), resamples=20), base_url=LOCAL)
+    listed = client.get("/stages")
+    page = client.get("/stages/1/pipe.gdl")
+    unblock.cancel()
+    assert not waited, "a page waited on the FIFO"
+    assert listed.status_code == 200 and "Fine" in listed.text and "pipe" in listed.text
+    assert page.status_code == 200 and "is a FIFO (a named pipe), not a regular file" in page.text
