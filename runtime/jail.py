@@ -134,9 +134,11 @@ def _real_dirs(paths) -> list[str]:
 
 
 # what a fresh interpreter puts on sys.path with the worker's environment (its first entry, the
-# folder of `-c`, left out): the standard library, lib-dynload, the site folders in use and what
-# their .pth files add
-_SYS_PATH = "import json, sys; print(json.dumps(sys.path[1:]))"
+# folder of `-c`, left out), with its site folders and its standard library's folders
+_SYS_PATH = ("import json, site, sys, sysconfig; print(json.dumps([sys.path[1:], site.getsitepackages() + "
+             "([site.getusersitepackages()] if site.ENABLE_USER_SITE else []), "
+             "[sysconfig.get_path('stdlib'), sysconfig.get_path('platstdlib')]]))")
+SITE_NAMES = ("site-packages", "dist-packages")
 SYSTEM_TOPS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # shown by _system() already
 
 
@@ -147,12 +149,14 @@ def _outside_system(paths) -> list[str]:
 @functools.lru_cache(maxsize=1)
 def python_folders() -> tuple[str, ...]:
     """The folders of the Python installation that the worker imports from, shown read-only and
-    nothing wider: the standard library and lib-dynload, the site-packages in use (and the folders
+    nothing wider: the standard library and lib-dynload, the site-packages in use (and site folders
     their .pth files add), ludica's own package folders (an editable install keeps them in its source
     checkout: only those folders are shown, not the checkout). Never a prefix whole: a virtual
     environment made in a project folder (`python3 -m venv .`) is the project folder, with the run
-    folders, unseen stages and secrets it holds (`check_apart` refuses a run whose secrets lie in
-    one of these folders)."""
+    folders, unseen stages and secrets it holds; nor any other folder a .pth file puts on sys.path
+    (another package's editable install adds its project's root, with its .env and whatever else is
+    there: agents do without that package). `check_apart` refuses a run whose secrets lie in one of
+    these folders."""
     paths = list(_worker_sys_path())
     if _user_site_used():
         paths.append(site.getusersitepackages())
@@ -208,10 +212,21 @@ def _worker_sys_path() -> tuple[str, ...]:
     except (OSError, subprocess.TimeoutExpired, ValueError) as err:
         raise SandboxUnavailable(f"{sys.executable} does not say where it imports from ({err}): the sandbox shows "
                                  "agents only the Python folders it needs, and could not find them") from None
-    if done.returncode != 0 or not isinstance(found, list) or not all(isinstance(p, str) for p in found):
+    if done.returncode != 0 or not (isinstance(found, list) and len(found) == 3 and
+                                    all(isinstance(p, str) for part in found for p in part)):
         raise SandboxUnavailable(f"{sys.executable} does not say where it imports from (exit status "
                                  f"{done.returncode}: {done.stderr.strip()[-300:]})")
-    return tuple(p for p in found if p)
+    path, sites, stdlib = found
+    sites = {os.path.realpath(p) for p in sites if p}
+    stdlib = [os.path.realpath(p) for p in stdlib if p]
+
+    def python_own(entry: str) -> bool:  # the standard library's (its zip, lib-dynload) or a site folder
+        real = os.path.realpath(entry)
+        return (real in sites or os.path.basename(real) in SITE_NAMES
+                or any(real == lib or real.startswith(lib + "/") for lib in stdlib)
+                or (os.path.dirname(real) in {os.path.dirname(lib) for lib in stdlib} and real.endswith(".zip")))
+
+    return tuple(p for p in path if p and python_own(p))
 
 
 def check_apart(guarded: Sequence[tuple[Path, str]]) -> None:
@@ -235,7 +250,7 @@ def _system() -> list[str]:
     """/usr read-only; /bin, /lib... as the links (merged /usr) or read-only folders they are here;
     the loader's cache and configuration, and the time zone."""
     args = ["--ro-bind", "/usr", "/usr"]
-    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+    for top in SYSTEM_TOPS[1:]:
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
@@ -326,8 +341,9 @@ def environment() -> dict[str, str]:
         env[name] = os.environ.get(name, "1")
     if "PYTHONHASHSEED" in os.environ:
         env["PYTHONHASHSEED"] = os.environ["PYTHONHASHSEED"]
-    if _user_site_used():
-        del env["PYTHONNOUSERSITE"]  # ludica itself is installed there
+    if _user_site_used():  # ludica itself is installed there: that user site, at its own path (HOME is /tmp)
+        del env["PYTHONNOUSERSITE"]
+        env["PYTHONUSERBASE"] = os.path.realpath(site.getuserbase())
     return env
 
 

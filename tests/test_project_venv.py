@@ -10,6 +10,7 @@ The test can fail: with the jail as it was (binding the environment's prefix who
 had the spy read the canary, the .env, the unseen stage and the run folder's store, in both modes."""
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -109,3 +110,26 @@ def test_the_jail_shows_no_prefix_whole_and_refuses_secrets_in_what_it_shows(tmp
     with pytest.raises(jail.SandboxUnavailable, match=r"the run folder .* is in .*site-packages.*venv"):
         jail.check_apart([(Path(site_folder) / "run", "the run folder")])
     jail.check_apart([(tmp_path / "run", "the run folder")])  # apart: said nothing
+
+
+def test_a_folder_a_pth_file_adds_is_not_shown_unless_it_is_a_site_folder(tmp_path):
+    """Another package's editable install (poetry, hatch, `conda develop`, a hand-made .pth) puts
+    its project's root on sys.path, .env and all: the jail shows the standard library and the site
+    folders, not such a folder (a site folder a .pth adds, as a layered environment does, is shown)."""
+    other = tmp_path / "other-project"
+    other.mkdir()
+    (other / ".env").write_text("KEY=secret\n")
+    env = tmp_path / "env"
+    base = os.path.join(sys.base_prefix, "bin", f"python{sys.version_info.major}.{sys.version_info.minor}")
+    subprocess.run([base, "-m", "venv", "--without-pip", str(env)], check=True, timeout=120)
+    inner = env / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    outer = site.getsitepackages()[0]
+    (inner / "layers.pth").write_text(f"import site; site.addsitedir({outer!r})\n")
+    (inner / "editable-other.pth").write_text(f"{other}\n")
+    done = subprocess.run([str(env / "bin" / "python"), "-c", "import json, sys; from ludica.runtime import jail; "
+                           "print(json.dumps([sys.path, jail.python_folders()]))"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    path, shown = json.loads(done.stdout)
+    assert str(other) in path  # on the referee's sys.path...
+    assert str(other) not in shown and os.path.realpath(outer) in shown and os.path.realpath(inner) in shown
