@@ -57,6 +57,9 @@ def url_problem(url: str) -> str | None:
     if parts.username is not None or parts.password is not None:
         return "it holds a user or a password, and the URL is stored in the run folder: give the key with " \
                "--endpoint-key NAME=ENVVAR instead"
+    if parts.query or parts.fragment:
+        return "it holds a query (?...) or a fragment, and the URL is stored in the run folder (a key such as " \
+               "?api-key= would be too): give the endpoint's base URL, and its key with --endpoint-key NAME=ENVVAR"
     return None
 
 
@@ -64,11 +67,13 @@ def _pairs(items: Sequence[str], option: str, value: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for item in items:
         name, sep, rest = item.partition("=")
+        # a key's variable is not repeated: what follows NAME= may be the key itself, pasted by mistake
+        said = repr(item) if value != "ENVVAR" else repr(f"{name[:40]}=..." if sep else "...")
         if not sep or not NAME.fullmatch(name) or not rest:
-            raise EndpointOptionError(f"{option} {item!r}: give NAME={value}, NAME of letters, digits, '_', '-' or "
+            raise EndpointOptionError(f"{option} {said}: give NAME={value}, NAME of letters, digits, '_', '-' or "
                                       "'.' (at most 40)")
         if name in found:
-            raise EndpointOptionError(f"{option} {item!r}: {name} is given twice")
+            raise EndpointOptionError(f"{option} {said}: {name} is given twice")
         found[name] = rest
     return found
 
@@ -81,7 +86,7 @@ def allowed(endpoints: Sequence[str], keys: Sequence[str] = ()) -> dict[str, dic
     table = {name: {"url": url, "key_env": envs.get(name, "")} for name, url in sorted(urls.items())}
     for name in envs:
         if name not in urls:
-            raise EndpointOptionError(f"--endpoint-key {name}={envs[name]}: no --endpoint {name}=URL is given; "
+            raise EndpointOptionError(f"--endpoint-key {name}=...: no --endpoint {name}=URL is given; "
                                       "give the endpoint's URL too")
     check(table)
     return table
@@ -98,7 +103,8 @@ def check(table: Mapping[str, Mapping[str, str]]) -> None:
         if problem is not None:
             raise EndpointOptionError(f"--endpoint {name}={url!r}: {problem}")
         if env and not ENV_NAME.fullmatch(env):
-            raise EndpointOptionError(f"--endpoint-key {name}={env!r}: give the name of an environment variable "
+            # its value is not repeated: it may be the key itself, pasted by mistake
+            raise EndpointOptionError(f"--endpoint-key {name}=...: give the name of an environment variable "
                                       "(letters, digits and '_'), not the key itself")
         if env and urlsplit(url).scheme == "http" and not is_loopback(url):
             raise EndpointOptionError(f"--endpoint {name}={url}: the key (${env}) would cross the network in clear "

@@ -5,6 +5,7 @@ retries that are never charged, the clock, the accounting, the rules tiers, a do
 the `.model` file's errors. Nothing here leaves the loopback."""
 from __future__ import annotations
 
+import gzip
 import json
 import secrets
 import re
@@ -500,6 +501,21 @@ def test_an_answer_over_the_size_bound_fails_at_once_and_names_the_bound():
     assert len(server.chats) == 1  # not asked again: the same answer would come
 
 
+def test_a_compressed_answer_is_not_asked_for_and_refused_when_sent():
+    """MAX_ANSWER_BYTES counts bytes on the wire: 20 kB of gzip decoded to 20 MB of text (a bomb of
+    1 MiB would be a gigabyte in the referee). No encoding is asked for; one sent anyway is refused."""
+    bomb = gzip.compress(json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                                     "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                                         "role": "assistant", "content": "x" * 20_000_000}}]}).encode())
+    assert len(bomb) < MAX_ANSWER_BYTES
+    with Standin([Scripted(raw=bomb, headers={"Content-Encoding": "gzip"})] * 2) as server:
+        endpoint = Endpoint(config_for(server, retries=1), backoff=0.01)
+        with pytest.raises(EndpointError, match=r"the answer is compressed \('gzip'\), which ludica does not ask for"):
+            endpoint.chat([{"role": "user", "content": "your move"}])
+    assert len(server.chats) == 1
+    assert {k.lower(): v for k, v in server.requests[0].headers.items()}["accept-encoding"] == "identity"
+
+
 def test_what_is_sent_back_of_a_long_answer_is_cut():
     game = game_of("tic-tac-toe")
     long = "I think " + "very " * 20_000 + "hard."
@@ -858,12 +874,14 @@ def test_a_model_file_names_one_of_the_evaluators_endpoints_or_none_if_there_is_
     (["a=https://models.example:port/v1"], [], r"it is not a URL \(Port could not be cast"),
     (["a"], [], r"--endpoint 'a': give NAME=URL"),
     (["a=https://x/v1", "a=https://y/v1"], [], r"a is given twice"),
-    (["a=https://x/v1"], ["b=KEY"], r"--endpoint-key b=KEY: no --endpoint b=URL is given"),
+    (["a=https://x/v1"], ["b=KEY"], r"--endpoint-key b=\.\.\.: no --endpoint b=URL is given"),
+    (["a=https://x/v1?api-key=sk-1"], [], r"it holds a query \(\?\.\.\.\) or a fragment, and the URL is stored"),
     (["a=https://x/v1"], ["a=sk-live-123$"], r"give the name of an environment variable .*, not the key itself"),
 ])
 def test_a_bad_endpoint_option_says_what_is_wrong(endpoints, keys, message):
-    with pytest.raises(EndpointOptionError, match=message):
+    with pytest.raises(EndpointOptionError, match=message) as refused:
         allowed_endpoints(endpoints, keys)
+    assert "sk-live" not in str(refused.value)  # a key pasted for a variable's name is not repeated
 
 
 def test_a_newline_in_an_endpoints_url_is_an_error_on_the_command_line_not_a_traceback(tmp_path: Path, capsys):

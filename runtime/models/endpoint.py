@@ -122,11 +122,11 @@ class _Guard:
     def __init__(self) -> None:
         self.deadline: float | None = None
         self.left = 0
-        self.too_long = False
+        self.refused = ""  # why the answer in hand is refused for good (asking again would get it again)
 
     @contextmanager
     def bounded(self, seconds: float, max_bytes: int = MAX_ANSWER_BYTES) -> Iterator[None]:
-        self.deadline, self.left, self.too_long = time.monotonic() + seconds, max_bytes, False
+        self.deadline, self.left, self.refused = time.monotonic() + seconds, max_bytes, ""
         try:
             yield
         finally:
@@ -146,7 +146,8 @@ class _Guard:
             return
         self.left -= size
         if self.left < 0:
-            self.too_long = True
+            self.refused = (f"the answer is over {MAX_ANSWER_BYTES} bytes (the most one answer may take): lower "
+                            "max_tokens, or check the server")
             raise httpcore2.ReadError(f"the answer is over {MAX_ANSWER_BYTES} bytes")
 
 
@@ -200,7 +201,7 @@ class _Transport(httpx2.HTTPTransport):
         # httpx takes no network backend: its pool is made again with ours (the attribute is httpx's own)
         self._pool = httpcore2.ConnectionPool(ssl_context=httpx2.create_ssl_context(), network_backend=_Backend(guard))
         url = httpx2.URL(config.base_url)
-        self.origin = (url.scheme, url.host, url.port)
+        self.origin, self.guard = (url.scheme, url.host, url.port), guard
         self.key = config.api_key() if config.api_key_env else ""
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
@@ -213,7 +214,17 @@ class _Transport(httpx2.HTTPTransport):
                 del request.headers[name]
         if self.key:
             request.headers["Authorization"] = f"Bearer {self.key}"
-        return super().handle_request(request)
+        # MAX_ANSWER_BYTES counts the bytes on the wire: a compressed answer would decode past it (1 MiB
+        # of gzip is a gigabyte of text), so none is asked for, and one sent all the same is refused
+        request.headers["Accept-Encoding"] = "identity"
+        response = super().handle_request(request)
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            response.close()
+            self.guard.refused = (f"the answer is compressed ({encoding[:40]!r}), which ludica does not ask for: an "
+                                  f"answer is read {MAX_ANSWER_BYTES} bytes at most, uncompressed; check the server")
+            raise httpx2.DecodingError(self.guard.refused, request=request)
+        return response
 
 
 def client(config: ModelConfig, timeout: float | None = None, guard: _Guard | None = None) -> openai.OpenAI:
@@ -278,10 +289,8 @@ class Endpoint:
                     raise OutOfTime(time.monotonic() - started) from None
                 failure, status, asked = f"no answer within {timeout:g} s (request_timeout)", None, None
             except openai.APIConnectionError as e:
-                if self.guard.too_long:  # asking again would read as much again
-                    raise EndpointError(f"{config.base_url}: the answer is over {MAX_ANSWER_BYTES} bytes (the most "
-                                        "one answer may take): lower max_tokens, or check the server", None,
-                                        attempt) from None
+                if self.guard.refused:  # asking again would read as much again
+                    raise EndpointError(f"{config.base_url}: {self.guard.refused}", None, attempt) from None
                 failure, status, asked = f"no connection ({_cause(e)})", None, None
             except openai.APIStatusError as e:
                 status = e.status_code
