@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..gdl.diagnostics import LudicaError
 from .human import HUMAN, MoveSource
-from .runfolder import STORE
+from .runfolder import SECRET_MARKS
 
 BUILTIN_DIR = Path(__file__).parent / "agents"
 BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
@@ -252,10 +252,15 @@ def _own_file(item: str, base: Path, home: Path | None, where: str) -> Path:
     if home is not None and not path.is_relative_to(home):
         raise AgentFileError(f"{where}: the agent's file {item!r} is {path}, outside its folder {home}: an agent's "
                              "files are copied from its own folder only; copy the file there")
-    run = next((d for d in path.parents if d.is_relative_to(home) and (d / STORE).exists()), None) if home else None
-    if run is not None:  # an earlier run kept beside the agent: its store, draw seed and unseen stages
-        raise AgentFileError(f"{where}: the agent's file {item!r} is in {run}, a run folder of ludica's, whose store, "
-                             "draw seed and unseen stages are no agent's; keep runs out of the agent's folder")
+    run = next((d for d in path.parents if d.is_relative_to(home) and any((d / m).exists() for m in SECRET_MARKS)),
+               None) if home else None
+    if run is not None:  # an earlier run (or a drawn set) kept beside the agent: its store, seeds and stages
+        raise AgentFileError(f"{where}: the agent's file {item!r} is in {run}, a run folder of ludica's or a drawn "
+                             "set of stages, whose store, seeds and unseen stages are no agent's; keep runs and "
+                             "drawn sets out of the agent's folder")
+    if path.name.startswith(".env"):  # where projects keep their keys (dotenv): an evaluator's, if it is beside
+        raise AgentFileError(f"{where}: the agent's file {item!r} is named as an environment's secrets (.env), which "
+                             "are no agent's; rename it if it is the agent's own")
     if not path.is_file():
         raise AgentFileError(f"{where}: the agent's file {item!r} is not a file (looked for {path})")
     return path

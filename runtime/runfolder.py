@@ -18,6 +18,9 @@ from .records import ResultsStore
 from .seatseeds import SECRET_FILE, kept
 
 STORE = "results.sqlite"
+# the files that mark a folder as a run's (or a drawn set's): its store, its game secret and draw seed
+# (runtime/seatseeds.py, evaluation/drawseed.py), a sampler's manifest; no agent file may come from one
+SECRET_MARKS = (STORE, "game-secret.json", "draw-seed.json", "manifest.json")
 LOCK = ".lock"  # all a refused run may have left: it holds nothing of a run or of the user's
 
 

@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -405,3 +406,43 @@ def test_no_agent_is_given_the_unseen_folder_or_a_stage_file_of_the_run(tmp_path
                  "--agent", "random", "--games", "1", "--out", str(tmp_path / "t")]) == 2
     said = capsys.readouterr()
     assert re.search("its file .*variant-001.gdl is the stage file", (said.out + said.err).replace("\n", " "))
+
+
+@pytest.mark.parametrize("mark, listed, said", [
+    ("old-run/game-secret.json", "old-run/notes.txt", "a run folder of ludica's or a drawn set"),
+    ("old-set/draw-seed.json", "old-set/notes.txt", "a run folder of ludica's or a drawn set"),
+    ("old-set/manifest.json", "old-set/variant-001.gdl", "a run folder of ludica's or a drawn set"),
+    (None, ".env", "named as an environment's secrets (.env)"),
+    (None, ".env.local", "named as an environment's secrets (.env)"),
+])
+def test_an_agent_file_may_not_list_a_secret_of_another_run_or_the_environment(tmp_path, mark, listed, said):
+    """Not this run's secrets (guarded.py) but those a participant's folder may hold when the evaluator
+    puts it in a project: an earlier run's game secret or draw seed, a drawn set, a .env."""
+    (tmp_path / "bot.py").write_text("print('ready')\n")
+    for name in (mark, listed):
+        if name:
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_text("{}")
+    (tmp_path / "bot.agent").write_text(f'command = ["python3", "bot.py"]\nfiles = ["bot.py", "{listed}"]\n')
+    with pytest.raises(agents.AgentFileError, match=re.escape(said)):
+        agents.resolve(str(tmp_path / "bot.agent"))
+
+
+def test_one_game_and_the_play_page_guard_their_stage_file_and_folders(tmp_path, capsys):
+    """`ludica play` and `ludica serve`'s Play page keep a stage file of theirs from an agent, as a
+    run does (guarded.py): an .agent file beside a private stage may not list it."""
+    from ludica.web.play import PlayRoom
+
+    (tmp_path / "private").mkdir()
+    stage = tmp_path / "private" / "secret.gdl"
+    stage.write_text(stages.path("tic-tac-toe").read_text())
+    (tmp_path / "bot.py").write_text("print('ready')\n")
+    (tmp_path / "bot.agent").write_text('command = ["python3", "bot.py"]\nfiles = ["bot.py", "private/secret.gdl"]\n')
+    assert main(["play", str(stage), "--black", str(tmp_path / "bot.agent"), "--white", "random"]) == 2
+    assert "is the stage file" in capsys.readouterr().err.replace("\n", " ")
+    room = PlayRoom(tmp_path / "store", (tmp_path / "bot.agent",), served=(tmp_path / "private",))
+    game = room.start(stage, "bot", "random", 2.0, 60.0, 2.0)
+    deadline = time.monotonic() + 60
+    while game.end is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert game.end is not None and "is the stage file" in " ".join(game.end["log"]), game.end

@@ -302,3 +302,14 @@ def test_a_folder_that_is_neither_runs_nor_stages_is_refused(tmp_path):
         sort_folders([tmp_path])
     with pytest.raises(LudicaError, match="not a folder"):
         sort_folders([tmp_path / "missing"])
+
+
+def test_the_play_page_refuses_a_language_model_with_what_to_do(tmp_path):
+    """A model's endpoint and key are the evaluator's options (--endpoint), which serve does not take:
+    a .model agent is refused as serve starts, not lost game by game."""
+    from ludica.web.play import PlayRoom
+
+    (tmp_path / "m.model").write_text('model = "m"\n')
+    with pytest.raises(LudicaError, match=r"the Play page plays no language model .* ludica play STAGE --black "
+                                          r"FILE.model"):
+        PlayRoom(tmp_path / "store", (tmp_path / "m.model",))

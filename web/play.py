@@ -31,7 +31,7 @@ from ..compiler import compile as compile_stage
 from ..files import bounded_json
 from ..gdl import load
 from ..gdl.diagnostics import LudicaError
-from ..runtime import Hooks, Run, StagePlan
+from ..runtime import Hooks, Run, StagePlan, guarded
 from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
 from ..runtime.human import HUMAN_TIME, Turn
 from ..runtime.plans import Options
@@ -186,9 +186,16 @@ class PlayRoom:
     folder `store/game-N`; `agents`: the agent files the page offers besides the built-ins."""
 
     def __init__(self, store: Path, agents: tuple[Path, ...] = (), sandbox: bool = True,
-                 abandon_after: float = ABANDON_AFTER):
+                 abandon_after: float = ABANDON_AFTER, served: tuple[Path, ...] = ()):
         self.store, self.sandbox, self.abandon_after = Path(store), sandbox, abandon_after
-        self.agents = {a.name: a for a in (check_compiles(resolve(str(p))) for p in agents)}
+        self.served = served  # the folders the pages show (runs, stage sets): no agent's, as the store is not
+        chosen = [resolve(str(p)) for p in agents]
+        models = [str(a.path) for a in chosen if a.kind == "model"]
+        if models:  # the endpoints a model may use are the evaluator's (--endpoint), which the page does not take
+            raise LudicaError(f"--agent {models[0]}: the Play page plays no language model (its endpoint and key are "
+                              "given with --endpoint and --endpoint-key, which serve does not take); play it with "
+                              "ludica play STAGE --black FILE.model --white AGENT --endpoint NAME=URL")
+        self.agents = {a.name: a for a in (check_compiles(a) for a in chosen)}
         self.games: dict[int, PlayGame] = {}
         self._numbers = itertools.count(1)
         self._lock = threading.Lock()
@@ -224,17 +231,18 @@ class PlayRoom:
         game.abandon_if_unwatched()  # a game whose page is never opened does not wait out a person's clock
         options = Options(games=1, analysis_time=analysis_time, game_time=game_time, human_time=human_time,
                           sandbox=self.sandbox)
-        threading.Thread(target=self._play, args=(game, stage, seats, options), name=f"ludica-play-{number}",
+        threading.Thread(target=self._play, args=(game, stage, seats, options, stage_file), name=f"ludica-play-{number}",
                          daemon=True).start()
         return game
 
-    def _play(self, game: PlayGame, stage, seats: list[AgentSpec], options: Options) -> None:
+    def _play(self, game: PlayGame, stage, seats: list[AgentSpec], options: Options, stage_file: Path) -> None:
         compiled = compile_stage(stage)
         plan = StagePlan(stage, ((seats[0].name, seats[1].name),), 1, stage.name, options.analysis_time)
         ended: list[dict] = []
         try:
             with Run.open(game.folder) as one_game:
-                one_game.start([stage], seats, options)
+                one_game.start([stage], seats, options, secrets=guarded.of_run(self.store, stage_files=[stage_file])
+                               + tuple(guarded.Secret(f, "a folder the pages show", True) for f in self.served))
                 one_game.play([plan], seats, hooks=Hooks(
                     on_game=ended.append, on_ply=lambda title, n, moment: game.watch(compiled, title, n, moment)))
         except Exception as error:  # the page says what went wrong rather than waiting for ever

@@ -27,7 +27,7 @@ def run(args) -> int:
     from dataclasses import replace
 
     from ludica.compiler import compile as compile_stage
-    from ludica.runtime import Hooks, Run, StagePlan, TerminalSource
+    from ludica.runtime import Hooks, Run, StagePlan, TerminalSource, guarded
     from ludica.runtime.entrants import seated
 
     options = run_options(args)  # refused options before anything is compiled
@@ -44,7 +44,8 @@ def run(args) -> int:
 
     try:
         with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
-            one_game.start([stage], [black, white], options)
+            one_game.start([stage], [black, white], options,
+                           secrets=guarded.of_run(Path(tmp), stage_files=[stage_path(args.stage)]))
             live = None if args.quiet else _Live(compile_stage(stage), one_game.store)
             one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say, on_ply=live))
     except KeyboardInterrupt:  # Ctrl-C, at a person's prompt too: the game is abandoned, not recorded

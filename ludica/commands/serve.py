@@ -83,7 +83,8 @@ def run(args) -> int:
     check_host(args.host, args.allow_remote)
     store = args.play_store or Path(tempfile.mkdtemp(prefix="ludica-play-"))
     room = PlayRoom(store, tuple(Path(a) for a in args.agent), sandbox=not args.in_process,
-                    abandon_after=ABANDON_AFTER if args.abandon_after is None else args.abandon_after)
+                    abandon_after=ABANDON_AFTER if args.abandon_after is None else args.abandon_after,
+                    served=tuple(Path(f) for f in args.folders))
     hosts = None if args.allow_remote else (*LOOPBACK_NAMES, host_name(args.host).lower())
     app = create_app(sort_folders([Path(f) for f in args.folders]), resamples=args.resamples, room=room, hosts=hosts)
     print(f"ludica serve: {url(args.host, args.port)} (Ctrl-C to stop); the Play page's games go to {store}",
