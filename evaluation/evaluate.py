@@ -24,7 +24,7 @@ from collections.abc import Callable
 from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.plans import LATER_OPTIONS, Options, StagePlan, round_robin, title, unique_stages
-from ..runtime.records import RULES_READABLE
+from ..runtime.stored import RULES_READABLE
 from ..runtime.referee import stage_hash
 from ..runtime.run import Hooks, Run
 from . import adaptation, anytime, stageset

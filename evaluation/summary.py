@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..runtime.records import RULES_READABLE, SENT
+from ..runtime.stored import RULES_READABLE, SENT
 from . import adaptation, anytime, failures, metrics, views
 from .ratings import Ratings, outcomes, rate
 

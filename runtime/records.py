@@ -18,6 +18,7 @@ from typing import IO
 
 from ..gdl.diagnostics import LudicaError
 from . import stored
+from .stored import SENT  # a settings key, checked in stored.SETTINGS
 from .referee import GameRecord
 
 SCHEMA = """
@@ -64,8 +65,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-SENT = "unseen sent to"  # the settings key of ResultsStore.note_sent
-RULES_READABLE = "rules readable by"  # the agents that held unseen stages' rules in memory (evaluation.rules_in_memory)
 
 # SQLite's header field for the application that owns a file: "LUDC". A store made before it was
 # set is recognised by its tables.

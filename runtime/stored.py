@@ -226,7 +226,7 @@ def _options(value):
             raise Wrong(f"a run's options ({key!r} is not one: {', '.join(fields)})")
         default = getattr(Options(), key)
         if key == "model_rules":
-            fine = item is None or item in RULE_TIERS
+            fine = item in RULE_TIERS
         elif isinstance(default, bool):
             fine = type(item) is bool
         elif isinstance(default, int):
@@ -236,12 +236,15 @@ def _options(value):
         else:
             fine = isinstance(item, type(default))
         if not fine:
-            raise Wrong(f".{key}: {'None or one of ' + ', '.join(RULE_TIERS) if key == 'model_rules' else _kind(default)}"
+            raise Wrong(f".{key}: {'one of ' + ', '.join(RULE_TIERS) if key == 'model_rules' else _kind(default)}"
                         f"{' above 0' if isinstance(default, float) else ''}, not {item!r:.40}")
     if "games" in value and value["games"] < 1:
         raise Wrong(".games: a whole number, 1 or more")
     return value
 
+
+SENT = "unseen sent to"  # the settings key of ResultsStore.note_sent: {endpoint: URL}
+RULES_READABLE = "rules readable by"  # the agents that held unseen stages' rules in memory (evaluation.rules_in_memory)
 
 _names = list_of(text)
 _invocation = object_of({"command": text, "version": text, "machine": text, "started": text})
@@ -257,6 +260,8 @@ SETTINGS: dict[str, Check] = {
     "invocations": as_json(list_of(_invocation)),
     "draw": as_json(object_of({"seed": seed, "secret": one_of(True, False)})),
     "base": text,  # a stage's text: the report loads it (report.stored_stage)
+    SENT: as_json(object_of(values=text)),  # endpoint: URL (records.note_sent)
+    RULES_READABLE: as_json(_names),  # evaluation.rules_in_memory
 }
 REQUIRED = ("stages", "agents", "agent files", "options")  # what Run.start writes into every run
 

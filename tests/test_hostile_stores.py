@@ -248,6 +248,16 @@ def test_json_nested_deeper_than_the_bound_is_said_with_the_bound(honest, tmp_pa
             "edited or is damaged: restore it from a copy, or run it again into another --out") in err
 
 
+@pytest.mark.parametrize("key, value", [("unseen sent to", "[]"), ("rules readable by", '{"a": 1}')])
+def test_a_damaged_note_of_the_trust_boundary_is_said(honest, tmp_path, capsys, key, value):
+    """The notes an evaluation keeps for its report's warnings (an unseen set sent off the machine,
+    agents that held the rules in memory) are checked as every setting is."""
+    folder = _copy(honest, tmp_path)
+    _set(folder, "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", key, value)
+    code, err = _report(folder, tmp_path / "report", capsys)
+    assert code == 2 and "Traceback" not in err and f"setting {key!r} should be" in err, err
+
+
 def test_a_cell_of_another_kind_is_said_with_its_table_row_and_column(honest, tmp_path, capsys):
     folder = _copy(honest, tmp_path)
     _set(folder, "UPDATE games SET black_time = ? WHERE id = 3", float("inf"))

@@ -31,7 +31,8 @@ from ludica.runtime.api import RulesApi, warm
 from ludica.runtime.sandbox import AgentProcess, Settings
 from ludica.runtime import jail
 from ludica.evaluation.summary import summarise
-from ludica.runtime.records import RULES_READABLE, ResultsStore
+from ludica.runtime.records import ResultsStore
+from ludica.runtime.stored import RULES_READABLE
 from ludica.runtime.worker import load_agent
 
 HERE = Path(__file__).parent / "agents"
