@@ -40,11 +40,11 @@ pytestmark = [pytest.mark.skipif(not shutil.which("bwrap"), reason="no bubblewra
               pytest.mark.skipif(not shutil.which("node"), reason="node is not installed")]
 
 
-def _spies(folder: Path, routes: Path, token: str, *narrowed: str) -> tuple[Path, Path]:
+def _spies(folder: Path, routes: Path, token: str, narrowed: tuple[list[str], str] | None = None) -> tuple[Path, Path]:
     """(the agent file of the program spy, the Arena system spy), each in a folder of its own in
     `folder`: the program with `routes` (the Python spy, its TOKEN filled in) beside it as
-    spy_routes.py; the system with `token` filled in. `narrowed`: the roots of the system's file
-    search and their first level only (its control)."""
+    spy_routes.py; the system with `token` filled in. `narrowed`: (the roots of the system's file
+    search, searched to their first level only; the one process it searches), for its control."""
     program, system = folder / "spy-program", folder / "spy-arena"
     program.mkdir(parents=True)
     system.mkdir()
@@ -54,8 +54,9 @@ def _spies(folder: Path, routes: Path, token: str, *narrowed: str) -> tuple[Path
     shutil.copy(routes, program / "spy_routes.py")
     source = (TESTS / "arena_systems" / "spy.js").read_text().replace('const TOKEN = "";', f"const TOKEN = {token!r};")
     if narrowed:
-        source = source.replace('const ROOTS = ["/"];', f"const ROOTS = {json.dumps(narrowed)};").replace(
-            "const MAX_DEPTH = -1;", "const MAX_DEPTH = 1;")
+        source = (source.replace('const ROOTS = ["/"];', f"const ROOTS = {json.dumps(narrowed[0])};")
+                  .replace("const MAX_DEPTH = -1;", "const MAX_DEPTH = 1;")
+                  .replace("const PIDS = null;", f"const PIDS = [{narrowed[1]!r}];"))
     (system / "spy.js").write_text(source)
     return program / "spy.agent", system / "spy.js"
 
@@ -127,9 +128,9 @@ def test_the_spies_find_what_is_planted_when_they_are_not_sandboxed(planted, tmp
     """The control: each spy's search run outside the sandbox (the program spoken to as the
     referee would, the system's analyzeStage called by node), its file search narrowed to the
     folders where the test planted things and their first level, reports every canary, the
-    secret in its environment, in another process's and in its mount table (a mount named with
-    the token, where a mount namespace can be made), a run folder's store, draw seed and drawn
-    stages."""
+    secret in its environment, in another process's environment and memory, in its mount table (a
+    mount named with the token, where a mount namespace can be made), a run folder's store, draw
+    seed and drawn stages."""
     token, routes, _, _, _ = planted
     run = tmp_path / "run"  # no token in its name: its files are found for what they are
     (run / "unseen").mkdir(parents=True)
@@ -138,10 +139,6 @@ def test_the_spies_find_what_is_planted_when_they_are_not_sandboxed(planted, tmp
     (run / "draw-seed.json").write_text('{"seed": 123456789, "secret": true}\n')
     (run / "unseen" / "manifest.json").write_text('{"stages": [{"levin_weight": 1}]}\n')
     roots = [str(tmp_path), str(Path.home()), str(run), str(run / "unseen")]
-    narrowed = routes.parent / "narrowed.py"
-    narrowed.write_text(routes.read_text().replace('ROOTS = ["/"]', f"ROOTS = {roots!r}")
-                        .replace("MAX_DEPTH = None", "MAX_DEPTH = 1"))
-    program, system = _spies(tmp_path / "spies", narrowed, token, *roots)
     mounted = tmp_path / f"mount-{token}"  # a mount of its own, seen in /proc/self/mountinfo
     mounted.mkdir()
     # (a user namespace, for a normal user, would hide the neighbour's environment: then unchecked)
@@ -150,8 +147,15 @@ def test_the_spies_find_what_is_planted_when_they_are_not_sandboxed(planted, tmp
                'mount -t tmpfs none "$0" && exec "$@"', str(mounted)]
     if not shutil.which("unshare") or subprocess.run([*wrapper, "true"], capture_output=True).returncode != 0:
         wrapper, routes_planted = [], {"files", "environment", "processes"}  # no mount namespace to be had
-    neighbour = subprocess.Popen(["sleep", "60"], env={**os.environ, "NEIGHBOUR": token})  # its /proc/PID/environ
+    # a process holding the token in its environment (and so in its memory): the only one searched,
+    # since a spy run by this test outside the sandbox would read every process of the machine
+    neighbour = subprocess.Popen(["sleep", "60"], env={**os.environ, "NEIGHBOUR": token})
     try:
+        pid = str(neighbour.pid)
+        narrowed = routes.parent / "narrowed.py"
+        narrowed.write_text(routes.read_text().replace('ROOTS = ["/"]', f"ROOTS = {roots!r}")
+                            .replace("MAX_DEPTH = None", "MAX_DEPTH = 1").replace("PIDS = None", f"PIDS = [{pid!r}]"))
+        program, system = _spies(tmp_path / "spies", narrowed, token, (roots, pid))
         said = {
             KINDS[0]: subprocess.run([*wrapper, sys.executable, "spy.py"], cwd=program.parent,
                                      input="stage\nprepare 30\nquit\n", capture_output=True, text=True, timeout=120),
@@ -169,6 +173,8 @@ def test_the_spies_find_what_is_planted_when_they_are_not_sandboxed(planted, tmp
         assert done.returncode == 0 and text.splitlines()[-1] == "done", (agent, done)
         routes_found = {line.split(":")[1].strip() for line in text.splitlines() if line.startswith("leak:")}
         assert routes_planted <= routes_found, (agent, text)
+        if "processes" in routes_planted:  # the neighbour's memory holds its environment
+            assert "/mem holds the token" in text, (agent, text)
         for planted_name in ("unseen-", "canary-beside-unseen-", ".ludica-canary-", "work-"):
             assert f"{planted_name}{token}" in text, (agent, planted_name)
         for found in ("a results store", "a draw seed", "123456789", "a sampler manifest",

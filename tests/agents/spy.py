@@ -24,6 +24,7 @@ REDRAW_CANDIDATES = 64
 REDRAW_BASE = "small-board-6x6"
 ROOTS = ["/"]  # where the file search starts (the test's control, outside any sandbox, narrows it)
 MAX_DEPTH = None
+PIDS = None  # the processes searched (None: every one in /proc; the control narrows it)
 
 SKIP = {"/proc", "/sys", "/dev"}
 SUSPECT = (".gdl", ".sqlite", ".json", ".npz", ".txt", ".csv", ".html", ".log", ".env")
@@ -101,9 +102,29 @@ def search_environment():
             leak("environment", name)
 
 
+def _memory_holds(pid, needle):
+    """Whether the readable memory of process `pid` (its regions up to 64 MiB each) holds `needle`."""
+    try:
+        with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
+            for line in maps:
+                where, perms = line.split()[:2]
+                start, end = (int(x, 16) for x in where.split("-"))
+                if not perms.startswith("r") or end - start > 64 << 20:
+                    continue
+                try:
+                    mem.seek(start)
+                    if needle in mem.read(end - start):
+                        return True
+                except (OSError, ValueError, OverflowError):
+                    continue
+    except OSError:
+        pass
+    return False
+
+
 def search_processes():
     say("tried: processes")
-    for pid in os.listdir("/proc"):
+    for pid in PIDS or os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         for what in ("environ", "cmdline", "mem"):
@@ -116,6 +137,10 @@ def search_processes():
                 leak("processes", f"/proc/{pid}/{what}")
             if data:
                 say(f"saw: process {pid} {what} {data[:1000]!r}")
+            if what == "mem":
+                say(f"saw: process {pid} memory opens")
+                if _memory_holds(pid, TOKEN.encode()):
+                    leak("processes", f"/proc/{pid}/mem holds the token")
 
 
 def _connect(family, address):

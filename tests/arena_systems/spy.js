@@ -1,17 +1,19 @@
 // A hostile but fair Othello AI Arena system: from analyzeStage it searches, with node's fs, the
 // routes outside the API that the Python spy (tests/agents/spy.py) takes and that JavaScript can
-// take: the file system, its own environment, the other processes' command lines and environments,
-// the mount table. It prints (console.log: standard error, kept as its analysis output) `tried:
-// ROUTE`, `leak: ROUTE: WHAT` for anything found, `saw: ...` for what it could see (the hashes of
-// the .gdl files it read, the processes' command lines and environments: a test that learns a
-// secret only after the run, such as a drawn seed or stage, looks for it there), then `done`; it
-// plays the first legal move. The test fills in TOKEN (in the name of every secret file and folder
-// it plants, in the unseen stages' text, in a variable of the referee's environment), and narrows
-// ROOTS and MAX_DEPTH for its control, run outside the sandbox.
+// take: the file system, its own environment, the other processes' command lines, environments
+// and memory (where it opens), the mount table. It prints (console.log: standard error, kept as
+// its analysis output) `tried: ROUTE`, `leak: ROUTE: WHAT` for anything found, `saw: ...` for what
+// it could see (the hashes of the .gdl files it read, the processes' command lines and
+// environments: a test that learns a secret only after the run, such as a drawn seed or stage,
+// looks for it there), then `done`; it plays the first legal move. The test fills in TOKEN (in the
+// name of every secret file and folder it plants, in the unseen stages' text, in a variable of the
+// referee's environment), and narrows ROOTS, MAX_DEPTH and PIDS for its control, run outside the
+// sandbox.
 const NAME = "spy-arena";
 const TOKEN = "";
 const ROOTS = ["/"];
 const MAX_DEPTH = -1; // -1: no limit
+const PIDS = null; // the processes searched (null: every one in /proc)
 const SKIP = new Set(["/proc", "/sys", "/dev"]);
 const SUSPECT = [".gdl", ".sqlite", ".json", ".npz", ".txt", ".csv", ".html", ".log", ".env"];
 const RUN_FILES = ["results.sqlite", "manifest.json", "draw-seed.json"]; // a run folder's store, draw and seed
@@ -82,12 +84,40 @@ function spy() {
   }
 
   say("tried: processes");
-  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)) {
+  const pids = PIDS || fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  for (const pid of pids) {
     for (const what of ["environ", "cmdline"]) {
       const data = read(`/proc/${pid}/${what}`, 1 << 20);
       if (data === null || data.length === 0) continue;
       if (data.includes(TOKEN)) leak("processes", `/proc/${pid}/${what}`);
       say(`saw: process ${pid} ${what} ${JSON.stringify(String(data.subarray(0, 1000)))}`);
+    }
+    let mem;
+    try {
+      mem = fs.openSync(`/proc/${pid}/mem`, "r");
+    } catch (e) {
+      continue;
+    }
+    say(`saw: process ${pid} memory opens`);
+    try {
+      for (const line of String(read(`/proc/${pid}/maps`) || "").split("\n")) {
+        const [where, perms] = line.split(" ");
+        if (!where || !perms.startsWith("r")) continue;
+        const [start, end] = where.split("-").map((x) => BigInt(`0x${x}`));
+        if (end - start > 64n << 20n) continue;
+        const region = Buffer.alloc(Number(end - start));
+        try {
+          fs.readSync(mem, region, 0, region.length, start);
+        } catch (e) {
+          continue;
+        }
+        if (region.includes(TOKEN)) {
+          leak("processes", `/proc/${pid}/mem holds the token`);
+          break;
+        }
+      }
+    } finally {
+      fs.closeSync(mem);
     }
   }
   say("done");
