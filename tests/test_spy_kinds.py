@@ -37,7 +37,9 @@ TESTS = Path(__file__).parent
 KINDS = ("spy-program", "spy-arena")  # the agents' names: the agent file's, the system's NAME
 MODES = pytest.mark.parametrize("isolate", [False, True], ids=["default", "isolate-rules"])
 pytestmark = [pytest.mark.skipif(not shutil.which("bwrap"), reason="no bubblewrap (scripts/install-sandbox)"),
-              pytest.mark.skipif(not shutil.which("node"), reason="node is not installed")]
+              pytest.mark.skipif(not shutil.which("node"), reason="node is not installed"),
+              pytest.mark.skipif(not shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin"),
+                                 reason="no system python3 (under /usr) to run the program spy")]
 
 
 def _spies(folder: Path, routes: Path, token: str, narrowed: tuple[list[str], str] | None = None) -> tuple[Path, Path]:
