@@ -23,7 +23,7 @@ import pytest
 
 from ludica import stages
 from ludica.runtime import jail
-from ludica.runtime.records import ResultsStore
+from test_sealed import _spy_says  # (a module: its tests are not collected again)
 
 HERE = Path(__file__).parent / "agents"
 
@@ -57,20 +57,23 @@ def _project(tmp_path: Path) -> tuple[Path, str]:
     return project, token
 
 
-def _evaluate(project: Path, token: str, *extra: str, wrapper: tuple[str, ...] = ()) -> list[str]:
+def _run(project: Path, token: str, agents: list[str], *extra: str, wrapper: tuple[str, ...] = ()) -> Path:
+    """`ludica evaluate` of `agents` and random on tic-tac-toe and the unseen stages `extra` says,
+    run by the project's environment from the project folder; the run folder (in the project)."""
     out = project / f"run-{token}"
-    command = [*wrapper, str(project / "bin" / "python"), "-m", "ludica", "evaluate", "agents/spy.py", "random",
-               "--no-builtins", "--stage", "tic-tac-toe", "--unseen", f"private-{token}", "--games", "1",
-               "--adaptation", "none", "--analysis-time", "30", "--game-time", "2", "--resamples", "20",
-               "--jobs", "1", "--out", str(out), *extra]
+    command = [*wrapper, str(project / "bin" / "python"), "-m", "ludica", "evaluate", *agents, "random",
+               "--no-builtins", "--stage", "tic-tac-toe", "--games", "1", "--adaptation", "none",
+               "--analysis-time", "30", "--game-time", "2", "--resamples", "20", "--jobs", "1", "--out", str(out),
+               *extra]
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    store = ResultsStore(out / "results.sqlite", read_only=True)
-    try:
-        said = [line for a in store.analyses() if a["agent"] == "spy" for line in (a["output"] or "").splitlines()]
-    finally:
-        store.close()
+    return out
+
+
+def _evaluate(project: Path, token: str, *extra: str, wrapper: tuple[str, ...] = ()) -> list[str]:
+    out = _run(project, token, ["agents/spy.py"], "--unseen", f"private-{token}", *extra, wrapper=wrapper)
+    said = _spy_says(out)
     assert said.count("done") == 2, said
     return said
 

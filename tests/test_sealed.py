@@ -116,13 +116,14 @@ def planted(tmp_path, monkeypatch):
 ROUTES = ("files", "mounts", "environment", "processes", "sockets", "kernel settings", "devices")
 
 
-def _spy_says(out: Path) -> list[str]:
-    store = ResultsStore(out / "results.sqlite")
+def _spy_says(out: Path, agent: str = "spy") -> list[str]:
+    """The lines of `agent`'s analysis outputs in the run folder `out`, every stage's."""
+    store = ResultsStore(out / "results.sqlite", read_only=True)
     try:
-        analyses = [a for a in store.analyses() if a["agent"] == "spy"]
+        analyses = [a for a in store.analyses() if a["agent"] == agent]
     finally:
         store.close()
-    assert analyses, "the spy was not run"
+    assert analyses, f"{agent} was not run"
     return [line for a in analyses for line in (a["output"] or "").splitlines()]
 
 

@@ -5,8 +5,12 @@ it plants, in the unseen stages' text, in a variable of the referee's environmen
 sockets it listens on, and whether to re-draw the sampler.
 
 Output lines: `tried: ROUTE`, `leak: ROUTE: WHAT` for anything found, `match: seed S candidate N
-stage NAME` when a re-drawn candidate behaves exactly as the stage under analysis, `done`.
+stage NAME` when a re-drawn candidate behaves exactly as the stage under analysis, `saw: ...`
+for what it could see (the hashes of the .gdl files it read, the command lines and environments of
+the processes it met: a test that learns a secret only after the run, such as a drawn seed or
+stage, looks for it there), `done`.
 """
+import hashlib
 import os
 import random
 import socket
@@ -20,9 +24,11 @@ REDRAW_CANDIDATES = 64
 REDRAW_BASE = "small-board-6x6"
 ROOTS = ["/"]  # where the file search starts (the test's control, outside any sandbox, narrows it)
 MAX_DEPTH = None
+PIDS = None  # the processes searched (None: every one in /proc; the control narrows it)
 
 SKIP = {"/proc", "/sys", "/dev"}
-SUSPECT = (".gdl", ".sqlite", ".json", ".npz", ".txt", ".csv", ".html", ".log")
+SUSPECT = (".gdl", ".sqlite", ".json", ".npz", ".txt", ".csv", ".html", ".log", ".env")
+RUN_FILES = ("results.sqlite", "manifest.json", "draw-seed.json")  # a run folder's store, draw and seed
 
 
 def say(line):
@@ -46,13 +52,13 @@ def _files():
 
 def search_files():
     say("tried: files")
-    walked = 0
+    walked, stages = 0, []
     for path, name in _files():
         walked += 1
         if TOKEN in path:
             leak("files", path)
             continue
-        if name.endswith(SUSPECT) or name in ("results.sqlite", "manifest.json"):
+        if name.endswith(SUSPECT) or name in RUN_FILES:
             try:
                 if os.path.getsize(path) > 4 << 20:
                     continue
@@ -66,7 +72,12 @@ def search_files():
                 leak("files", f"a sampler manifest: {path}")
             elif name == "results.sqlite":
                 leak("files", f"a results store: {path}")
+            elif name == "draw-seed.json":
+                leak("files", f"a draw seed: {path}: {data[:200]!r}")
+            if name.endswith(".gdl"):
+                stages.append(hashlib.sha256(data).hexdigest()[:16])
     say(f"saw: {walked} files and folders; / holds {' '.join(sorted(os.listdir('/')))}")
+    say(f"saw: {len(stages)} stages (sha256) {' '.join(sorted(set(stages)))}")
 
 
 def search_mounts():
@@ -91,9 +102,29 @@ def search_environment():
             leak("environment", name)
 
 
+def _memory_holds(pid, needle):
+    """Whether the readable memory of process `pid` (its regions up to 64 MiB each) holds `needle`."""
+    try:
+        with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
+            for line in maps:
+                where, perms = line.split()[:2]
+                start, end = (int(x, 16) for x in where.split("-"))
+                if not perms.startswith("r") or end - start > 64 << 20:
+                    continue
+                try:
+                    mem.seek(start)
+                    if needle in mem.read(end - start):
+                        return True
+                except (OSError, ValueError, OverflowError):
+                    continue
+    except OSError:
+        pass
+    return False
+
+
 def search_processes():
     say("tried: processes")
-    for pid in os.listdir("/proc"):
+    for pid in PIDS or os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         for what in ("environ", "cmdline", "mem"):
@@ -104,6 +135,12 @@ def search_processes():
                 continue
             if TOKEN.encode() in data:
                 leak("processes", f"/proc/{pid}/{what}")
+            if data:
+                say(f"saw: process {pid} {what} {data[:1000]!r}")
+            if what == "mem":
+                say(f"saw: process {pid} memory opens")
+                if _memory_holds(pid, TOKEN.encode()):
+                    leak("processes", f"/proc/{pid}/mem holds the token")
 
 
 def _connect(family, address):
