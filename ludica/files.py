@@ -33,7 +33,7 @@ def write_atomic(path: Path, text: str, *, private: bool = False) -> Path:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    _sync_folder(path.parent)  # the rename itself reaches the disk
+    sync_folder(path.parent)  # the rename itself reaches the disk
     return path
 
 
@@ -122,7 +122,8 @@ def unwritable(folder: Path) -> str:
     return f"{existing} is not writable by you"
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
+    """The folder's entries (a rename into it) on the disk, not only in the page cache."""
     descriptor = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(descriptor)

@@ -296,3 +296,48 @@ def test_a_piece_move_in_a_game_of_placements_is_an_illegal_move():
     game = compile_stage(load(stages.path("tic-tac-toe")))
     with pytest.raises(IllegalMoveError, match="illegal move 'a1-a2'"):
         game.apply_counted(game.initial_state(), game.parse_move("a1-a2"))
+
+
+# --- a sampled set's manifest, hand-edited: read by `evaluate --unseen` and by serve's stage pages ---
+
+MANIFEST_CASES = 60
+SLOW_MANIFEST_CASES = 600
+
+
+@pytest.fixture(scope="module")
+def sampled_set(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("sampled") / "set"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["sample", "--fresh", "-n", "3", "--seed", "1", "--filters", "none", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.mark.parametrize("seed", [*range(MANIFEST_CASES), *(pytest.param(k, marks=pytest.mark.slow)
+                                                             for k in range(MANIFEST_CASES, SLOW_MANIFEST_CASES))])
+def test_a_tampered_manifest_is_said_not_a_traceback(sampled_set, tmp_path, seed):
+    from ludica.evaluation.stageset import from_folder
+    from ludica.gdl import LudicaError
+
+    folder = tmp_path / "set"
+    shutil.copytree(sampled_set, folder)
+    manifest = folder / "manifest.json"
+    rng = random.Random(seed)
+    text = manifest.read_text()
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        edited = _json_edits(text, rng) if rng.random() < 0.8 else None
+        text = edited if edited is not None else str(rng.choice(VALUES))[:rng.randrange(1, 200)]
+    manifest.write_text(text)
+    what = f"manifest: {text[:300]!r}"
+    try:
+        from_folder(folder)
+    except LudicaError as err:
+        assert str(manifest) in str(err) or str(folder) in str(err), what
+    try:
+        app = create_app(sort_folders([folder]), resamples=20)
+    except LudicaError as err:
+        assert str(manifest) in str(err), what
+        return
+    client = TestClient(app, base_url=LOCAL, raise_server_exceptions=False)
+    pages = ["/stages", *(f"/stages/1/{p.name}" for p in sorted(folder.glob("*.gdl")))]
+    answered = {page: client.get(page).status_code for page in pages}
+    assert 500 not in answered.values(), f"{what}: {answered}"
