@@ -337,3 +337,41 @@ def test_a_manifest_nested_past_the_bound_is_a_message(tmp_path, capsys):
                  "--in-process", "--out", str(tmp_path / "run")]) == 2
     assert f"{folder / 'manifest.json'} is cut short or is not JSON nested at most 32 levels deep" in \
         capsys.readouterr().err
+
+
+def test_a_run_s_unseen_folder_left_without_its_manifest_is_drawn_again_whole(tmp_path, monkeypatch):
+    """An evaluation's own unseen folder, as a kill before its manifest left it (an older ludica
+    wrote the stages in place): --resume draws the set again into it, rather than failing on it or
+    playing its stages unweighed."""
+    from ludica import sampler
+    from ludica.evaluation import stageset
+
+    real = sampler.fresh
+    monkeypatch.setattr(sampler, "fresh", lambda n, **kw: real(n, **kw | {"filters": sampler.NO_FILTERS}))
+    folder = tmp_path / "unseen"
+    folder.mkdir()
+    (folder / "fresh-001.gdl").write_text('game "left over"\nboard square 3\nplayers x o\nmove place empty\n'
+                                          'end board-full: draw\n')
+    held = stageset.sampled(folder, base=None, n=2, seed=1)
+    assert [s.stage.name for s in held] != ["left over"] and len(held) == 2
+    assert (folder / "manifest.json").is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["unseen"]
+
+
+def test_serve_s_live_events_say_a_damaged_store_and_end(tmp_path):
+    import sqlite3
+
+    from ludica.runtime.records import ResultsStore
+    from ludica.web.live import events
+
+    ResultsStore(tmp_path / "results.sqlite").close()
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        db.execute("DROP TABLE games")
+
+    async def listen() -> list[str]:
+        async def gone() -> bool:
+            return False
+        return [e async for e in events(tmp_path, gone, poll=0.01)]
+
+    said = asyncio.run(asyncio.wait_for(listen(), 30))
+    assert len(said) == 1 and said[0].startswith("event: error\n")
+    assert "results.sqlite is not as ludica wrote it (no such table: games)" in said[0]
