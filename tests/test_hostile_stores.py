@@ -341,3 +341,39 @@ def test_a_tampered_manifest_is_said_not_a_traceback(sampled_set, tmp_path, seed
     pages = ["/stages", *(f"/stages/1/{p.name}" for p in sorted(folder.glob("*.gdl")))]
     answered = {page: client.get(page).status_code for page in pages}
     assert 500 not in answered.values(), f"{what}: {answered}"
+
+
+# --- a partial honest run: too few games for every bootstrap resample to be fitted ------------------
+
+def test_a_resample_that_leaves_an_agent_without_games_is_left_out_and_said():
+    """Seven games of five agents, as a run stopped early may hold: a3 and a4 played once each, so
+    some resamples (the strata pool such cells) leave them out. Those have no finite fit (the
+    Bradley–Terry information matrix is singular); numpy's LinAlgError ended the report."""
+    from ludica.evaluation import Outcome, rate
+
+    games = [Outcome("s3", "a0", "a2", 0.5), Outcome("s2", "a3", "a2", 0.5), Outcome("s3", "a4", "a1", 0.0),
+             Outcome("s1", "a2", "a1", 1.0), Outcome("s2", "a2", "a1", 0.0), Outcome("s2", "a0", "a2", 1.0),
+             Outcome("s2", "a0", "a2", 0.5)]
+    agents = ["a0", "a1", "a2", "a3", "a4"]
+    for interval in ("profile", "percentile"):
+        held = rate(games, agents, resamples=50, seed=0, interval=interval)
+        left_out = 50 - held.resamples
+        assert 0 < left_out < 50
+        assert (f"{left_out} of the 50 bootstrap resamples left an agent without a game against the others (too few "
+                "games: a pairing played once): no rating can be fitted there") in " ".join(held.notes)
+        for k in range(len(agents)):  # rank probabilities over the resamples that were fitted
+            assert abs(sum(x.rank_probabilities[k] for x in held.ratings) - 1) < 1e-9
+
+
+def test_connected_tells_apart_resamples_with_a_fit():
+    import numpy as np
+
+    from ludica.evaluation.ratings import _connected
+
+    chain = np.zeros((4, 4))
+    chain[0, 1] = chain[2, 1] = chain[3, 2] = 1.0  # 0-1-2-3, one game each
+    split = chain.copy()
+    split[3, 2] = 0.0  # 3 played no game
+    halves = np.zeros((4, 4))
+    halves[0, 1] = halves[3, 2] = 1.0  # two pairs that never met
+    assert _connected(np.stack([chain, split, halves])).tolist() == [True, False, False]
