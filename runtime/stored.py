@@ -258,18 +258,15 @@ SETTINGS: dict[str, Check] = {
     "draw": as_json(object_of({"seed": seed, "secret": one_of(True, False)})),
     "base": text,  # a stage's text: the report loads it (report.stored_stage)
 }
-REQUIRED = ("stages", "agents", "agent files", "options")  # what Run.start writes into every run
 
 
 def check_settings(settings: dict, where: str, fix: str) -> dict[str, str]:
-    """A run's settings, each as SETTINGS says (none at all: a store where no run was started)."""
+    """A run's settings, each as SETTINGS says where it is there (a setting missing is read with
+    its default, as for a run made before it was kept)."""
     from .records import StoreError
 
     wrong = _first_wrong(settings, SETTINGS)
     if wrong is not None:
         key, err = wrong
         raise StoreError(f"{where}: setting {key!r} should be {err}; {fix}")
-    missing = [key for key in REQUIRED if key not in settings]
-    if settings and missing:
-        raise StoreError(f"{where}: the run's settings lack {', '.join(map(repr, missing))}; {fix}")
     return settings

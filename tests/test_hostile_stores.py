@@ -377,3 +377,23 @@ def test_connected_tells_apart_resamples_with_a_fit():
     halves = np.zeros((4, 4))
     halves[0, 1] = halves[3, 2] = 1.0  # two pairs that never met
     assert _connected(np.stack([chain, split, halves])).tolist() == [True, False, False]
+
+
+def test_a_store_that_names_no_agent_is_said(honest, tmp_path, capsys):
+    folder = _copy(honest, tmp_path)
+    _set(folder, "UPDATE settings SET value = '[]' WHERE key = 'agents'")
+    _set(folder, "DELETE FROM games")
+    code, err = _report(folder, tmp_path / "report", capsys)
+    assert code == 2 and (f"{folder / STORE}: the run names no agent (its setting 'agents' is empty or missing, and "
+                          "no game names one)") in err
+
+
+def test_a_store_with_only_some_settings_is_read(tmp_path):
+    """A setting missing is read with its default (a run made before it was kept): the store's
+    checks refuse values of the wrong kind, not settings a store does not have."""
+    from ludica.runtime.records import ResultsStore
+
+    store = ResultsStore(tmp_path / STORE)
+    store.save_settings({"agents": '["a", "b"]'})
+    assert store.settings() == {"agents": '["a", "b"]'}
+    store.close()
