@@ -375,3 +375,23 @@ def test_serve_s_live_events_say_a_damaged_store_and_end(tmp_path):
     said = asyncio.run(asyncio.wait_for(listen(), 30))
     assert len(said) == 1 and said[0].startswith("event: error\n")
     assert "results.sqlite is not as ludica wrote it (no such table: games)" in said[0]
+
+
+def test_json_of_unclosed_escaped_quotes_is_refused_at_once():
+    """Bounding JSON's depth by a regular expression over its strings took time quadratic in an
+    unclosed string full of escaped quotes (40 KB: 7 s; a store's cell may hold 16 MB). The bound
+    is now measured on what json.loads parsed; 400 KB must be refused well within a minute (the
+    quadratic scan would take ten)."""
+    import subprocess
+    import sys
+
+    code = """
+from ludica.files import bounded_json
+quote, backslash = chr(34), chr(92)
+try:
+    bounded_json(quote + (backslash + quote) * 200_000, max_chars=10**8, max_depth=32)
+except ValueError as err:
+    print(err)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith("JSON (Unterminated string starting at: line 1 column 1"), done.stdout + done.stderr
