@@ -162,6 +162,10 @@ def test_time_options_are_bounded_at_a_week(capsys):
         build_parser().parse_args(["evaluate", "--analysis-time", "1e300"])
     assert "argument --analysis-time: must be at most 604,800 seconds (a week), not 1e300" in capsys.readouterr().err
     assert build_parser().parse_args(["evaluate", "--game-time", "604800"]).game_time == 604_800
+    for huge in ("1e300", "inf"):  # a timer of 1e300 s overflowed threading's wait: an OverflowError
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", "--abandon-after", huge])
+    assert "argument --abandon-after: must be a" in capsys.readouterr().err
 
 
 # --- stage files that are not regular files --------------------------------------------------------
