@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..files import bounded_json
+from ..gdl.diagnostics import LudicaError
 
 
 MAX_JSON_CHARS = 16_000_000  # a game's moves and clocks, a run's settings: far below this
@@ -26,8 +27,9 @@ SCORE_RESULTS = ("black", "white", "draw", "none")
 ROLES = ("public", "unseen")
 
 
-class Wrong(ValueError):
-    """A value that is not what its place holds: the message says what it should be."""
+class Wrong(LudicaError, ValueError):
+    """A value that is not what its place holds: the message says what it should be (check_rows
+    and check_settings say it as a StoreError, with the file, table, row and column)."""
 
 
 def parse_json(text: str) -> Any:
