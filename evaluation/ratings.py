@@ -470,8 +470,13 @@ def rate(games: list[Outcome], agents: list[str] | None = None, *, anchor: str =
     theta, value = _fit(wins, ref, jeffreys) if n > 1 else (np.zeros(n), 0.0)
     elo = elo_scale(theta, agents, anchor)
     strata, how = _strata(games)
-    replicates = elo_scale(_bootstrap(table, strata, virtual, ref, jeffreys, theta, resamples, seed, equal_stages),
-                           agents, anchor)
+    fitted, inestimable = _bootstrap(table, strata, virtual, ref, jeffreys, theta, resamples, seed, equal_stages)
+    replicates = elo_scale(fitted, agents, anchor)
+    if inestimable:
+        notes.append(f"{inestimable} of the {resamples} bootstrap resamples left an agent without a game against the "
+                     "others (too few games: a pairing played once): no rating can be fitted there, so they are left "
+                     f"out and the figures from the bootstrap rest on the other {resamples - inestimable}")
+    resamples -= inestimable
     held = "Jeffreys' prior" if jeffreys else f"{prior:g} virtual draw(s) per pair"
     if interval == "percentile":
         tail = (1.0 - LEVEL) / 2.0
@@ -501,19 +506,37 @@ def rate(games: list[Outcome], agents: list[str] | None = None, *, anchor: str =
 
 
 def _bootstrap(table: _Table, strata: list[list[int]], virtual: np.ndarray, ref: int, jeffreys: bool,
-               theta: np.ndarray, resamples: int, seed: int, equal_stages: bool) -> np.ndarray:
-    """θ refitted on `resamples` replicates, each resampling games within the strata."""
+               theta: np.ndarray, resamples: int, seed: int, equal_stages: bool) -> tuple[np.ndarray, int]:
+    """θ refitted on the `resamples` replicates that can be fitted, each resampling games within
+    the strata, and how many could not. A replicate whose games leave the agents unconnected (an
+    agent whose only games were left out of it: the strata pool cells of one game, so this happens
+    on a run with few games) has no finite Bradley–Terry fit (its information matrix is singular):
+    it is not estimable, and is left out rather than fitted."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x4C554443]))
     groups = [np.array(members) for members in strata]
     replicates = np.zeros((resamples, table.n))
+    estimable = np.ones(resamples, dtype=bool)
     block = max(1, min(250, _BLOCK // max(len(table.score), 1)))  # replicates at a time: games × block indices
     for first in range(0, resamples if table.n > 1 else 0, block):
         size = min(block, resamples - first)
         chosen = (np.concatenate([m[rng.integers(0, len(m), (size, len(m)))] for m in groups], axis=1) if groups
                   else np.zeros((size, 0), dtype=np.int64))
-        replicates[first:first + size] = _fit_many(table.points_many(chosen, equal_stages) + virtual, ref, jeffreys,
-                                                   theta)
-    return replicates
+        points = table.points_many(chosen, equal_stages) + virtual
+        fits = _connected(points)
+        estimable[first:first + size] = fits
+        if fits.any():
+            replicates[first:first + size][fits] = _fit_many(points[fits], ref, jeffreys, theta)
+    return replicates[estimable], int((~estimable).sum())
+
+
+def _connected(points: np.ndarray) -> np.ndarray:
+    """For each points matrix of a stack (replicates, n, n): whether its games (or virtual draws)
+    connect every agent to every other, as a finite fit needs."""
+    n = points.shape[-1]
+    reach = ((points + np.swapaxes(points, -1, -2)) > 0) | np.eye(n, dtype=bool)
+    for _ in range(max(1, int(np.ceil(np.log2(n))))):  # paths of length 2^k by squaring
+        reach = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
+    return reach.all(axis=(-1, -2))
 
 
 def _intervals(table: _Table, weight: np.ndarray, wins: np.ndarray, theta: np.ndarray, value: float, ref: int,

@@ -101,15 +101,19 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
 
 
 def _check_players(store, games: list[dict], agents: list[str]) -> None:
-    """Every game rated is between the run's agents: a store whose games name others (its agents'
-    setting edited, a game's seat renamed) cannot be rated, and says so."""
+    """The run has agents, and every game rated is between them: a store whose games name others
+    (its agents' setting edited, a game's seat renamed) cannot be rated, and says so."""
     from ..runtime.records import EDITED, StoreError
 
+    where = getattr(store, "path", "the results store")
+    if not agents:  # a run has two entrants at least: a store that names none was emptied by a hand
+        raise StoreError(f"{where}: the run names no agent (its setting 'agents' is empty or missing, and no game "
+                         f"names one); {EDITED}")
     known = set(agents)
     for g in games:
         for seat in ("black", "white"):
             if g[seat] not in known:
-                raise StoreError(f"{getattr(store, 'path', 'the results store')}: table games, row {g['id']}, column {seat}: {g[seat][:40]!r} is not "
+                raise StoreError(f"{where}: table games, row {g['id']}, column {seat}: {g[seat][:40]!r} is not "
                                  f"one of the run's agents ({', '.join(agents)[:200]}); {EDITED}")
 
 

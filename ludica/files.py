@@ -33,7 +33,7 @@ def write_atomic(path: Path, text: str, *, private: bool = False) -> Path:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    _sync_folder(path.parent)  # the rename itself reaches the disk
+    sync_folder(path.parent)  # the rename itself reaches the disk
     return path
 
 
@@ -43,35 +43,29 @@ def slug(text: str, *, empty: str = "x") -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or empty
 
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-
-
-class _Brackets(dict):
-    """str.translate's table that keeps the four brackets and drops every other character."""
-
-    def __missing__(self, key: int) -> None:
-        return None
-
-
-_BRACKETS_ONLY = _Brackets({ord(c): c for c in "[]{}"})
-
-
 def bounded_json(text: str, *, max_chars: int, max_depth: int):
     """The value of JSON `text` of at most `max_chars` characters nested at most `max_depth` levels
-    deep; ValueError saying which bound it passes, or why it is not JSON. json.loads alone recurses
-    once a level: nested deep enough, it overflows Python's stack (a RecursionError, not a
-    ValueError). NaN and Infinity are read as Python reads them: the reader checks its numbers."""
+    deep; ValueError saying which bound it passes, or why it is not JSON. json.loads recurses once a
+    level: nested past Python's recursion limit it raises RecursionError (caught here, and said as
+    the bound); within it, the parsed value's depth is measured, without recursion. NaN and
+    Infinity are read as Python reads them: the reader checks its numbers."""
     if len(text) > max_chars:
         raise ValueError(f"JSON of at most {max_chars:,} characters (it has {len(text):,})")
-    depth = 0
-    for bracket in _STRINGS.sub("", text).translate(_BRACKETS_ONLY):  # brackets within strings do not nest
-        depth += 1 if bracket in "[{" else -1
-        if depth > max_depth:
-            raise ValueError(f"JSON nested at most {max_depth} levels deep")
+    too_deep = f"JSON nested at most {max_depth} levels deep"
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(too_deep) from None
     except ValueError as err:  # JSONDecodeError; an integer of more digits than Python converts
         raise ValueError(f"JSON ({err})") from None
+    level = [(value, 0)]
+    while level:
+        held, depth = level.pop()
+        if isinstance(held, (list, dict)):
+            if depth >= max_depth:
+                raise ValueError(too_deep)
+            level.extend((item, depth + 1) for item in (held.values() if isinstance(held, dict) else held))
+    return value
 
 
 MAX_JSON_BYTES = 64_000_000  # a manifest of 10,000 sampled stages is about 15 MB
@@ -122,7 +116,8 @@ def unwritable(folder: Path) -> str:
     return f"{existing} is not writable by you"
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
+    """The folder's entries (a rename into it) on the disk, not only in the page cache."""
     descriptor = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(descriptor)

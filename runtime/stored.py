@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..files import bounded_json
+from ..gdl.diagnostics import LudicaError
 
 
 MAX_JSON_CHARS = 16_000_000  # a game's moves and clocks, a run's settings: far below this
@@ -26,8 +27,9 @@ SCORE_RESULTS = ("black", "white", "draw", "none")
 ROLES = ("public", "unseen")
 
 
-class Wrong(ValueError):
-    """A value that is not what its place holds: the message says what it should be."""
+class Wrong(LudicaError, ValueError):
+    """A value that is not what its place holds: the message says what it should be (check_rows
+    and check_settings say it as a StoreError, with the file, table, row and column)."""
 
 
 def parse_json(text: str) -> Any:
@@ -263,18 +265,15 @@ SETTINGS: dict[str, Check] = {
     SENT: as_json(object_of(values=text)),  # endpoint: URL (records.note_sent)
     RULES_READABLE: as_json(_names),  # evaluation.rules_in_memory
 }
-REQUIRED = ("stages", "agents", "agent files", "options")  # what Run.start writes into every run
 
 
 def check_settings(settings: dict, where: str, fix: str) -> dict[str, str]:
-    """A run's settings, each as SETTINGS says (none at all: a store where no run was started)."""
+    """A run's settings, each as SETTINGS says where it is there (a setting missing is read with
+    its default, as for a run made before it was kept)."""
     from .records import StoreError
 
     wrong = _first_wrong(settings, SETTINGS)
     if wrong is not None:
         key, err = wrong
         raise StoreError(f"{where}: setting {key!r} should be {err}; {fix}")
-    missing = [key for key in REQUIRED if key not in settings]
-    if settings and missing:
-        raise StoreError(f"{where}: the run's settings lack {', '.join(map(repr, missing))}; {fix}")
     return settings

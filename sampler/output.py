@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import secrets
+import shutil
 from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from ..files import write_atomic
+from ..files import sync_folder, write_atomic
+from ..gdl.diagnostics import LudicaError
 from ..gdl.bits import description_length
 from ..gdl.printer import format
 from .cost import TAU_GAMES, TAU_SEED
@@ -54,8 +58,29 @@ def stage_hash(text: str) -> str:
 
 
 def write(result: Run, out: Path, *, prefix: str, base_file: str | None = None) -> list[Path]:
-    """Write the accepted stages and manifest.json into `out` (made if missing); returns the files."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Write the accepted stages and manifest.json into `out` (a new or empty folder), whole or not
+    at all; returns the files. They are written into a folder beside `out`, which is renamed to it
+    once the manifest, last, is written: a kill in the middle leaves `out` as it was (and a hidden
+    `.OUT.partial-...` folder), never a set without its manifest, which `evaluate --unseen` would
+    weigh as a hand-made one."""
+    out = Path(out)
+    if out.is_dir() and any(out.iterdir()):
+        raise LudicaError(f"{out} is not empty: a sampled set is written into a new or empty folder")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.with_name(f".{out.name}.partial-{os.getpid()}-{secrets.token_hex(4)}")
+    staging.mkdir()
+    try:
+        files = _write(result, staging, prefix, base_file)
+        os.replace(staging, out)  # rename(2) takes the place of an empty folder, atomically
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    sync_folder(out.parent)  # the rename itself reaches the disk
+    return [out / f.name for f in files]
+
+
+def _write(result: Run, out: Path, prefix: str, base_file: str | None) -> list[Path]:
+    """The accepted stages and, last, manifest.json, into the folder `out`."""
     spec = result.spec
     files, entries = [], []
     for i, (c, weight) in enumerate(zip(result.accepted, result.weights()), start=1):

@@ -162,6 +162,10 @@ def test_time_options_are_bounded_at_a_week(capsys):
         build_parser().parse_args(["evaluate", "--analysis-time", "1e300"])
     assert "argument --analysis-time: must be at most 604,800 seconds (a week), not 1e300" in capsys.readouterr().err
     assert build_parser().parse_args(["evaluate", "--game-time", "604800"]).game_time == 604_800
+    for huge in ("1e300", "inf"):  # a timer of 1e300 s overflowed threading's wait: an OverflowError
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", "--abandon-after", huge])
+    assert "argument --abandon-after: must be a" in capsys.readouterr().err
 
 
 # --- stage files that are not regular files --------------------------------------------------------
@@ -229,3 +233,169 @@ def test_serve_lists_a_folder_holding_a_fifo_without_waiting_on_it(tmp_path):
     assert not waited, "a page waited on the FIFO"
     assert listed.status_code == 200 and "Fine" in listed.text and "pipe" in listed.text
     assert page.status_code == 200 and "is a FIFO (a named pipe), not a regular file" in page.text
+
+
+# --- a sampled set a kill left half written ---------------------------------------------------------
+
+SAMPLE = ["sample", "--fresh", "-n", "2", "--seed", "1", "--filters", "none"]
+KILLED_WRITING = """
+import os, signal, sys
+from ludica.cli import main
+from ludica.sampler import output
+
+real = output.write_atomic
+
+def killed_at_the_manifest(path, text, **kw):
+    if path.name == "manifest.json":  # the stages are written: the process dies before its manifest
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(path, text, **kw)
+
+output.write_atomic = killed_at_the_manifest
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _evaluate_unseen(folder, out) -> tuple[int, str]:
+    return _ludica("evaluate", "random", "greedy", "--no-builtins", "--stage", "tic-tac-toe", "--unseen", str(folder),
+                   "--in-process", "--analysis-time", "0.5", "--game-time", "0.5", "--resamples", "20", "--jobs", "1",
+                   "--out", str(out), timeout=300)
+
+
+def test_a_sample_killed_while_writing_leaves_no_set(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "set"
+    done = subprocess.run([sys.executable, "-c", KILLED_WRITING, *SAMPLE, "--out", str(out)], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == -signal.SIGKILL
+    assert not out.exists()  # the stages written so far are in a hidden folder beside it, never in it
+    assert [p.name.startswith(".set.partial-") for p in tmp_path.iterdir()] == [True]
+    code, said = _evaluate_unseen(out, tmp_path / "run")
+    assert code == 2 and "Traceback" not in said and not (tmp_path / "run").exists()
+
+
+def test_the_sampler_s_stages_without_their_manifest_are_refused(tmp_path):
+    """As an older ludica left a set killed while it wrote (its stages, then the manifest, in place)."""
+    from ludica.cli import main
+
+    out = tmp_path / "set"
+    assert main([*SAMPLE, "--out", str(out)]) == 0
+    (out / "manifest.json").unlink()
+    code, said = _evaluate_unseen(out, tmp_path / "run")
+    assert code == 2 and not (tmp_path / "run").exists()
+    assert (f"error: {out} holds stages the sampler named (fresh-001.gdl, fresh-002.gdl) but no manifest.json: the "
+            "set's writing was cut short") in said and "Draw it again" in said
+
+
+@pytest.mark.parametrize("change", ["remove", "add", "edit", "accepted"])
+def test_a_set_whose_files_do_not_match_its_manifest_is_refused(tmp_path, capsys, change):
+    import json
+
+    from ludica.cli import main
+
+    out = tmp_path / "set"
+    assert main([*SAMPLE, "--out", str(out)]) == 0
+    manifest = out / "manifest.json"
+    if change == "remove":
+        (out / "fresh-002.gdl").unlink()
+        said = f"{manifest} lists fresh-002.gdl, which {out} does not hold: the set is incomplete"
+    elif change == "add":
+        (out / "mine.gdl").write_text((out / "fresh-001.gdl").read_text())
+        said = f"{out} holds mine.gdl, which its manifest.json does not list (nor weighs)"
+    elif change == "edit":
+        (out / "fresh-001.gdl").write_text((out / "fresh-002.gdl").read_text())
+        said = f"{out / 'fresh-001.gdl'} is not the stage its manifest lists (its sha256 differs)"
+    else:
+        data = json.loads(manifest.read_text())
+        manifest.write_text(json.dumps(data | {"accepted": 3}))
+        said = f"{manifest} says 3 stages were accepted but lists 2"
+    capsys.readouterr()
+    assert main(["evaluate", "random", "greedy", "--no-builtins", "--stage", "tic-tac-toe", "--unseen", str(out),
+                 "--in-process", "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "draw the set again" in err and not (tmp_path / "run").exists()
+
+
+def test_a_whole_set_is_evaluated_with_its_weights(tmp_path):
+    from ludica.cli import main
+    from ludica.evaluation.stageset import from_folder
+
+    out = tmp_path / "set"
+    assert main([*SAMPLE, "--out", str(out)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set"]  # nothing left beside it
+    held = from_folder(out)
+    assert [s.source for s in held] == [str(out / "fresh-001.gdl"), str(out / "fresh-002.gdl")]
+    assert abs(sum(s.weight for s in held) - 1) < 1e-6 and len({s.weight for s in held}) == 2
+
+
+def test_a_manifest_nested_past_the_bound_is_a_message(tmp_path, capsys):
+    from ludica.cli import main
+
+    folder = tmp_path / "set"
+    folder.mkdir()
+    (folder / "a.gdl").write_text('game "A"\nboard square 3\nplayers x o\nmove place empty\nend board-full: draw\n')
+    (folder / "manifest.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["evaluate", "random", "greedy", "--no-builtins", "--stage", "tic-tac-toe", "--unseen", str(folder),
+                 "--in-process", "--out", str(tmp_path / "run")]) == 2
+    assert f"{folder / 'manifest.json'} is cut short or is not JSON nested at most 32 levels deep" in \
+        capsys.readouterr().err
+
+
+def test_a_run_s_unseen_folder_left_without_its_manifest_is_drawn_again_whole(tmp_path, monkeypatch):
+    """An evaluation's own unseen folder, as a kill before its manifest left it (an older ludica
+    wrote the stages in place): --resume draws the set again into it, rather than failing on it or
+    playing its stages unweighed."""
+    from ludica import sampler
+    from ludica.evaluation import stageset
+
+    real = sampler.fresh
+    monkeypatch.setattr(sampler, "fresh", lambda n, **kw: real(n, **kw | {"filters": sampler.NO_FILTERS}))
+    folder = tmp_path / "unseen"
+    folder.mkdir()
+    (folder / "fresh-001.gdl").write_text('game "left over"\nboard square 3\nplayers x o\nmove place empty\n'
+                                          'end board-full: draw\n')
+    held = stageset.sampled(folder, base=None, n=2, seed=1)
+    assert [s.stage.name for s in held] != ["left over"] and len(held) == 2
+    assert (folder / "manifest.json").is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["unseen"]
+
+
+def test_serve_s_live_events_say_a_damaged_store_and_end(tmp_path):
+    import sqlite3
+
+    from ludica.runtime.records import ResultsStore
+    from ludica.web.live import events
+
+    ResultsStore(tmp_path / "results.sqlite").close()
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        db.execute("DROP TABLE games")
+
+    async def listen() -> list[str]:
+        async def gone() -> bool:
+            return False
+        return [e async for e in events(tmp_path, gone, poll=0.01)]
+
+    said = asyncio.run(asyncio.wait_for(listen(), 30))
+    assert len(said) == 1 and said[0].startswith("event: error\n")
+    assert "results.sqlite is not as ludica wrote it (no such table: games)" in said[0]
+
+
+def test_json_of_unclosed_escaped_quotes_is_refused_at_once():
+    """Bounding JSON's depth by a regular expression over its strings took time quadratic in an
+    unclosed string full of escaped quotes (40 KB: 7 s; a store's cell may hold 16 MB). The bound
+    is now measured on what json.loads parsed; 400 KB must be refused well within a minute (the
+    quadratic scan would take ten)."""
+    import subprocess
+    import sys
+
+    code = """
+from ludica.files import bounded_json
+quote, backslash = chr(34), chr(92)
+try:
+    bounded_json(quote + (backslash + quote) * 200_000, max_chars=10**8, max_depth=32)
+except ValueError as err:
+    print(err)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith("JSON (Unterminated string starting at: line 1 column 1"), done.stdout + done.stderr

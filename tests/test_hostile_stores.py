@@ -306,3 +306,104 @@ def test_a_piece_move_in_a_game_of_placements_is_an_illegal_move():
     game = compile_stage(load(stages.path("tic-tac-toe")))
     with pytest.raises(IllegalMoveError, match="illegal move 'a1-a2'"):
         game.apply_counted(game.initial_state(), game.parse_move("a1-a2"))
+
+
+# --- a sampled set's manifest, hand-edited: read by `evaluate --unseen` and by serve's stage pages ---
+
+MANIFEST_CASES = 60
+SLOW_MANIFEST_CASES = 600
+
+
+@pytest.fixture(scope="module")
+def sampled_set(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("sampled") / "set"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["sample", "--fresh", "-n", "3", "--seed", "1", "--filters", "none", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.mark.parametrize("seed", [*range(MANIFEST_CASES), *(pytest.param(k, marks=pytest.mark.slow)
+                                                             for k in range(MANIFEST_CASES, SLOW_MANIFEST_CASES))])
+def test_a_tampered_manifest_is_said_not_a_traceback(sampled_set, tmp_path, seed):
+    from ludica.evaluation.stageset import from_folder
+    from ludica.gdl import LudicaError
+
+    folder = tmp_path / "set"
+    shutil.copytree(sampled_set, folder)
+    manifest = folder / "manifest.json"
+    rng = random.Random(seed)
+    text = manifest.read_text()
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        edited = _json_edits(text, rng) if rng.random() < 0.8 else None
+        text = edited if edited is not None else str(rng.choice(VALUES))[:rng.randrange(1, 200)]
+    manifest.write_text(text)
+    what = f"manifest: {text[:300]!r}"
+    try:
+        from_folder(folder)
+    except LudicaError as err:
+        assert str(manifest) in str(err) or str(folder) in str(err), what
+    try:
+        app = create_app(sort_folders([folder]), resamples=20)
+    except LudicaError as err:
+        assert str(manifest) in str(err), what
+        return
+    client = TestClient(app, base_url=LOCAL, raise_server_exceptions=False)
+    pages = ["/stages", *(f"/stages/1/{p.name}" for p in sorted(folder.glob("*.gdl")))]
+    answered = {page: client.get(page).status_code for page in pages}
+    assert 500 not in answered.values(), f"{what}: {answered}"
+
+
+# --- a partial honest run: too few games for every bootstrap resample to be fitted ------------------
+
+def test_a_resample_that_leaves_an_agent_without_games_is_left_out_and_said():
+    """Seven games of five agents, as a run stopped early may hold: a3 and a4 played once each, so
+    some resamples (the strata pool such cells) leave them out. Those have no finite fit (the
+    Bradley–Terry information matrix is singular); numpy's LinAlgError ended the report."""
+    from ludica.evaluation import Outcome, rate
+
+    games = [Outcome("s3", "a0", "a2", 0.5), Outcome("s2", "a3", "a2", 0.5), Outcome("s3", "a4", "a1", 0.0),
+             Outcome("s1", "a2", "a1", 1.0), Outcome("s2", "a2", "a1", 0.0), Outcome("s2", "a0", "a2", 1.0),
+             Outcome("s2", "a0", "a2", 0.5)]
+    agents = ["a0", "a1", "a2", "a3", "a4"]
+    for interval in ("profile", "percentile"):
+        held = rate(games, agents, resamples=50, seed=0, interval=interval)
+        left_out = 50 - held.resamples
+        assert 0 < left_out < 50
+        assert (f"{left_out} of the 50 bootstrap resamples left an agent without a game against the others (too few "
+                "games: a pairing played once): no rating can be fitted there") in " ".join(held.notes)
+        for k in range(len(agents)):  # rank probabilities over the resamples that were fitted
+            assert abs(sum(x.rank_probabilities[k] for x in held.ratings) - 1) < 1e-9
+
+
+def test_connected_tells_apart_resamples_with_a_fit():
+    import numpy as np
+
+    from ludica.evaluation.ratings import _connected
+
+    chain = np.zeros((4, 4))
+    chain[0, 1] = chain[2, 1] = chain[3, 2] = 1.0  # 0-1-2-3, one game each
+    split = chain.copy()
+    split[3, 2] = 0.0  # 3 played no game
+    halves = np.zeros((4, 4))
+    halves[0, 1] = halves[3, 2] = 1.0  # two pairs that never met
+    assert _connected(np.stack([chain, split, halves])).tolist() == [True, False, False]
+
+
+def test_a_store_that_names_no_agent_is_said(honest, tmp_path, capsys):
+    folder = _copy(honest, tmp_path)
+    _set(folder, "UPDATE settings SET value = '[]' WHERE key = 'agents'")
+    _set(folder, "DELETE FROM games")
+    code, err = _report(folder, tmp_path / "report", capsys)
+    assert code == 2 and (f"{folder / STORE}: the run names no agent (its setting 'agents' is empty or missing, and "
+                          "no game names one)") in err
+
+
+def test_a_store_with_only_some_settings_is_read(tmp_path):
+    """A setting missing is read with its default (a run made before it was kept): the store's
+    checks refuse values of the wrong kind, not settings a store does not have."""
+    from ludica.runtime.records import ResultsStore
+
+    store = ResultsStore(tmp_path / STORE)
+    store.save_settings({"agents": '["a", "b"]'})
+    assert store.settings() == {"agents": '["a", "b"]'}
+    store.close()

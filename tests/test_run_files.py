@@ -150,9 +150,12 @@ def test_a_manifest_whose_write_fails_leaves_the_one_before_whole(tmp_path):
     sampler.write(drawn, out, prefix="variant")
     before = _contents(out)
     assert len(before["manifest.json"]) > 2000 > max(len(v) for k, v in before.items() if k != "manifest.json")
-    with _writes_cut_at(2000), pytest.raises(OSError):
+    with pytest.raises(gdl.LudicaError, match="is not empty"):  # a set is never written over another
         sampler.write(drawn, out, prefix="variant")
-    assert _contents(out) == before  # not cut short, and no temporary file left beside it
+    assert _contents(out) == before
+    with _writes_cut_at(2000), pytest.raises(OSError):  # the stages are written, the manifest is cut
+        sampler.write(drawn, tmp_path / "other", prefix="variant")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set"]  # no set without its manifest, nothing beside
 
 
 def test_a_report_whose_write_fails_leaves_the_one_before_whole(tmp_path):

@@ -83,7 +83,7 @@ def planted(tmp_path, monkeypatch):
     unseen = tmp_path / f"unseen-{token}"
     unseen.mkdir()
     text = stages.path("small-board-6x6").read_text().replace('game "', f'game "{token} ', 1)
-    (unseen / "variant-001.gdl").write_text(text)
+    (unseen / "hidden-001.gdl").write_text(text)  # not the sampler's name: a stage of its own needs no manifest
     (tmp_path / f"canary-beside-unseen-{token}.txt").write_text(token)
     other = tmp_path / f"other-{token}"
     other.mkdir()

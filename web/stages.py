@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import stages as bundled_stages
 from ..compiler import compile as compile_stage
 from ..evaluation.report import board_cells
+from ..files import read_json
 from ..gdl import analyse, description_length, load, read_stage, rules
 from ..gdl.diagnostics import LudicaError, StageFileError
 from ..sampler.cost import TAU_GAMES, counted_games, tau
@@ -62,16 +63,30 @@ def stage_sets(folders: tuple[Path, ...]) -> list[StageSet]:
 
 def _manifest(folder: Path) -> tuple[dict, Path | None]:
     """A sampled set's manifest.json: its stages by file name ({} for a folder without one), and
-    the base stage's file for a variant set, if it is still there."""
+    the base stage's file for a variant set, if it is still there. One that is not as the sampler
+    writes it (read within read_json's bounds) is a LudicaError naming it."""
     path = folder / MANIFEST
     if not path.is_file():
         return {}, None
+    fix = "correct it, or remove it (the folder's stages are then served without it)"
+    data = read_json(path, fix=fix)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        entries = {s["file"]: s for s in data.get("stages", []) if _entry(s)}
         base = Path((data.get("base") or {}).get("file", ""))
-        return {s["file"]: s for s in data.get("stages", [])}, base if base.suffix == ".gdl" and base.is_file() else None
+        return entries, base if base.suffix == ".gdl" and base.is_file() else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-        raise LudicaError(f"{path} is not a manifest `ludica sample` wrote: {err}") from err
+        raise LudicaError(f"{path} is not a manifest `ludica sample` wrote: {err}; {fix}") from None
+
+
+def _entry(entry) -> bool:
+    """A manifest's stage as the pages read it (TypeError if not): a file name, its τ a number, its
+    filter figures an object, its divergence an object or null."""
+    if not (isinstance(entry, dict) and isinstance(entry.get("file"), str)
+            and type(entry.get("tau", 0.0)) in (int, float) and isinstance(entry.get("figures", {}), dict)
+            and isinstance(entry.get("divergence") or {}, dict)):
+        raise TypeError(f"a stage's entry should hold its file's name, its tau as a number, its figures as an "
+                        f"object and its divergence as an object or null, not {str(entry)[:80]}")
+    return True
 
 
 def _changes(stage_set: StageSet, entry: dict, stage) -> str | None:

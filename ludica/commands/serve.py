@@ -15,7 +15,7 @@ import ipaddress
 from pathlib import Path
 
 from ludica import gdl
-from ludica.arguments import count_up_to, resamples_count
+from ludica.arguments import count_up_to, resamples_count, seconds
 
 DEFAULT_PORT = 8000
 
@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
     p.add_argument("--play-store", type=Path, default=None, metavar="DIR",
                    help="where the Play page's games are stored, a run folder per game (default: a new folder "
                         "under the system's temporary folder, kept after serve stops, its path printed)")
-    p.add_argument("--abandon-after", type=float, default=None, metavar="S",
+    p.add_argument("--abandon-after", type=seconds, default=None, metavar="S",
                    help="seconds a person's game waits with none of its pages open before the person resigns it "
                         "(default 60: a reload is not a resignation)")
     p.add_argument("--in-process", action="store_true",
