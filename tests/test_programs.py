@@ -298,7 +298,7 @@ def test_an_agent_file_cannot_name_a_file_of_a_run_kept_in_its_folder(tmp_path):
     (tmp_path / "ludica-eval" / "unseen" / "variant-1.gdl").write_text("game \"x\"\n")
     for named in ("ludica-eval/results.sqlite", "ludica-eval/unseen/variant-1.gdl"):
         (tmp_path / "bot.agent").write_text(f'command = ["python3", "bot.py"]\nfiles = ["bot.py", "{named}"]\n')
-        with pytest.raises(agents.AgentFileError, match="a run folder of ludica's.*keep runs out of the agent's folder"):
+        with pytest.raises(agents.AgentFileError, match="a run folder of ludica's.*keep runs and drawn sets out of the agent's folder"):
             agents.resolve(str(tmp_path / "bot.agent"))
     (tmp_path / "bot.agent").write_text('command = ["python3", "bot.py"]\n')
     assert [p.name for p, _ in agents.resolve(str(tmp_path / "bot.agent")).files] == ["bot.py"]
@@ -376,21 +376,21 @@ def test_a_program_asks_a_rules_oracle_under_isolate_rules(tmp_path):
 
 def test_no_agent_is_given_the_unseen_folder_or_a_stage_file_of_the_run(tmp_path, capsys, monkeypatch):
     """The unseen folder given with --unseen is guarded as the run folder is: an agent file beside
-    it may not list its stages or manifest (whose seed draws the set again) as its own files, a
-    data folder may not hold it or lie in it, and a stage file of a tournament is no agent's."""
+    it may not list its stages as its own files, a data folder may not hold it or lie in it, and a
+    stage file of a tournament is no agent's. (A folder with a sampler's manifest is refused as an
+    agent's files' folder before that: test_an_agent_file_may_not_list_a_secret_of_another_run.)"""
     project = tmp_path / "project"
     private = project / "private"
     private.mkdir(parents=True)
-    (private / "variant-001.gdl").write_text(stages.path("tic-tac-toe").read_text())
-    (private / "manifest.json").write_text('{"seed": 7, "stages": []}')
+    (private / "hidden-001.gdl").write_text(stages.path("tic-tac-toe").read_text())
     (project / "bot.py").write_text("print('ready')\n")
     (project / "bot.agent").write_text('command = ["python3", "bot.py"]\n'
-                                        'files = ["bot.py", "private/variant-001.gdl", "private/manifest.json"]\n')
+                                        'files = ["bot.py", "private/hidden-001.gdl"]\n')
     (project / "plain.agent").write_text('command = ["python3", "bot.py"]\n')
     run = ["--no-builtins", "--stage", "tic-tac-toe", "--unseen", str(private), "--games", "1", "--adaptation",
            "none", "--resamples", "20"]
     cases = [
-        ([str(project / "bot.agent"), "random"], "its file .*variant-001.gdl is in the unseen stages' folder"),
+        ([str(project / "bot.agent"), "random"], "its file .*hidden-001.gdl is in the unseen stages' folder"),
         ([str(project / "plain.agent"), "random", "--agent-data", f"plain={project}"],
          "its data folder .* holds the unseen stages' folder"),
         ([str(project / "plain.agent"), "random", "--agent-data", f"plain={private}"],
@@ -401,11 +401,11 @@ def test_no_agent_is_given_the_unseen_folder_or_a_stage_file_of_the_run(tmp_path
         assert re.search(said, capsys.readouterr().err.replace("\n", " ")), said
     # a tournament's stage file (here one of an unseen set played as a tournament) is no agent's
     monkeypatch.setenv("COLUMNS", "1000")  # the error is one line
-    (project / "stage.agent").write_text('command = ["python3", "bot.py"]\nfiles = ["bot.py", "private/variant-001.gdl"]\n')
-    assert main(["tournament", str(private / "variant-001.gdl"), "--agent", str(project / "stage.agent"),
+    (project / "stage.agent").write_text('command = ["python3", "bot.py"]\nfiles = ["bot.py", "private/hidden-001.gdl"]\n')
+    assert main(["tournament", str(private / "hidden-001.gdl"), "--agent", str(project / "stage.agent"),
                  "--agent", "random", "--games", "1", "--out", str(tmp_path / "t")]) == 2
     said = capsys.readouterr()
-    assert re.search("its file .*variant-001.gdl is the stage file", (said.out + said.err).replace("\n", " "))
+    assert re.search("its file .*hidden-001.gdl is the stage file", (said.out + said.err).replace("\n", " "))
 
 
 @pytest.mark.parametrize("mark, listed, said", [

@@ -48,7 +48,7 @@ def _project(tmp_path: Path) -> tuple[Path, str]:
     private = project / f"private-{token}"
     private.mkdir()
     text = stages.path("tic-tac-toe").read_text().replace('game "', f'game "{token} ', 1)
-    (private / "variant-001.gdl").write_text(text)
+    (private / "hidden-001.gdl").write_text(text)  # no sampler's name: a set of its own
     (project / f"canary-{token}.txt").write_text(token)
     (project / ".env").write_text(f"SECRET={token}\n")
     agents = project / "agents"
