@@ -202,7 +202,7 @@ def rules_in_memory(agents: list[AgentSpec], options: Options, stages: list[Eval
     trip, about 12x an in-process call. For the submitted agents alone it would give the built-in
     baselines an API an order of magnitude faster than the agents rated against them; for everyone,
     it would weaken the baselines' tree search (mcts) per node and so change the scale of every
-    result. So the evaluation says it instead, at its start and in its report."""
+    result. So the evaluation says it instead, before it plays and in its report."""
     if options.isolate_rules or not options.sandbox or not any(s.role == UNSEEN for s in stages):
         return []
     return sorted(a.name for a in agents if a.kind == "python" and not a.builtin)

@@ -142,8 +142,8 @@ SITE_NAMES = ("site-packages", "dist-packages")
 SYSTEM_TOPS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # shown by _system() already
 
 
-def _outside_system(paths) -> list[str]:
-    return [p for p in paths if not any(p == top or p.startswith(top + "/") for top in SYSTEM_TOPS)]
+def _in_system(path: str) -> bool:
+    return any(path == top or path.startswith(top + "/") for top in SYSTEM_TOPS)
 
 
 @functools.lru_cache(maxsize=1)
@@ -163,7 +163,7 @@ def python_folders() -> tuple[str, ...]:
     for name in PACKAGES:
         spec = importlib.util.find_spec(name)
         paths += list(spec.submodule_search_locations or ()) if spec else []
-    return tuple(_outside_system(_real_dirs(paths)))
+    return tuple(p for p in _real_dirs(paths) if not _in_system(p))
 
 
 @functools.lru_cache(maxsize=1)
@@ -181,13 +181,13 @@ def python_files() -> tuple[tuple[str, str], ...]:
         lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "", sysconfig.get_config_var("INSTSONAME") or "")
         if os.path.isfile(lib):
             files.append((os.path.realpath(lib), lib))
-    return tuple((host, inside) for host, inside in files if _outside_system([inside]) and os.path.isfile(host))
+    return tuple((host, inside) for host, inside in files if not _in_system(inside) and os.path.isfile(host))
 
 
 def _python_links() -> list[tuple[str, str]]:
     """(target, link) for the interpreter's path when it is a link (a virtual environment's
     bin/python): the same link in the sandbox, to the binary python_files shows."""
-    if os.path.islink(sys.executable) and _outside_system([sys.executable]):
+    if os.path.islink(sys.executable) and not _in_system(sys.executable):
         return [(os.path.realpath(sys.executable), sys.executable)]
     return []
 
