@@ -52,8 +52,9 @@ def run(args) -> int:
         print("\ninterrupted: the game is abandoned", file=sys.stderr)
         return 130
     record = ended[0]["record"]
-    if args.quiet:
-        print(inert(record.log[-1]) + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
+    if args.quiet:  # the result, and why: the rules' words (gdl/ending.py), else the referee's reason
+        why = f"{record.ending} " if record.ending is not None else ""
+        print(inert(record.log[-1]) + f" {why}({len(record.plies)} plies"
               + ("" if record.reason == "normal" else f", {record.reason}") + ")")
         return 0
     _show_output([(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output])
