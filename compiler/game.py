@@ -15,7 +15,9 @@ import numpy as np
 from ..gdl.ast import FewestPieces, MostPieces, Stage
 from ..gdl.checks import check_stage, sound
 from ..gdl.diagnostics import InternalError, StageError
+from ..gdl.ending import Ending, explain
 from ..gdl.game import Move
+from ..gdl.interpreter import State
 from ..gdl.printer import format
 from . import calls, families, positions
 from . import codes as K
@@ -213,6 +215,13 @@ class CompiledGame:
 
     def returns(self, state: np.ndarray) -> tuple[float, float]:
         return returns_of(self.winner(state))
+
+    def ending(self, state: np.ndarray) -> Ending:
+        """Why `state` ended the game, in words (gdl/ending.py, said of the same position as the
+        reference interpreter holds it); ValueError if the game is not over there."""
+        n = self.n_cells
+        extra = state[n:].tolist()
+        return explain(self.stage, State(tuple(state[:n].tolist()), extra[K.TO_MOVE], extra[K.MOVER], extra[K.PLY]))
 
     def describe(self, state: np.ndarray) -> tuple[list[int], bool, int]:
         """(the legal actions, whether the game is over, the winner: 0, 1, or -1 for none or a

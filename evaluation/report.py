@@ -489,7 +489,8 @@ def replays(s: Summary) -> list[dict]:
     format's games, then the adaptation games (name@f against the baselines) and the baselines'
     reference games, each marked with its `kind`. Per ply (0 = the start): the board, each player's
     pieces and the clock each has used; per move: the cells it captured (the opponent's pieces it
-    flipped, converted or removed, as row-major indices)."""
+    flipped, converted or removed, as row-major indices); `ending`: why the rules ended the game
+    (gdl/ending.py; None for a game they did not end: a forfeit, the ply cap)."""
     out = []
     budget = _budgets(s.settings)
     games_by_stage: dict[str, list[tuple[str, dict]]] = {}
@@ -517,6 +518,7 @@ def replays(s: Summary) -> list[dict]:
                 captured.append(took)
                 taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
             seconds = json.loads(g.get("ply_seconds") or "[]")
+            ending = str(game.ending(state)) if g["reason"] == "normal" else None  # why the rules ended it
             out.append({"stage": s.stage_name(st["stage_hash"]), "kind": kind, "black": g["black"], "white": g["white"],
                         "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
                         "moves": json.loads(g["moves"]), "seconds": seconds, "clocks": _clocks(seconds),
@@ -524,7 +526,7 @@ def replays(s: Summary) -> list[dict]:
                         "captured": captured, "taken": taken,
                         "counts": [[b.count("1"), b.count("2")] for b in boards],
                         "boards": boards, "rows": info.rows, "cols": info.cols,
-                        "hex": info.board_kind == "hex", "log": g["log"]})
+                        "hex": info.board_kind == "hex", "log": g["log"], "ending": ending})
     return out
 
 

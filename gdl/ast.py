@@ -730,9 +730,12 @@ CONDITIONS: tuple[type[Condition], ...] = (NoMoves, BoardFull, Line, ReachFarRow
 
 
 class Result(Concept):
-    """The result of an `end`."""
+    """The result of an `end`. Its trait: `counts_pieces`, whether it compares the players'
+    pieces on the board (a page shows the counts of a stage whose result does, and no other's)."""
 
     alternatives: ClassVar[str] = "result"
+    traits: ClassVar[tuple[str, ...]] = ("counts_pieces",)
+    counts_pieces: ClassVar[bool]
 
 
 @dataclass(frozen=True)
@@ -740,6 +743,7 @@ class MoverWins(Result, Node):
     keyword: ClassVar[str] = "mover wins"
     rule: ClassVar[str] = "result_mover_wins"
     sentence: ClassVar[str] = "the player who just moved wins"
+    counts_pieces: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
@@ -747,6 +751,7 @@ class MoverLoses(Result, Node):
     keyword: ClassVar[str] = "mover loses"
     rule: ClassVar[str] = "result_mover_loses"
     sentence: ClassVar[str] = "the player who just moved loses"
+    counts_pieces: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
@@ -754,6 +759,7 @@ class MostPieces(Result, Node):
     keyword: ClassVar[str] = "most-pieces"
     rule: ClassVar[str] = "result_most_pieces"
     sentence: ClassVar[str] = "the player with more pieces on the board wins (a draw if both have as many)"
+    counts_pieces: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -761,6 +767,7 @@ class FewestPieces(Result, Node):
     keyword: ClassVar[str] = "fewest-pieces"
     rule: ClassVar[str] = "result_fewest_pieces"
     sentence: ClassVar[str] = "the player with fewer pieces on the board wins (a draw if both have as many)"
+    counts_pieces: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -768,6 +775,7 @@ class Draw(Result, Node):
     keyword: ClassVar[str] = "draw"
     rule: ClassVar[str] = "result_draw"
     sentence: ClassVar[str] = "the game is a draw"
+    counts_pieces: ClassVar[bool] = False
 
 
 RESULTS: tuple[type[Result], ...] = (MoverWins, MoverLoses, MostPieces, FewestPieces, Draw)

@@ -22,7 +22,7 @@ from typing import Any
 from . import ast as A
 from . import geometry
 
-__all__ = ["rules", "rules_text", "changes", "sentence", "differences", "Difference", "CONTEXT"]
+__all__ = ["rules", "rules_text", "changes", "sentence", "differences", "Difference", "CONTEXT", "far_row", "sides"]
 
 _PLACEHOLDER = re.compile(r"\{(\w+)(?::([^{}]*))?\}")
 
@@ -163,6 +163,11 @@ def _word(terminal: str, word: str, at: _Stage) -> str:
     return WORD_PHRASES[terminal][word].format(rows=at.board.rows, last_column=at.column(at.board.cols - 1))
 
 
+def sides(stage: A.Stage, pair: str) -> str:
+    """A pair of sides of the board (`connect`'s "top-bottom"), said: "the top and bottom rows, rows 1 and 11"."""
+    return _word("SIDES", pair, _Stage(stage))
+
+
 def _say_flag(form: A.Flag, value: bool, option: str, at: _Stage) -> str:
     when_set, _, when_not = option.partition("|")
     return when_set if value else when_not
@@ -202,10 +207,17 @@ def _takes(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
     return _join(verbs, "or")
 
 
-def _far_rows(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
+def far_row(stage: A.Stage, player: int) -> str | None:
+    """The row or column a player's forward direction ends at ("row 8", "column a"); None for a
+    player without a forward direction."""
+    at = _Stage(stage)
     far = {"down": f"row {at.board.rows}", "up": "row 1",
            "right": f"column {at.column(at.board.cols - 1)}", "left": "column a"}
-    return "; ".join(f"for {name}, {far.get(at.heading(p) or '', 'none, as it has no forward direction')}"
+    return far.get(at.heading(player) or "")
+
+
+def _far_rows(node: A.Concept, at: _Stage, move: A.MoveRule | None = None) -> str:
+    return "; ".join(f"for {name}, {far_row(at.stage, p) or 'none, as it has no forward direction'}"
                      for p, name in enumerate(at.names[:2]))
 
 

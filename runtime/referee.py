@@ -28,6 +28,7 @@ import numpy as np
 
 from ..compiler.game import CompiledGame
 from ..gdl import ast as A
+from ..gdl.ending import Ending
 from ..gdl.printer import format as format_stage
 from . import seatseeds
 from .sandbox import Answer
@@ -89,6 +90,7 @@ class GameRecord:
     # per seat, a language model's usage over the game (its failed moves too): tokens, calls... summed
     usage: list[dict | None] = field(default_factory=lambda: [None, None])
     seat_seeds: tuple[int, int] | None = None  # (black's, white's): what each seat was told
+    ending: Ending | None = None  # why the rules ended the game (None: they did not: a forfeit, the ply cap)
 
     @property
     def result(self) -> str:
@@ -203,10 +205,13 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
             state = _loop(game, seats, record, state, rng, budgets, watch)
         board = game.board(state)
         record.scores = (int((board == 1).sum()), int((board == 2).sum()))
+        if record.reason == "normal":  # the rules ended it: why, in their words (gdl/ending.py)
+            record.winner = game.winner(state)
+            ending = record.ending = game.ending(state)
+            # a stage decided by counting keeps the Arena's line, its reason added; any other has no score
+            log.append(f"Game over: Final score {record.scores[0]}-{record.scores[1]} ({ending.reason})"
+                       if ending.counts else f"Game over: {ending}")
         if record.reason in ("normal", "ply-cap"):
-            if record.reason == "normal":
-                record.winner = game.winner(state)
-            log.append(f"Game over: Final score {record.scores[0]}-{record.scores[1]}")
             log.append("Tie!" if record.winner is None else f"{SEAT_NAMES[record.winner]} wins!")
         decided = True
     finally:

@@ -28,7 +28,7 @@ from ludica import compiler
 from ludica.compiler import codes, families, program
 from ludica.gdl import ast as A
 from ludica.gdl import bits as B
-from ludica.gdl import english, parser, printer
+from ludica.gdl import ending, english, parser, printer
 from ludica.gdl.checks import ends as check_ends
 from ludica.gdl.diagnostics import InternalError, StageError
 from ludica.gdl import geometry
@@ -73,9 +73,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category("pass rule", (A.PassForced,), lambda n: replace(BASE, pass_rule=n),
              (("interpreter/turns.py _PASS", turns._PASS),)),
     Category("end condition", A.CONDITIONS, lambda n: replace(BASE, ends=(A.End(n, A.Draw()),)),
-             (("interpreter/ends.py _CONDITIONS", ends._CONDITIONS),)),
+             (("interpreter/ends.py _CONDITIONS", ends._CONDITIONS), ("ending.py _REASONS", ending._REASONS))),
     Category("result", A.RESULTS, lambda n: replace(BASE, ends=(A.End(A.BoardFull(), n),)),
-             (("interpreter/ends.py _RESULTS", ends._RESULTS),)),
+             (("interpreter/ends.py _RESULTS", ends._RESULTS), ("ending.py _VERDICTS", ending._VERDICTS))),
 )
 CONCEPTS = [pytest.param(kind, cat, id=kind.__name__) for cat in CATEGORIES for kind in cat.kinds]
 
@@ -454,6 +454,18 @@ def _takes_pieces(kind: type) -> bool:
     return False
 
 
+def _counts_pieces(kind: type) -> bool:
+    """Whether the reference interpreter's winner by the result changes when the pieces on the board
+    alone change: a game over at once, its first player with one piece and its second with none or two."""
+    winners = set()
+    for second in ((), (A.Cell(0, 1), A.Cell(0, 2))):
+        stage = replace(BASE, ends=(A.End(A.AfterPlies(0), sample(kind)),),
+                        setup=(A.Setup("a", (A.Cell(0, 0),)), *([A.Setup("b", second)] if second else [])))
+        game = reference(stage)
+        winners.add(game.winner(game.initial_state()))
+    return len(winners) > 1
+
+
 # What each trait must be, beyond being declared: (check of the value, what it should be).
 _TRAIT_VALUES: dict[str, tuple[Callable[[type, Any], bool], str]] = {
     "hexagonal": (lambda kind, v: isinstance(v, bool), "a bool"),
@@ -468,6 +480,8 @@ _TRAIT_VALUES: dict[str, tuple[Callable[[type, Any], bool], str]] = {
     "needs_heading": (lambda kind, v: isinstance(v, bool), "a bool"),
     "minimum": (lambda kind, v: v is None or dict(A.forms(kind)).get(v).__class__ is A.Count,
                 "None or the name of a count field of the condition"),
+    "counts_pieces": (lambda kind, v: v is _counts_pieces(kind),
+                      "whether the reference interpreter's winner changes with the pieces on the board alone"),
     "at_start": (lambda kind, v: v is None or v in check_ends.AT_START,
                  f"None or a check of gdl/checks/ends.py AT_START ({', '.join(check_ends.AT_START)})"),
 }

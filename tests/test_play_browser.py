@@ -12,6 +12,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
 from browser import browser_fixture, serve  # noqa: F401  (the fixture `browser`, used by name)
 from test_serve_browser import WAIT_MS, photograph
 
@@ -177,7 +178,13 @@ def test_a_person_moves_a_piece_from_a_cell_to_a_cell_then_resigns(browser, tmp_
         page.wait_for_selector("#play-board .lit", timeout=WAIT_MS)
         start = page.locator("#play-board .lit").first
         origin = start.get_attribute("data-cell")
-        start.click()  # the piece chosen: now its cell and the cells it may go to are lit
+        start.click()  # the piece chosen: now its cell is selected, and the cells it may go to are lit
+        selected = page.locator("#play-board .selected")
+        assert selected.count() == 1 and selected.get_attribute("data-cell") == origin
+        assert page.locator(f"#play-board .lit[data-cell='{origin}']").count() == 0  # not lit as a destination is
+        lit = page.locator("#play-board .lit")
+        assert lit.count() >= 1 and selected.get_attribute("fill") != lit.first.get_attribute("fill")
+        photograph(page, "play-selected", tmp_path)
         target = page.locator(f"#play-board .lit:not([data-cell='{origin}'])").first
         destination = target.get_attribute("data-cell")
         target.click()
@@ -189,3 +196,66 @@ def test_a_person_moves_a_piece_from_a_cell_to_a_cell_then_resigns(browser, tmp_
         page.wait_for_selector("#play-end:not([hidden])", timeout=WAIT_MS)
         log = page.locator("#play-log").text_content()
         assert f"human(B): {origin}-{destination}" in log and "resign" in log.lower()
+
+
+def test_a_person_s_seat_is_named_and_coloured_as_the_stage_names_it(browser, tmp_path):
+    """Hex names its players red and blue: the page says red and blue (not Black and White), draws
+    their pieces red and blue, links to the rules, shows no piece count (Hex does not count them),
+    and says how the game ended in the players' names."""
+    with serve() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        new_game(page, url, "human", "random", "hex-11.gdl")
+        page.wait_for_selector("#play-board .lit", timeout=WAIT_MS)
+        assert page.locator("#clock-0 th").text_content().strip() == "red"
+        assert page.locator("#clock-1 th").text_content().strip() == "blue"
+        assert page.locator("#play-status").text_content().startswith("red to move: your move")
+        page.locator("#play-board .lit").first.click()
+        page.wait_for_selector("#play-board .piece-2", timeout=WAIT_MS)  # blue has answered
+        assert page.locator("#play-last").text_content().startswith("blue played ")
+        fills = {page.locator(f"#play-board .piece-{k}").first.get_attribute("fill") for k in (1, 2)}
+        assert fills == {"#d32f2f", "#1e5bd6"}
+        assert page.locator("#play-clocks .pieces").count() == 0
+        body = page.content()
+        assert "Black" not in page.locator("#play-game").inner_text() and "White" not in body
+        rules = page.locator("#play-rules").get_attribute("href")
+        assert rules == "/stages/0/hex-11.gdl#stage-rules"
+        photograph(page, "play-named", tmp_path)
+        page.wait_for_selector("#play-resign:not([hidden])", timeout=WAIT_MS)
+        page.click("#play-resign")
+        page.wait_for_selector("#play-end:not([hidden])", timeout=WAIT_MS)
+        assert page.locator("#play-result").text_content() == "red (human) resigned: blue (random) wins"
+        rules_page = browser.new_page()
+        rules_page.goto(url + rules.lstrip("/"), timeout=WAIT_MS)
+        assert "red" in rules_page.locator("#stage-rules").inner_text()
+
+
+# Each bundled stage the closing note shows, with the end its page must say (the rules' words, gdl/ending.py)
+ENDS = {
+    "tic-tac-toe.gdl": r"^(?:(x|o) made three in a row at [a-c][1-3] [a-c][1-3] [a-c][1-3]: \1 wins|the board is full: a draw)$",
+    "standard-8x8.gdl": r"^neither black nor white can move: (?:(?:black|white) wins with more pieces, \d+ to \d+"
+                        r"|a draw, 32 pieces each)$",
+    "breakthrough.gdl": r"^(white reached row 8 at [a-h]8|black reached row 1 at [a-h]1|(?:black|white) has no piece "
+                        r"left): (?:black|white) wins$",
+}
+
+
+@pytest.mark.parametrize("stage", list(ENDS))
+def test_a_game_played_to_its_end_says_why_it_ended(browser, tmp_path, stage):
+    """Two built-ins play to the end: the page says the end in the rules' words (no "Final score" for
+    a stage that does not count pieces), rings the cells that show it, and counts pieces only where
+    the stage does."""
+    counts = stage == "standard-8x8.gdl"
+    with serve() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        new_game(page, url, "greedy", "random", stage)
+        page.wait_for_selector("#play-end:not([hidden])", timeout=WAIT_MS)
+        result = page.locator("#play-result").text_content()
+        assert re.match(ENDS[stage], result), result
+        assert ("Final score" in page.locator("#play-log").text_content()) == counts
+        assert page.locator("#play-clocks .pieces").count() == (2 if counts else 0)
+        if counts:
+            assert re.fullmatch(r"\d+ pieces", page.locator("#clock-0 .pieces").text_content())
+        if " at " in result:  # a line or a piece on the far row: its cells ringed on the board
+            ringed = page.locator("#play-board .shown").evaluate_all("es => es.length")
+            assert ringed == len(result.split(":")[0].split(" at ")[1].split())
+        photograph(page, f"play-end-{stage.removesuffix('.gdl')}", tmp_path)

@@ -219,3 +219,10 @@ def test_a_forced_pass_is_shown_as_a_pass_with_no_cell_marked(tmp_path):
     shown = game.moments[-1]
     assert shown["move"] == "pass" and shown["mover"] == 1 and shown["board"]["last"] == []
     assert shown["person"] and shown["legal"] == ["a1", "b2"]
+
+
+def test_the_players_are_coloured_as_their_names_say_else_a_first_and_a_second():
+    from ludica.web.play import DEFAULT_COLOURS, side_colours
+    assert side_colours(("red", "blue")) == ("#d32f2f", "#1e5bd6")
+    assert side_colours(("white", "black")) == ("#f4f4f4", "#111111")  # Breakthrough: white moves first
+    assert side_colours(("x", "o")) == side_colours(("red", "x")) == side_colours(("red", "Red")) == DEFAULT_COLOURS

@@ -98,6 +98,18 @@ def test_each_ply_has_its_clocks_and_piece_counts(summary):
             assert g["clocks"][-1] == pytest.approx([held["black_time"], held["white_time"]], abs=0.01)
 
 
+def test_each_game_says_why_it_ended_in_the_rules_words_and_no_score_where_none_counts(summary, page_html):
+    games = report.replays(summary)
+    for g in games:
+        assert (g["ending"] is None) == (g["reason"] != "normal")
+    said = {g["stage"]: g["ending"] for g in games if g["ending"]}
+    assert re.fullmatch(r"(x|o) made three in a row at( [a-c][1-3]){3}: \1 wins|the board is full: a draw",
+                        said["Tic-tac-toe"])
+    assert re.fullmatch(r"neither black nor white can move: ((black|white) wins with (more|fewer) pieces, \d+ to \d+"
+                        r"|a draw, \d+ pieces each)", said["Othello 4x4"])
+    assert [g["ending"] for g in _replay_data(page_html)] == [g["ending"] for g in games]  # what the page draws
+
+
 def test_the_cells_a_move_captured_are_the_opponent_s_pieces_it_turned(summary):
     othello = [g for g in report.replays(summary) if g["stage"] == "Othello 4x4"]
     assert othello and any(any(t) for g in othello for t in g["taken"])

@@ -75,8 +75,8 @@ def test_log_lines_follow_the_arena_format():
     assert log[0] == "Game started: alpha(B) vs beta(W) on Stage: 8x8, fewer pieces continue"
     assert log[1].startswith("alpha(B): ") and any(line.startswith("beta(W): ") for line in log)
     assert any(line.endswith("continues (fewer pieces rule)") for line in log)
-    b, w = record.scores
-    assert log[-2] == f"Game over: Final score {b}-{w}"
+    b, w = record.scores  # a stage decided by counting: the Arena's line, with why the game ended
+    assert log[-2] == f"Game over: Final score {b}-{w} (neither black nor white can move)"
     assert log[-1] == {0: "Black wins!", 1: "White wins!", None: "Tie!"}[record.winner]
     assert record.reason == "normal" and len(record.plies) == len([l for l in log if "(B): " in l or "(W): " in l]) + \
         sum(line.endswith(" passes") for line in log)
@@ -408,7 +408,8 @@ def test_play_prints_one_result_line(tmp_path):
     out = subprocess.run([sys.executable, "-m", "ludica.cli", "play", "tic-tac-toe", "--black", "greedy", "--white",
                           "greedy", "--quiet", "--in-process"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "Black wins! (4-3, 7 plies)"  # a1 b1 c1 a2 b2 c2 a3: the c1-a3 diagonal
+    # a1 b1 c1 a2 b2 c2 a3: the a3-c1 diagonal, said as the rules say it; no piece count, which decides nothing here
+    assert out.stdout.strip() == "Black wins! x made three in a row at a3 b2 c1: x wins (7 plies)"
 
 
 def test_logs_are_written_in_the_arena_shape(tmp_path):

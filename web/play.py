@@ -1,4 +1,4 @@
-"""The Play pages: one game at a time chosen on /play (a stage, Black and White: a person, a
+"""The Play pages: one game at a time chosen on /play (a stage, its two players: a person, a
 built-in or an agent file named with `ludica serve --agent FILE`, the clocks), played in this
 server by a background thread running a one-game Run (runtime/run.py) into a folder of its own
 in the play store, and watched on /play/{id} over server-sent events, ply by ply.
@@ -29,7 +29,9 @@ from starlette.routing import Route
 
 from ..compiler import compile as compile_stage
 from ..files import bounded_json
+from ..gdl import ast as A
 from ..gdl import load
+from ..gdl.ending import counts_pieces
 from ..gdl.diagnostics import LudicaError
 from ..runtime import Hooks, Run, StagePlan, guarded
 from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
@@ -72,6 +74,28 @@ class WebSource:
         return None if entry is _RESIGN else entry
 
 
+# A player's pieces drawn in the colour its name says, for the common colour words; a stage that names
+# its players otherwise (x and o, white and black reversed...) gets the discs of a first and a second.
+COLOUR_WORDS = {"black": "#111111", "white": "#f4f4f4", "red": "#d32f2f", "blue": "#1e5bd6", "yellow": "#f5c518",
+                "green": "#2e7d32", "orange": "#ef7d00", "purple": "#7b3fa0", "pink": "#e91e8c", "brown": "#7a4a24",
+                "grey": "#8a8a8a", "gray": "#8a8a8a", "gold": "#d4a017", "silver": "#c0c0c0"}
+DEFAULT_COLOURS = (COLOUR_WORDS["black"], COLOUR_WORDS["white"])
+
+
+def side_colours(names: tuple[str, ...]) -> tuple[str, str]:
+    """The two players' piece colours: each its name's colour where both names are distinct colour
+    words, else black for the first and white for the second."""
+    first, second = (COLOUR_WORDS.get(n.lower()) for n in names[:2])
+    if first is None or second is None or first == second:
+        return DEFAULT_COLOURS
+    return first, second
+
+
+def sides_of(stage: A.Stage) -> list[dict]:
+    """The players as the page shows them: the stage's names, in turn order, with their colours."""
+    return [{"name": name, "colour": colour} for name, colour in zip(stage.player_names, side_colours(stage.player_names))]
+
+
 def _cells_of(move: str) -> list[str]:
     """The cells a move names, for the last-move marker ("d3", "b2-b3" both ends, a pass none)."""
     return [] if move == "pass" else move.split("-")
@@ -95,6 +119,10 @@ class PlayGame:
     watchers: int = 0  # the pages following the game now (their event streams)
     unwatched_since: float = field(default_factory=time.monotonic)  # since when none has (a new game: none yet)
     abandoned: bool = False
+    sides: list[dict] = field(default_factory=lambda: [{"name": "black", "colour": DEFAULT_COLOURS[0]},
+                                                       {"name": "white", "colour": DEFAULT_COLOURS[1]}])
+    counts: bool = True  # the stage's results count pieces: the page shows each player's
+    stage_file: Path | None = None  # for the link to its rules
 
     def watch(self, game, title: str, number: int, moment) -> None:
         """Hooks.on_ply: the position the page draws next."""
@@ -226,7 +254,8 @@ class PlayRoom:
                 folder = self.store / f"game-{number}"
         sources = {k: s.source for k, s in enumerate(seats) if isinstance(s.source, WebSource)}  # the people
         game = PlayGame(number, stage.name, (seats[0].name, seats[1].name), folder, sources,
-                        abandon_after=self.abandon_after)
+                        abandon_after=self.abandon_after, sides=sides_of(stage), counts=counts_pieces(stage),
+                        stage_file=stage_file)
         self.games[number] = game
         game.abandon_if_unwatched()  # a game whose page is never opened does not wait out a person's clock
         options = Options(games=1, analysis_time=analysis_time, game_time=game_time, human_time=human_time,
@@ -249,8 +278,29 @@ class PlayRoom:
             game.finish({"result": "the game could not be played", "reason": "error", "log": [str(error)]})
             return
         record = ended[0]["record"]
-        game.finish({"result": record.log[-1] if record.log else "", "reason": record.reason,
-                     "scores": list(record.scores), "log": list(record.log)})
+        ending = record.ending
+        game.finish({"result": _headline(record, [side["name"] for side in game.sides]), "reason": record.reason,
+                     "shown": list(ending.cells) if ending else [], "log": list(record.log)}
+                    | ({"scores": list(record.scores)} if game.counts else {}))
+
+
+# How a game the rules did not end ended, said of the player who lost it (runtime/referee.py's reasons)
+_STOPPED = {"time": "ran out of time", "resign": "resigned", "crash": "failed", "illegal": "made illegal moves",
+            "no-strategy": "had no strategy"}
+
+
+def _headline(record, names: list[str]) -> str:
+    """The end of a game in a line, the players named as the stage names them: why the rules ended
+    it (gdl/ending.py), else who stopped it and how."""
+    if record.ending is not None:
+        return str(record.ending)
+    if record.reason == "ply-cap":
+        return f"Stopped after {len(record.plies)} plies: a draw"
+    if record.winner is None:
+        return "Both players forfeit: nobody wins"
+    loser = 1 - record.winner
+    return (f"{names[loser]} ({record.players[loser]}) {_STOPPED.get(record.reason, 'forfeited')}: "
+            f"{names[record.winner]} ({record.players[record.winner]}) wins")
 
 
 def _same_origin(request: Request) -> bool:
@@ -347,7 +397,10 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
 
     async def watch(request: Request):
         game = game_of(request)
-        return page("serve_play.html.j2", scripts("board.js", "serve_play.js"), game=game)
+        rules = next((f"/stages/{k}/{p.name}#stage-rules" for k, s in enumerate(sets) for p in s.files
+                      if p == game.stage_file), None)
+        return page("serve_play.html.j2", scripts("board.js", "serve_play.js"), game=game, rules=rules,
+                    shown={"sides": game.sides, "counts": game.counts})
 
     async def events(request: Request):
         game = game_of(request)

@@ -11,7 +11,10 @@
 //       last           cell names of the last move ("d3", or both ends of "b2-b3"): marked
 //       taken          row-major indices of the cells the last move captured: marked
 //       highlight      cell names to offer (legal moves for a person): drawn lit, clickable
-//       onCell         function(name): called with a lit cell's name when it is clicked
+//       selected       the cell name of a piece chosen to move: drawn apart from the lit cells, clickable
+//       onCell         function(name): called with a lit or selected cell's name when it is clicked
+//       shown          cell names the end of the game shows (its line, its chain): ringed
+//       colours        [first, second]: the players' piece colours (default black and white discs)
 //       coordinates    false: leave out the a-h / 1-8 labels (default: shown)
 //   ludicaBoard.cellName(row, col) -> "a1" ...   the language's names (gdl/ast.py cell_name): the
 //                                                column's letter, then the row's number counted
@@ -20,13 +23,14 @@
 //
 // The SVG's classes, for pages and tests: "cell" (every cell; "cell blocked" where blocked),
 // "piece piece-1" / "piece piece-2", "last" (last-move marker), "taken" (a captured cell's marker),
-// "lit" (a highlighted cell), "coordinate" (the edge labels).
+// "lit" (a highlighted cell), "selected" (the chosen piece's cell), "shown" (a ring the end shows),
+// "coordinate" (the edge labels).
 (function () {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
   const LETTERS = "abcdefghijklmnopqrstuvwxyz";
   const COLOURS = {empty: "#3f8f4f", blocked: "#6b6b6b", line: "#1b3d22", first: "#111", second: "#f4f4f4",
-                   last: "#ffcc00", taken: "#e4572e", lit: "#9fe0a8"};
+                   last: "#ffcc00", taken: "#e4572e", lit: "#9fe0a8", selected: "#4a90d9", shown: "#d81b60"};
 
   function cellName(row, col) {
     return LETTERS[col] + (row + 1);
@@ -76,14 +80,16 @@
     const s = 30, rows = spec.rows, cols = spec.cols, cells = spec.cells;
     const at = layout(spec, s);
     const last = new Set(spec.last || []), taken = new Set(spec.taken || []), lit = new Set(spec.highlight || []);
+    const ended = new Set(spec.shown || []), pieces = spec.colours || [COLOURS.first, COLOURS.second];
     const svg = shape("svg", {viewBox: "0 0 " + at.width.toFixed(1) + " " + at.height.toFixed(1),
                               class: "ludica-board", role: "img"});
     svg.style.maxWidth = (2.4 * at.width / s).toFixed(1) + "em";  // a small board is not blown up
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
       const i = r * cols + c, v = cells[i], name = cellName(r, c), [x, y] = at.centre(r, c);
-      const blocked = v === "#", offered = lit.has(name) && !blocked;
-      const cell = outline(spec, x, y, s, {class: blocked ? "cell blocked" : offered ? "cell lit" : "cell",
-                                           fill: blocked ? COLOURS.blocked : offered ? COLOURS.lit : COLOURS.empty,
+      const blocked = v === "#", chosen = spec.selected === name && !blocked;
+      const offered = (lit.has(name) || chosen) && !blocked;
+      const kind = blocked ? "blocked" : chosen ? "selected" : offered ? "lit" : "";
+      const cell = outline(spec, x, y, s, {class: kind ? "cell " + kind : "cell", fill: COLOURS[kind || "empty"],
                                            stroke: COLOURS.line, "data-cell": name});
       if (blocked) cell.appendChild(shape("title", {}, name + ": blocked"));
       svg.appendChild(cell);
@@ -96,8 +102,11 @@
                                                        "stroke-width": 3, "pointer-events": "none"}));
       if (v === "1" || v === "2")
         svg.appendChild(shape("circle", {class: "piece piece-" + v, cx: x, cy: y, r: s * 0.38,  // a click is its cell's
-                                         fill: v === "1" ? COLOURS.first : COLOURS.second, stroke: "#000",
+                                         fill: pieces[v === "1" ? 0 : 1], stroke: "#000",
                                          "pointer-events": "none"}));
+      if (ended.has(name))
+        svg.appendChild(shape("circle", {class: "shown", cx: x, cy: y, r: s * 0.44, fill: "none", stroke: COLOURS.shown,
+                                         "stroke-width": 3, "pointer-events": "none"}));
       if (taken.has(i))
         svg.appendChild(shape("circle", {class: "taken", cx: x, cy: y, r: s * 0.12, fill: COLOURS.taken,
                                          stroke: "#fff", "stroke-width": 1, "pointer-events": "none"}));

@@ -116,7 +116,8 @@
       moves.appendChild(li);
     });
     movesBox.replaceChildren(element("p", "● " + game.black + " (first) – ○ " + game.white + " (second)"),
-      moves, element("p", game.black + " " + game.score[0] + " – " + game.score[1] + " " + game.white));
+      moves, element("p", game.ending ? "Game over: " + game.ending  // the rules' words, no score where none counts
+        : "Ended: " + game.result + " (" + game.reason + ")"));
   }
 
   function go(p) {

@@ -22,8 +22,17 @@
   if (!root) return;
   const $ = (id) => document.getElementById(id);
   const board = $("play-board"), status = $("play-status"), problem = $("play-problem"), plyShown = $("play-ply");
-  const SIDES = ["Black", "White"];
+  // the players as the stage names them, their colours, and whether the stage counts pieces (web/play.py)
+  const shown = JSON.parse($("play-shown").textContent);
+  const SIDES = shown.sides.map((side) => side.name), COLOURS = shown.sides.map((side) => side.colour);
   let now = null, since = 0;
+
+  // a position drawn in the stage's colours (`extra`: what a person is offered, what the end shows)
+  function drawBoard(spec, extra) {
+    const drawn = ludicaBoard.draw(board, Object.assign({}, spec, {colours: COLOURS}, extra || {}));
+    if (shown.counts) for (const seat of [0, 1])
+      $("clock-" + seat).querySelector(".pieces").textContent = drawn.counts[seat] + " pieces";
+  }
 
   function clock(seconds) {
     const s = Math.max(0, seconds), m = Math.floor(s / 60);
@@ -53,28 +62,26 @@
   }
 
   // a person's turn: the cells that start a legal move lit; a move of one cell is played by its
-  // click, a move "from-to" by its from cell (then lit: its to cells, and itself to choose again)
+  // click, a move "from-to" by its from cell (then: itself selected, to choose again, and its to cells lit)
   function offer(moment, from) {
-    const spec = Object.assign({}, moment.board);
     const starts = (move) => move.split("-")[0];
     if (from === null) {
-      spec.highlight = [...new Set(moment.legal.map(starts))];
-      spec.onCell = (name) => {
+      drawBoard(moment.board, {highlight: [...new Set(moment.legal.map(starts))], onCell: (name) => {
         if (moment.legal.some((m) => m.startsWith(name + "-"))) offer(moment, name);
         else post({move: name});
-      };
+      }});
     } else {
-      spec.highlight = [from, ...moment.legal.filter((m) => starts(m) === from).map((m) => m.split("-").pop())];
-      spec.onCell = (name) => name === from ? offer(moment, null) : post({move: from + "-" + name});
+      drawBoard(moment.board, {selected: from,
+                               highlight: moment.legal.filter((m) => starts(m) === from).map((m) => m.split("-").pop()),
+                               onCell: (name) => name === from ? offer(moment, null) : post({move: from + "-" + name})});
     }
-    ludicaBoard.draw(board, spec);
   }
 
   function show(moment) {
     now = moment;
     since = performance.now();
     if (moment.person) offer(moment, null);
-    else ludicaBoard.draw(board, moment.board);
+    else drawBoard(moment.board);
     plyShown.dataset.redraws = String(Number(plyShown.dataset.redraws) + 1);
     plyShown.dataset.ply = String(moment.ply);
     plyShown.textContent = "ply " + moment.ply;
@@ -91,7 +98,7 @@
     showClocks();
     status.textContent = "the game is over";
     $("play-resign").hidden = true;
-    if (now && now.person) ludicaBoard.draw(board, now.board);  // nothing offered any more
+    if (now) drawBoard(now.board, {shown: result.shown || []});  // nothing offered any more; the end's cells ringed
     $("play-result").textContent = result.result;
     $("play-log").textContent = (result.log || []).join("\n");
     $("play-end").hidden = false;

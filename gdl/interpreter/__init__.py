@@ -1,4 +1,4 @@
 """The pure-Python reference interpreter: the semantics the compiled kernels must match."""
-from .game import ReferenceGame, State, reference
+from .game import Outcome, ReferenceGame, State, reference
 
-__all__ = ["ReferenceGame", "State", "reference"]
+__all__ = ["Outcome", "ReferenceGame", "State", "reference"]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..ast import Connect, Directions, ReachFarRow, Stage, expand
+from ..ast import Connect, Directions, End, ReachFarRow, Stage, expand
 from ..game import PASS, Move
 from . import ends
 from .effects import apply_effects
@@ -39,6 +39,19 @@ class State:
     to_move: int
     mover: int
     ply: int = 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the end rules say of a position: whether the game is `over` and its `winner` (0, 1, or
+    None for a draw or a game going on), the `end` rule that decided (None: none held, and an
+    ended game's side to move had no move at all) and the cells that show it held (`shown`,
+    row-major indices: gdl/interpreter/ends.py's witness)."""
+
+    over: bool
+    winner: int | None = None
+    end: End | None = None
+    shown: tuple[int, ...] = ()
 
 
 class ReferenceGame:
@@ -155,24 +168,29 @@ class ReferenceGame:
     def to_move(self, state: State) -> int:
         return state.to_move
 
-    def _compute_outcome(self, state: State) -> tuple[bool, int | None]:
-        """(over, winner): the first end rule that holds decides; with none holding, a side
-        left without any move (not even a pass) ends the game in a draw."""
+    def _compute_outcome(self, state: State) -> Outcome:
+        """The first end rule that holds decides; with none holding, a side left without any move
+        (not even a pass) ends the game in a draw."""
         for end in self.stage.ends:
-            if ends.holds(end.condition, self, state):
-                return True, ends.winner(end.result, self, state)
-        return (not self.available_moves(state)), None
+            shown = ends.witness(end.condition, self, state)
+            if shown is not None:
+                return Outcome(True, ends.winner(end.result, self, state), end, shown)
+        return Outcome(not self.available_moves(state))
+
+    def outcome(self, state: State) -> Outcome:
+        """Whether the position ends the game, who won, and by which end rule (gdl/ending.py says it)."""
+        return self._outcome(state)
 
     def is_terminal(self, state: State) -> bool:
-        return self._outcome(state)[0]
+        return self._outcome(state).over
 
     def winner(self, state: State) -> int | None:
         """0 or 1; None for a draw or a game still going."""
-        return self._outcome(state)[1]
+        return self._outcome(state).winner
 
     def returns(self, state: State) -> tuple[float, float]:
-        over, won = self._outcome(state)
-        if not over or won is None:
+        won = self._outcome(state).winner
+        if won is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
 

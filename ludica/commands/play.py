@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
     p.add_argument("stage", metavar="STAGE")
     p.add_argument("--black", required=True, metavar="AGENT", help="an agent, or human: you play at the terminal")
     p.add_argument("--white", required=True, metavar="AGENT", help="an agent, or human: you play at the terminal")
-    p.add_argument("--quiet", action="store_true", help="print only the result line")
+    p.add_argument("--quiet", action="store_true", help="print only the result line: who won, and why the game ended")
     episode_options(p, 10.0, 10.0)
     p.set_defaults(run=run, games=1)
 
@@ -52,8 +52,9 @@ def run(args) -> int:
         print("\ninterrupted: the game is abandoned", file=sys.stderr)
         return 130
     record = ended[0]["record"]
-    if args.quiet:
-        print(inert(record.log[-1]) + f" ({record.scores[0]}-{record.scores[1]}, {len(record.plies)} plies"
+    if args.quiet:  # the result, and why: the rules' words (gdl/ending.py), else the referee's reason
+        why = f"{record.ending} " if record.ending is not None else ""
+        print(inert(record.log[-1]) + f" {why}({len(record.plies)} plies"
               + ("" if record.reason == "normal" else f", {record.reason}") + ")")
         return 0
     _show_output([(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output])
