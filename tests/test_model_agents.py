@@ -5,6 +5,7 @@ retries that are never charged, the clock, the accounting, the rules tiers, a do
 the `.model` file's errors. Nothing here leaves the loopback."""
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import secrets
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
 from ludica.cli import main
-from ludica.evaluation import report
+from ludica.evaluation import report, summarise
 from ludica.evaluation.usage import model_usage
 from ludica.runtime import play_game, resolve, tournament
 from ludica.runtime import RunMismatch
@@ -257,14 +258,52 @@ def test_a_runs_model_usage_is_what_the_endpoint_counted_in_its_analysis_and_its
     tokens_out = mine.analysis["tokens_out"] + mine.game["tokens_out"]
     assert mine.cost == pytest.approx((2.0 * tokens_in + 8.0 * tokens_out) / 1e6)
     # the report's row: the cost in all, and per analysis, per game and per move
-    table = report.language_models(SimpleNamespace(games=games, adaptation_games=[], reference_games=[],
-                                                   analyses=analyses))
+    table = report.language_models(SimpleNamespace(models=model_usage(games, analyses)))
     assert table is not None
     row = dict(zip(table.header, table.rows[0]))
     game_cost = (2.0 * mine.game["tokens_in"] + 8.0 * mine.game["tokens_out"]) / 1e6
     assert row["Cost"] == f"{mine.cost:.4f}" and row["Moves answered"] == mine.moves
     assert row["Cost per analysis / game / move"] == (f"{mine.cost - game_cost:.4f} / {game_cost / 2:.4f} / "
                                                       f"{game_cost / mine.moves:.6f}")
+
+
+def test_every_request_of_an_evaluation_is_in_the_language_models_section_the_copies_in_their_rows(
+        tmp_path: Path, capsys):
+    """A real `ludica evaluate` of a model with the default adaptation copies (NAME@0.25, NAME@0.5,
+    which analyse each unseen stage again): the requests the stand-in counted are the sum of the
+    Requests column over the model's rows, and its tokens the sum of theirs; each copy's row shows
+    its analysis and its tokens. The report's JSON, its page (the live page's views: report.page_views)
+    and the terminal show the same numbers."""
+    unseen = tmp_path / "unseen"
+    unseen.mkdir()
+    (unseen / "mine.gdl").write_text(stages.path("tic-tac-toe").read_text().replace('game "', 'game "Mine: ', 1))
+    (tmp_path / "m.model").write_text('model = "standin-model"\n[prices]\ninput = 2.0\noutput = 8.0\n')
+    with Standin(default=first_empty) as server:
+        code = main(["evaluate", str(tmp_path / "m.model"), "random", "--no-builtins", "--stage", "tic-tac-toe",
+                     "--unseen", str(unseen), "--games", "1", "--resamples", "20", "--analysis-time", "2",
+                     "--game-time", "2", "--endpoint", f"standin={server.url}", "--out", str(tmp_path / "run")])
+        chats = server.chats
+    printed = capsys.readouterr().out
+    assert code == 0
+    store = ResultsStore(tmp_path / "run" / "results.sqlite")
+    summary = summarise(store, resamples=20)
+    store.close()
+    table = report.language_models(summary)
+    assert table is not None
+    rows = {row[0]: dict(zip(table.header, row)) for row in table.rows}
+    assert set(rows) == {"m", "m@0.25", "m@0.5"}
+    for copy in ("m@0.25", "m@0.5"):  # one unseen stage: one analysis, its two games against random
+        assert rows[copy]["Analyses"] == 1 and rows[copy]["Games"] == 2
+        assert rows[copy]["Analysis tokens in / out"] != "0 / 0"
+    assert sum(row["Requests"] for row in rows.values()) == len(chats)
+    models = {m.agent: m for m in summary.models}
+    tokens_in = sum(m.analysis["tokens_in"] + m.game["tokens_in"] for m in models.values())
+    assert tokens_in == sum(counted(json.dumps(body["messages"])) for body in chats)
+    assert json.loads((tmp_path / "run" / "report.json").read_text())["models"] == \
+        [json.loads(json.dumps(dataclasses.asdict(m) | {"cost": m.cost})) for m in summary.models]
+    assert report.page_views(summary)["models"] == table  # the report's page and a run's live page
+    for name, row in rows.items():  # the terminal's table: the same numbers
+        assert re.search(rf"│ {re.escape(name)} +│ +{row['Analyses']} │ +{row['Games']} │ +{row['Requests']} │", printed)
 
 
 def test_a_models_analysis_has_its_own_budget_in_wall_seconds_not_the_agents_cpu_budget(tmp_path: Path):

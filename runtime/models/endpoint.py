@@ -253,6 +253,7 @@ class Endpoint:
         # for `max_completion_tokens`, and any temperature but their own): learnt from its 400, once.
         self.tokens_key = "max_tokens"
         self.sends_temperature = True
+        self.sent = 0  # chat requests sent, whatever came of them (the model's seat counts them: Usage.requests)
 
     def close(self) -> None:
         """Let go of the HTTP connections."""
@@ -282,6 +283,7 @@ class Endpoint:
             started = time.monotonic()
             try:
                 with self.guard.bounded(timeout):  # in wall time, whatever the endpoint does
+                    self.sent += 1
                     response = self.client.chat.completions.create(**request, timeout=timeout)
                 reply = _reply(response, time.monotonic() - started, attempt, waited)
             except openai.APITimeoutError:
