@@ -101,7 +101,7 @@ def param(name: str, key: str, value: object) -> float | int | str:
     """The value of provider parameter `key` of endpoint `name` (text from the command line, or as a
     run folder stored it), checked against PARAMS: EndpointOptionError names the option, the value
     and what it may be."""
-    option = f"--endpoint-param {name} {key}={str(value)[:40]}"
+    option = f"--endpoint-param {name[:40]} {key[:40]}={str(value)[:40]}"
     if key not in PARAMS:
         raise EndpointOptionError(f"{option}: unknown parameter {key[:40]!r}: the parameters are {', '.join(PARAMS)}")
     kind, bounds, said = PARAMS[key]
@@ -136,11 +136,11 @@ def allowed(endpoints: Sequence[str], keys: Sequence[str] = (),
     for name, setting in params:
         key, sep, value = setting.partition("=")
         if not sep:
-            raise EndpointOptionError(f"--endpoint-param {name} {setting[:40]}: give KEY=VALUE, KEY one of "
+            raise EndpointOptionError(f"--endpoint-param {name[:40]} {setting[:40]}: give KEY=VALUE, KEY one of "
                                       f"{', '.join(PARAMS)}")
         if name not in urls:
-            raise EndpointOptionError(f"--endpoint-param {name} {key}=...: no --endpoint {name}=URL is given; "
-                                      "give the endpoint's URL too")
+            raise EndpointOptionError(f"--endpoint-param {name[:40]} {key[:40]}=...: no --endpoint {name[:40]}=URL is "
+                                      "given; give the endpoint's URL too")
         held = table[name].setdefault("params", {})
         if key in held:
             raise EndpointOptionError(f"--endpoint-param {name} {key}=...: {key} is given twice")
