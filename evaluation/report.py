@@ -42,7 +42,7 @@ from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
 from .drawseed import revealed
 from .failures import KINDS
-from .usage import ModelUsage, model_usage
+from .usage import ModelUsage
 from .page import Markup, render
 from .summary import Summary
 
@@ -68,7 +68,7 @@ def to_dict(s: Summary) -> dict:
                          "top_reasons": f.top_reasons()} for a, f in s.failures.items()},
         "warnings": s.warnings,
         "models": [asdict(m) | {"cost": m.cost}  # what the language-model agents used
-                   for m in model_usage(s.games + s.adaptation_games + s.reference_games, s.analyses)],
+                   for m in s.models],
         "scores": s.scores,
         "metrics": s.metrics,
         "views": s.views,
@@ -431,7 +431,7 @@ def failures(s: Summary) -> Table:
 def language_models(s: Summary) -> Table | None:
     """What each language-model agent used (evaluation/usage.py); None in a run without one. Its
     clock is wall time: a remote model's CPU time cannot be measured."""
-    found = model_usage(s.games + s.adaptation_games + s.reference_games, s.analyses)
+    found = s.models
     if not found:
         return None
 
@@ -440,10 +440,10 @@ def language_models(s: Summary) -> Table | None:
              m.games, m.moves, f"{m.game.get('tokens_in', 0):,} / {m.game.get('tokens_out', 0):,}",
              _per(m.game.get("tokens_in", 0) + m.game.get("tokens_out", 0), m.moves, ",.0f"),
              _per(m.game.get("attempts", 0), m.moves, ".2f"), _per(m.game.get("latency", 0.0), m.moves, ".2f"),
-             m.analysis.get("retries", 0) + m.game.get("retries", 0), *_costs(m)] for m in found]
+             m.requests, m.analysis.get("retries", 0) + m.game.get("retries", 0), *_costs(m)] for m in found]
     return Table(["Agent", "Analyses", "Analysis tokens in / out", "Tool calls", "Games", "Moves answered",
                   "Game tokens in / out", "Tokens per move", "Answers per move", "Seconds per move",
-                  "Transport retries", "Cost", "Cost per analysis / game / move"], rows)
+                  "Requests", "Transport retries", "Cost", "Cost per analysis / game / move"], rows)
 
 
 def _per(total: float, n: int, form: str) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ..runtime.stored import RULES_READABLE, SENT
 from . import adaptation, anytime, failures, metrics, views
 from .ratings import Ratings, outcomes, rate
+from .usage import ModelUsage, model_usage
 
 
 @dataclass
@@ -32,10 +33,20 @@ class Summary:
     adaptation_games: list[dict] = field(default_factory=list)  # name@f's games (metric A), kept apart
     reference_games: list[dict] = field(default_factory=list)  # baselines' games beyond the format's, kept apart
     store_path: str = "the results store"  # the file it was read from, for a message on what it holds
+    # every analysis of the run, the adaptation copies' (name@f) too: `analyses` leaves those out,
+    # as the metrics must, but what a model used counts every request it made
+    every_analysis: list[dict] = field(default_factory=list)
 
     @property
     def played(self) -> int:
         return len(self.games) + len(self.adaptation_games) + len(self.reference_games)
+
+    @property
+    def models(self) -> list[ModelUsage]:
+        """What each language-model agent used, each adaptation copy in a row of its own: every game and
+        analysis of the run, the one source of the report's Language models section, its JSON, the
+        live page and the terminal."""
+        return model_usage(self.games + self.adaptation_games + self.reference_games, self.every_analysis)
 
     @property
     def planned(self) -> int:
@@ -63,7 +74,8 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     baselines = setup.get("baselines", [])
     stages = store.stages()
     pseudo = {n: (a, f) for n, (a, f) in setup.get("adaptation", {}).items()}
-    games, analyses, learning, among = split_games(store.games(), store.analyses(), pseudo, setup)
+    every_analysis = store.analyses()
+    games, analyses, learning, among = split_games(store.games(), every_analysis, pseudo, setup)
     played = {g["stage_hash"] for g in games}
     stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
     everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
@@ -97,7 +109,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
                    sent + failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
                    _anytime(stages, games + learning + among, everyone, baselines), settings,
                    adaptation_games=learning, reference_games=among,
-                   store_path=str(getattr(store, "path", "the results store")))
+                   store_path=str(getattr(store, "path", "the results store")), every_analysis=every_analysis)
 
 
 def _check_players(store, games: list[dict], agents: list[str]) -> None:

@@ -7,10 +7,13 @@ import json
 from dataclasses import dataclass, field
 
 # the figures summed (runtime/models/seat.py, Usage)
-COUNTED = ("tokens_in", "tokens_out", "calls", "attempts", "retries", "latency", "waited", "tool_calls", "cost")
+COUNTED = ("tokens_in", "tokens_out", "calls", "attempts", "retries", "latency", "waited", "tool_calls", "requests",
+           "cost")
 
 
 def _sum(into: dict, usage: dict) -> None:
+    if "requests" not in usage:  # a run made before requests were counted: those answered and sent again
+        usage = dict(usage, requests=(usage.get("calls") or 0) + (usage.get("retries") or 0))
     for key in COUNTED:
         value = usage.get(key)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -30,6 +33,11 @@ class ModelUsage:
     games: int = 0
     game: dict = field(default_factory=dict)
     moves: int = 0
+
+    @property
+    def requests(self) -> int:
+        """Every chat request sent for it, in its analyses and its games."""
+        return self.analysis.get("requests", 0) + self.game.get("requests", 0)
 
     @property
     def cost(self) -> float | None:

@@ -50,7 +50,7 @@ def run_options(args):
                                           ("model_rules", args.rules)) if value is not None}
     return Options(games=args.games, analysis_time=args.analysis_time, game_time=args.game_time, seed=args.seed,
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
-                   isolate_rules=args.isolate_rules, endpoints=allowed(args.endpoint, args.endpoint_key), **more)
+                   isolate_rules=args.isolate_rules, endpoints=allowed(args.endpoint, args.endpoint_key, args.endpoint_param), **more)
 
 def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (), commands: Sequence[str] = ()):
     """The agents the arguments name (and the agent programs `--agent-cmd` gives), each with the
@@ -174,6 +174,13 @@ def episode_options(p, analysis: float, game: float) -> None:
                    help="the environment variable holding endpoint NAME's key (sent to that endpoint alone, over "
                         "https or to this machine; default: no key). Its name is kept in the run folder, never "
                         "its value")
+    p.add_argument("--endpoint-param", action="append", nargs=2, default=[], metavar=("NAME", "KEY=VALUE"),
+                   # runtime/endpoints.PARAMS, said here without importing the runtime (test_model_agents checks it)
+                   help="a provider parameter of every request to endpoint NAME, the evaluator's (kept with the run; "
+                        "--resume needs the same): temperature, 0 to 2; top_p, 0 to 1; reasoning_effort, one of "
+                        "none, minimal, low, medium, high; max_completion_tokens, 1 to 128000, the most tokens of "
+                        "one answer, reasoning included. temperature and max_completion_tokens replace the .model "
+                        "file's temperature and max_tokens; repeat for more")
     p.add_argument("--seed", type=int, default=0,
                    help="the run's seed (game seeds derive from it; each seat's own seed from its game's seed and "
                         "a secret kept in the run folder)")

@@ -44,8 +44,9 @@ class Options:
     # its analysis budget, wall seconds, on a stage whose plan gives analysis_time (scaled as the plan
     # scales analysis_time: the doubling schedule's budgets double for a model too)
     model_analysis_time: float = MODEL_ANALYSIS_TIME
-    # the model endpoints the run may contact, NAME -> {url, key_env} (runtime/endpoints.py: the
-    # evaluator's --endpoint and --endpoint-key): the names of the key variables, never a key
+    # the model endpoints the run may contact, NAME -> {url, key_env, params} (runtime/endpoints.py:
+    # the evaluator's --endpoint, --endpoint-key and --endpoint-param): the names of the key
+    # variables, never a key
     endpoints: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -12,7 +12,9 @@ answer from the position in the prompt). A hostile endpoint is scripted too: `dr
 answer a byte at a time, `raw` sends a body that is not a chat completion. Each chat request takes the next entry; when the script
 is spent, `default` answers (a function or a Scripted), or an HTTP 500 says the script ran out.
 Every answer carries usage numbers: as scripted, or counted (characters / 4) from the request and
-the answer. Nothing listens beyond the loopback.
+the answer. `reasoning=True` acts as OpenAI's reasoning models do: a chat request with `max_tokens`
+is refused (HTTP 400, in their words, REFUSED_MAX_TOKENS) before the script is read. Nothing listens
+beyond the loopback.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODEL = "standin-model"
+REFUSED_MAX_TOKENS = ("Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+                      "'max_completion_tokens' instead.")
 
 
 @dataclass
@@ -69,9 +73,11 @@ class Standin:
     """The server (see the module's docstring); a context manager that starts and stops it."""
 
     def __init__(self, script: Iterable[Entry] = (), models: Iterable[str] = (MODEL,), default: Entry | None = None,
-                 lists_models: bool = True):
-        """`lists_models` False: GET /v1/models is a 404, as on servers without it."""
+                 lists_models: bool = True, reasoning: bool = False):
+        """`lists_models` False: GET /v1/models is a 404, as on servers without it; `reasoning`: see
+        the module's docstring."""
         self.script: list[Entry] = list(script)
+        self.reasoning = reasoning
         self.models = list(models)
         self.lists_models = lists_models
         self.model = self.models[0] if self.models else MODEL
@@ -173,6 +179,10 @@ def _handler(standin: Standin) -> type[BaseHTTPRequestHandler]:
             if body.get("model") not in standin.models:
                 self._send(404, {"error": {"message": f"The model `{body.get('model')}` does not exist",
                                            "type": "invalid_request_error", "code": "model_not_found"}})
+                return
+            if standin.reasoning and "max_tokens" in body:
+                self._send(400, {"error": {"message": REFUSED_MAX_TOKENS, "type": "invalid_request_error",
+                                           "param": "max_tokens", "code": "unsupported_parameter"}})
                 return
             answer = standin.next_answer(body)
             if answer is None:

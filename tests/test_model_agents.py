@@ -5,6 +5,7 @@ retries that are never charged, the clock, the accounting, the rules tiers, a do
 the `.model` file's errors. Nothing here leaves the loopback."""
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import secrets
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
 from ludica.cli import main
-from ludica.evaluation import report
+from ludica.evaluation import report, summarise
 from ludica.evaluation.usage import model_usage
 from ludica.runtime import play_game, resolve, tournament
 from ludica.runtime import RunMismatch
@@ -33,13 +34,21 @@ from ludica.runtime.records import ResultsStore
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.models import (ATTEMPTS, Endpoint, EndpointDown, EndpointError, ModelConfig, ModelConfigError,
                                    ModelSeat, Prices, check, load_config)
+from ludica.runtime.models import endpoint as endpoint_module
 from ludica.runtime.models import prompts
 from ludica.runtime.models.endpoint import MAX_ANSWER_BYTES, MAX_TOOL_CALLS, SENT_BACK
 from ludica.runtime.models.parsing import found_move, hint
 
-from llm_standin import Scripted, Standin, counted
+from llm_standin import REFUSED_MAX_TOKENS, Scripted, Standin, counted
 
 GAMES: dict[str, compiler.CompiledGame] = {}
+
+
+@pytest.fixture(autouse=True)
+def a_run_of_its_own(monkeypatch):
+    """What an endpoint turned out to take is remembered for the run, in this process: each test
+    starts as a run of its own (a later stand-in may get an earlier one's port)."""
+    monkeypatch.setattr(endpoint_module, "_LEARNT", {})
 
 
 def game_of(name: str) -> compiler.CompiledGame:
@@ -257,14 +266,52 @@ def test_a_runs_model_usage_is_what_the_endpoint_counted_in_its_analysis_and_its
     tokens_out = mine.analysis["tokens_out"] + mine.game["tokens_out"]
     assert mine.cost == pytest.approx((2.0 * tokens_in + 8.0 * tokens_out) / 1e6)
     # the report's row: the cost in all, and per analysis, per game and per move
-    table = report.language_models(SimpleNamespace(games=games, adaptation_games=[], reference_games=[],
-                                                   analyses=analyses))
+    table = report.language_models(SimpleNamespace(models=model_usage(games, analyses)))
     assert table is not None
     row = dict(zip(table.header, table.rows[0]))
     game_cost = (2.0 * mine.game["tokens_in"] + 8.0 * mine.game["tokens_out"]) / 1e6
     assert row["Cost"] == f"{mine.cost:.4f}" and row["Moves answered"] == mine.moves
     assert row["Cost per analysis / game / move"] == (f"{mine.cost - game_cost:.4f} / {game_cost / 2:.4f} / "
                                                       f"{game_cost / mine.moves:.6f}")
+
+
+def test_every_request_of_an_evaluation_is_in_the_language_models_section_the_copies_in_their_rows(
+        tmp_path: Path, capsys):
+    """A real `ludica evaluate` of a model with the default adaptation copies (NAME@0.25, NAME@0.5,
+    which analyse each unseen stage again): the requests the stand-in counted are the sum of the
+    Requests column over the model's rows, and its tokens the sum of theirs; each copy's row shows
+    its analysis and its tokens. The report's JSON, its page (the live page's views: report.page_views)
+    and the terminal show the same numbers."""
+    unseen = tmp_path / "unseen"
+    unseen.mkdir()
+    (unseen / "mine.gdl").write_text(stages.path("tic-tac-toe").read_text().replace('game "', 'game "Mine: ', 1))
+    (tmp_path / "m.model").write_text('model = "standin-model"\n[prices]\ninput = 2.0\noutput = 8.0\n')
+    with Standin(default=first_empty) as server:
+        code = main(["evaluate", str(tmp_path / "m.model"), "random", "--no-builtins", "--stage", "tic-tac-toe",
+                     "--unseen", str(unseen), "--games", "1", "--resamples", "20", "--analysis-time", "2",
+                     "--game-time", "2", "--endpoint", f"standin={server.url}", "--out", str(tmp_path / "run")])
+        chats = server.chats
+    printed = capsys.readouterr().out
+    assert code == 0
+    store = ResultsStore(tmp_path / "run" / "results.sqlite")
+    summary = summarise(store, resamples=20)
+    store.close()
+    table = report.language_models(summary)
+    assert table is not None
+    rows = {row[0]: dict(zip(table.header, row)) for row in table.rows}
+    assert set(rows) == {"m", "m@0.25", "m@0.5"}
+    for copy in ("m@0.25", "m@0.5"):  # one unseen stage: one analysis, its two games against random
+        assert rows[copy]["Analyses"] == 1 and rows[copy]["Games"] == 2
+        assert rows[copy]["Analysis tokens in / out"] != "0 / 0"
+    assert sum(row["Requests"] for row in rows.values()) == len(chats)
+    models = {m.agent: m for m in summary.models}
+    tokens_in = sum(m.analysis["tokens_in"] + m.game["tokens_in"] for m in models.values())
+    assert tokens_in == sum(counted(json.dumps(body["messages"])) for body in chats)
+    assert json.loads((tmp_path / "run" / "report.json").read_text())["models"] == \
+        [json.loads(json.dumps(dataclasses.asdict(m) | {"cost": m.cost})) for m in summary.models]
+    assert report.page_views(summary)["models"] == table  # the report's page and a run's live page
+    for name, row in rows.items():  # the terminal's table: the same numbers
+        assert re.search(rf"│ {re.escape(name)} +│ +{row['Analyses']} │ +{row['Games']} │ +{row['Requests']} │", printed)
 
 
 def test_a_models_analysis_has_its_own_budget_in_wall_seconds_not_the_agents_cpu_budget(tmp_path: Path):
@@ -426,6 +473,135 @@ def test_an_endpoint_that_wants_max_completion_tokens_and_no_temperature_is_aske
     assert "max_completion_tokens" in second and "max_tokens" not in second and "temperature" in second
     assert third["max_completion_tokens"] == 400 and "temperature" not in third
     assert fourth.keys() == third.keys()  # learnt once, for good
+
+
+@pytest.mark.parametrize("lists_models", [True, False])
+def test_a_reasoning_model_is_asked_in_max_completion_tokens_and_refuses_max_tokens_once_in_a_run(
+        tmp_path: Path, lists_models: bool):
+    """The stand-in as a reasoning model refuses `max_tokens` with OpenAI's 400: the run asks again
+    with `max_completion_tokens` and remembers it for the endpoint, so one request of the whole run
+    is refused (the check's one-token chat, where the endpoint lists no models; else the first
+    analysis's), not one per seat (a stage, an adaptation copy), and every game is played. A model
+    that takes `max_tokens` is asked so, every time."""
+    variant = tmp_path / "variant.gdl"
+    variant.write_text(stages.path("tic-tac-toe").read_text().replace('game "', 'game "Mine: ', 1))
+    (tmp_path / "m.model").write_text('model = "standin-model"\n')
+    agents = [resolve(str(tmp_path / "m.model")), resolve("random")]
+
+    def played(server: Standin, out: str) -> list[dict]:
+        tournament.run([stages.path("tic-tac-toe"), variant], agents, tmp_path / out, tournament.Options(
+            sandbox=False, analysis_time=0.2, game_time=1.0, model_time=30.0, endpoints=allowed(server)))
+        store = ResultsStore(tmp_path / out / "results.sqlite")
+        games = store.games()
+        store.close()
+        return games
+
+    def answer(body: dict) -> Scripted:  # the check's one-token chat, or a move
+        return Scripted("pong") if body["messages"][-1]["content"] == "ping" else first_empty(body)
+
+    with Standin(default=answer, lists_models=lists_models, reasoning=True) as server:
+        games = played(server, "reasoning")
+        chats = server.chats
+    assert len(games) == 4 and not any(g["reason"] in ("crash", "illegal") for g in games)
+    refused = [c for c in chats if "max_tokens" in c]
+    assert len(refused) == 1 and len(chats) > 10
+    assert all(c["max_completion_tokens"] in (1, 400) for c in chats if c not in refused)
+    with Standin(default=answer, lists_models=lists_models) as server:
+        played(server, "plain")
+        assert all("max_tokens" in c and "max_completion_tokens" not in c for c in server.chats)
+
+
+def test_the_evaluators_parameters_are_in_every_request_kept_with_the_run_and_shown_in_its_report(
+        tmp_path: Path, capsys):
+    """`--endpoint-param` (the evaluator's): every request to the endpoint carries them, in place of the
+    .model file's temperature and max_tokens; the endpoint check tries them before anything is
+    played; the run keeps them, and a --resume with others is refused; the report's options show
+    them."""
+    (tmp_path / "m.model").write_text('model = "standin-model"\ntemperature = 0.2\nmax_tokens = 100\n')
+    out = tmp_path / "run"
+    given = ["--endpoint-param", "standin", "temperature=0.7", "--endpoint-param", "standin", "reasoning_effort=low",
+             "--endpoint-param", "standin", "top_p=0.9", "--endpoint-param", "standin", "max_completion_tokens=300"]
+    def answer(body: dict) -> Scripted:  # the check's one-token chat, or a move
+        return Scripted("pong") if body["messages"][-1]["content"] == "ping" else first_empty(body)
+
+    with Standin(default=answer) as server:
+        def tournament_(*more: str) -> int:
+            return main(["tournament", "tic-tac-toe", "--agent", str(tmp_path / "m.model"), "--agent", "random",
+                         "--in-process",
+                         "--analysis-time", "0.2", "--game-time", "1", "--endpoint", f"standin={server.url}",
+                         "--out", str(out), *more])
+
+        assert tournament_(*given) == 0
+        chats = server.chats
+        assert tournament_("--resume", *given[:-3]) == 2  # max_completion_tokens left out
+    said = " ".join("".join(capsys.readouterr()).split())
+    assert "--resume: the run in" in said and "endpoints" in said and "max_completion_tokens" in said
+    pings = [body for body in chats if body["messages"][-1]["content"] == "ping"]  # the check's one-token chats
+    rest = [body for body in chats if body not in pings]
+    assert pings and all(body["max_completion_tokens"] == 1 and body["reasoning_effort"] == "low" for body in pings)
+    for body in chats:
+        assert (body["temperature"], body["reasoning_effort"], body["top_p"]) == (0.7, "low", 0.9)
+        assert "max_tokens" not in body
+    assert rest and all(body["max_completion_tokens"] == 300 for body in rest)
+    store = ResultsStore(out / "results.sqlite")
+    options = dict(report.run_info(summarise(store, resamples=20)))["Options"]
+    store.close()
+    assert "'params': {'max_completion_tokens': 300, 'reasoning_effort': 'low', 'temperature': 0.7, 'top_p': 0.9}" \
+        in options
+
+
+def test_a_parameter_the_endpoint_refuses_fails_the_check_before_anything_is_played():
+    script = [Scripted(status=400, message="Unrecognized request argument supplied: reasoning_effort")]
+    with Standin(script) as server:
+        table = allowed_endpoints([f"standin={server.url}"], [], [("standin", "reasoning_effort=high")])
+        config = ModelConfig(model=server.model, name="m", source="m.model").resolved(table)
+        with pytest.raises(EndpointDown, match=r"a one-token chat with 'standin-model' failed \(HTTP 400: .*"
+                                               r"Unrecognized request argument supplied: reasoning_effort\): check "
+                                               r"`model` in m.model, and the evaluator's --endpoint-param standin "
+                                               r"\(reasoning_effort=high\)"):
+            check(config)
+
+
+@pytest.mark.parametrize("param, message", [
+    (("a", "temperature=2.5"), "--endpoint-param a temperature=2.5: temperature must be a number from 0 to 2"),
+    (("a", "temperature=nan"), "--endpoint-param a temperature=nan: temperature must be a number from 0 to 2"),
+    (("a", "top_p=-0.1"), "--endpoint-param a top_p=-0.1: top_p must be a number from 0 to 1"),
+    (("a", "reasoning_effort=extreme"), "--endpoint-param a reasoning_effort=extreme: reasoning_effort must be one "
+                                        "of none, minimal, low, medium, high"),
+    (("a", "max_completion_tokens=0"), "--endpoint-param a max_completion_tokens=0: max_completion_tokens must be "
+                                       "an integer from 1 to 128000"),
+    (("a", "max_completion_tokens=1e9"), "max_completion_tokens must be an integer from 1 to 128000"),
+    (("a", "max_completion_tokens=200000"), "max_completion_tokens must be an integer from 1 to 128000"),
+    (("a", "seed=3"), "--endpoint-param a seed=3: unknown parameter 'seed': the parameters are temperature, top_p, "
+                      "reasoning_effort, max_completion_tokens"),
+    (("a", "max_tokens=10"), "unknown parameter 'max_tokens'"),
+    (("a", "temperature"), "--endpoint-param a temperature: give KEY=VALUE, KEY one of temperature"),
+    (("b", "temperature=1"), "--endpoint-param b temperature=...: no --endpoint b=URL is given"),
+])
+def test_a_bad_endpoint_parameter_names_the_option_the_value_and_what_it_may_be(param, message):
+    with pytest.raises(EndpointOptionError, match=re.escape(message)):
+        allowed_endpoints(["a=https://a.example/v1"], [], [param])
+
+
+def test_an_endpoint_parameter_given_twice_or_stored_out_of_bounds_is_refused():
+    with pytest.raises(EndpointOptionError, match=r"--endpoint-param a top_p=\.\.\.: top_p is given twice"):
+        allowed_endpoints(["a=https://a.example/v1"], [], [("a", "top_p=0.5"), ("a", "top_p=0.6")])
+    with pytest.raises(EndpointOptionError, match="temperature must be a number from 0 to 2"):  # a run folder edited
+        Options(endpoints={"a": {"url": "https://a.example/v1", "key_env": "", "params": {"temperature": 9}}})
+
+
+def test_the_help_says_every_endpoint_parameter_and_its_bounds(capsys):
+    from ludica.runtime.endpoints import MAX_ANSWER_TOKENS, PARAMS, REASONING_EFFORTS
+
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    for key, (kind, bounds, _) in PARAMS.items():
+        assert key in said
+        if kind is not str:
+            low, high = bounds
+            assert f"{key}, {low:g} to {high:g}" in said
+    assert ", ".join(REASONING_EFFORTS) in said and str(MAX_ANSWER_TOKENS) in said
 
 
 def test_a_refused_request_is_not_retried():
@@ -785,7 +961,7 @@ def test_without_a_model_list_the_check_asks_the_model_for_one_token():
 
 
 def test_the_check_asks_a_reasoning_model_again_in_its_words_and_takes_no_other_400():
-    refusal = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'."
+    refusal = REFUSED_MAX_TOKENS
     script = [Scripted(status=400, message=refusal), Scripted("p"), Scripted(status=400, message="Model Not Exist")]
     with Standin(script, lists_models=False) as server:
         assert check(config_for(server)) == []
@@ -990,6 +1166,12 @@ def test_a_model_file_is_read_with_its_defaults(tmp_path: Path):
                                           r"NAME=ENVVAR"),
     ('model = "m"\nrules = "gdl"', r"`rules`: how much of the rules a model is told is now the evaluator's choice"),
     ('model = "m"\nretries = -1', r"`retries` is -1: it must be at least 0"),
+    ('model = "m"\ntemperature = 2.5', r"`temperature` is 2.5: it must be at most 2"),
+    ('model = "m"\nmax_tokens = 1000000', r"`max_tokens` is 1000000: it must be at most 128000"),
+    ('model = "m"\nreasoning_effort = "high"', r"`reasoning_effort`: the provider parameter reasoning_effort is the "
+                                               r"evaluator's to set \(it pays for the requests\), not a .model file's: "
+                                               r"the evaluator gives it with --endpoint-param NAME reasoning_effort="),
+    ('model = "m"\nmax_completion_tokens = 9000', r"`max_completion_tokens`: the provider parameter"),
     ('model = "m"\nprices = 3', r"`prices` must be a table with `input` and `output`"),
     ('model = "m"\n[prices]\ninput = 1\noutput = "a"', r"`prices.output` is 'a'"),
     ('model = m', r"not valid TOML"),

@@ -9,6 +9,10 @@ from ludica import gdl
 from ludica.arguments import resamples_count
 from ludica.terminal import inert_rich
 
+# the columns of the report's Language models table (evaluation/report.language_models) shown at the terminal
+TERMINAL_MODEL_COLUMNS = ("Agent", "Analyses", "Games", "Requests", "Analysis tokens in / out", "Game tokens in / out",
+                          "Cost")
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("report", help="write DIR/report.html (and JSON, CSV) from an evaluation's run folder")
@@ -88,7 +92,7 @@ def show(summary, console) -> None:
 
     from ludica.evaluation import drawseed
     from ludica.evaluation.failures import KINDS
-    from ludica.evaluation.report import metric_cells
+    from ludica.evaluation.report import language_models, metric_cells
     from ludica.runtime import leaderboard
 
     r = summary.overall
@@ -118,6 +122,15 @@ def show(summary, console) -> None:
     for x in r.ratings:
         metrics.add_row(inert_rich(x.name), *metric_cells(summary, x.name, worst_stage_named=False))
     console.print(metrics)
+    models = language_models(summary)
+    if models is not None:  # the report's Language models table, its columns that fit a terminal
+        shown = [models.header.index(c) for c in TERMINAL_MODEL_COLUMNS]
+        table = Table(title="Language models (NAME@f: an adaptation copy, in a row of its own)")
+        for i in shown:
+            table.add_column(models.header[i], justify="left" if i == 0 else "right")
+        for row in models.rows:
+            table.add_row(*(inert_rich(row[i]) for i in shown))
+        console.print(table)
     if summary.anytime:
         console.print(anytime_line(summary.anytime[-1]))
         console.print("[dim]anytime: each agent's mean lead over random in points per game against the baselines, in "

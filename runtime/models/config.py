@@ -12,9 +12,10 @@
 
 A `.model` file is a participant's, so it decides only what is the participant's to decide: the
 model, how it plays, and which of the evaluator's endpoints serves it (by the evaluator's NAME;
-none: the run's only one). Where a request goes, with which key, and how much of the rules the
-model is told are the evaluator's (runtime/endpoints.py, --rules): `base_url`, `api_key_env` and
-`rules` in a file are refused with the option that took their place. Every key but `model` has
+none: the run's only one). Where a request goes, with which key, with which provider parameters
+(--endpoint-param: they replace the file's `temperature` and `max_tokens`), and how much of the
+rules the model is told are the evaluator's (runtime/endpoints.py, --rules): `base_url`,
+`api_key_env` and `rules` in a file are refused with the option that took their place. Every key but `model` has
 a default; an unknown key is an error (a typo must not silently fall back to a default).
 """
 from __future__ import annotations
@@ -23,11 +24,12 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from ...gdl.diagnostics import LudicaError
-from ..endpoints import url_problem
+from ..endpoints import MAX_ANSWER_TOKENS, PARAMS, url_problem
 
 RULE_TIERS = ("text", "gdl", "none")
 SUFFIX = ".model"
@@ -58,7 +60,9 @@ class ModelConfig:
     endpoint: the evaluator's name of the endpoint ("": the run's only one, or made in code);
     base_url: the endpoint (`.../v1`) and api_key_env: the environment variable holding its key (""
     if it takes none), both from the evaluator's table (`resolved`), never from the file ("" until
-    resolved); temperature; max_tokens: the most tokens of one answer; list_legal: whether the move
+    resolved); temperature (0 to 2); max_tokens: the most tokens of one answer (MAX_ANSWER_TOKENS at
+    most); params: the evaluator's provider parameters at its endpoint (runtime/endpoints.PARAMS; its
+    temperature and max_completion_tokens are also the config's own, resolved); list_legal: whether the move
     prompts list the legal moves (the LLM arenas do not); analysis_calls: the tool calls it may make while
     analysing; analysis_tokens: the tokens (in and out) the analysis conversation may use;
     game_tokens: the tokens one game may use (0: no limit); request_timeout: seconds one request may
@@ -82,6 +86,7 @@ class ModelConfig:
     retries: int = 3
     prices: Prices | None = None
     source: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         where = self.source or "the model's settings"
@@ -95,6 +100,10 @@ class ModelConfig:
                          ("game_tokens", 0), ("retries", 0)):
             if getattr(self, key) < low:
                 raise ModelConfigError(f"{where}: `{key}` is {getattr(self, key)}: it must be at least {low}")
+        # what one request may cost is bounded as the evaluator's own parameters are (runtime/endpoints.PARAMS)
+        for key, high in (("temperature", PARAMS["temperature"][1][1]), ("max_tokens", MAX_ANSWER_TOKENS)):
+            if not getattr(self, key) <= high:
+                raise ModelConfigError(f"{where}: `{key}` is {getattr(self, key)}: it must be at most {high:g}")
         if not self.request_timeout > 0 or not math.isfinite(self.request_timeout):
             raise ModelConfigError(f"{where}: `request_timeout` is {self.request_timeout}: give a number of "
                                    "seconds above 0")
@@ -112,10 +121,11 @@ class ModelConfig:
                 f"--endpoint-key {self.endpoint or 'NAME'}=... if the endpoint takes no key)")
         return key
 
-    def resolved(self, endpoints: Mapping[str, Mapping[str, str]]) -> ModelConfig:
+    def resolved(self, endpoints: Mapping[str, Mapping[str, Any]]) -> ModelConfig:
         """This model at the endpoint it names in the evaluator's table `endpoints` (runtime/endpoints.py:
-        NAME -> {url, key_env}): its URL and key variable are the table's. ModelConfigError when the
-        run allows no endpoint, or not the one named."""
+        NAME -> {url, key_env, params}): its URL, key variable and parameters are the table's (the
+        evaluator's temperature and max_completion_tokens replace the file's temperature and
+        max_tokens). ModelConfigError when the run allows no endpoint, or not the one named."""
         where = self.source or self.name
         how = ("the evaluator allows an endpoint with --endpoint NAME=URL (and its key, if it takes one, with "
                "--endpoint-key NAME=ENVVAR)")
@@ -132,7 +142,10 @@ class ModelConfig:
             raise ModelConfigError(f"{where}: `endpoint` is {name!r}, which the run does not allow (it allows: "
                                    f"{names}): {how}")
         entry = endpoints[name]
-        return replace(self, endpoint=name, base_url=entry["url"], api_key_env=entry["key_env"])
+        params = dict(entry.get("params", {}))
+        return replace(self, endpoint=name, base_url=entry["url"], api_key_env=entry["key_env"], params=params,
+                       temperature=params.get("temperature", self.temperature),
+                       max_tokens=params.get("max_completion_tokens", self.max_tokens))
 
 
 # key: (the types a TOML value may have, how to say them); `prices` is a table, checked apart
@@ -158,10 +171,13 @@ _EVALUATORS = {
                    "endpoint's key with --endpoint-key NAME=ENVVAR; remove the line",
     "rules": "how much of the rules a model is told is now the evaluator's choice (--rules text|gdl|none, "
              "default text), not a .model file's: remove the line",
+    **{key: f"the provider parameter {key} is the evaluator's to set (it pays for the requests), not a .model "
+            f"file's: the evaluator gives it with --endpoint-param NAME {key}=VALUE; remove the line"
+       for key in PARAMS if key not in _KEYS},
 }
 
 
-def load_config(path: str | Path, endpoints: Mapping[str, Mapping[str, str]] | None = None) -> ModelConfig:
+def load_config(path: str | Path, endpoints: Mapping[str, Mapping[str, Any]] | None = None) -> ModelConfig:
     """The ModelConfig of a `.model` file, at its endpoint in the evaluator's table `endpoints`
     (None: not resolved, base_url ""; to check the file alone); ModelConfigError for anything wrong
     in it, or an endpoint the run does not allow."""

@@ -11,7 +11,10 @@ back-off between attempts nor the attempts that failed in transport (which the c
 would fold into one duration), and the attempts are counted. Retried: a dropped or refused
 connection, a request timeout, 408, 409, 429 and 5xx (as the client itself would), waiting
 `backoff`·2^k seconds (or what a Retry-After header asks, up to MAX_WAIT). Anything else (400,
-401, 404: a wrong model, a refused key) fails at once: asking again would get the same answer.
+401, 404: a wrong model, a refused key) fails at once: asking again would get the same answer,
+save a 400 that names a parameter the endpoint takes instead (`max_completion_tokens` for
+`max_tokens`, no temperature): asked again so at once, and remembered for the run (Accepts).
+The evaluator's parameters (--endpoint-param, config.params) go with every request.
 
 What the endpoint can do to the referee is bounded below the client, at the sockets (_Guard): each
 request has a total wall deadline (httpx's timeouts are per read, so an endpoint that drips a byte
@@ -26,7 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpcore2
@@ -55,11 +58,12 @@ PLAIN_HEADERS = frozenset({"host", "accept", "accept-encoding", "connection", "c
 
 class EndpointError(LudicaError):
     """A chat request that failed for good: refused (a 4xx), or a transport failure that outlasted
-    the retries. `status` is the HTTP status (None: no answer at all)."""
+    the retries. `status` is the HTTP status (None: no answer at all); `failure`: what happened,
+    without the URL ("HTTP 404: ...")."""
 
-    def __init__(self, message: str, status: int | None = None, attempts: int = 1):
+    def __init__(self, message: str, status: int | None = None, attempts: int = 1, failure: str = ""):
         super().__init__(message)
-        self.status, self.attempts = status, attempts
+        self.status, self.attempts, self.failure = status, attempts, failure or message
 
 
 class EndpointDown(LudicaError):
@@ -239,6 +243,24 @@ def client(config: ModelConfig, timeout: float | None = None, guard: _Guard | No
                          http_client=openai.DefaultHttpxClient(transport=transport, follow_redirects=False))
 
 
+@dataclass
+class Accepts:
+    """What an endpoint turned out to take from a model's requests, learnt from its 400s: OpenAI's
+    reasoning models refuse `max_tokens` for `max_completion_tokens`, and any temperature but their
+    own (a temperature the evaluator set is never left out: its refusal is an error)."""
+
+    tokens_key: str = "max_tokens"
+    temperature: bool = True
+
+
+# What each (endpoint URL, model) takes, learnt once for the run (this process): every seat's Endpoint
+# and the check before the run share it, so a reasoning model's 400 is met once, not once a stage.
+_LEARNT: dict[tuple[str, str], Accepts] = {}
+# the evaluator's parameters (runtime/endpoints.PARAMS) sent as they are; the others are the config's own
+# temperature and max_tokens (ModelConfig.resolved)
+AS_GIVEN = ("top_p", "reasoning_effort")
+
+
 class Endpoint:
     """Chat calls to one model (`config`) with retries; `sleep` is how back-off waits (tests may
     pass one that records); `forgiven`: the wall seconds past the clock's that one request may take
@@ -249,10 +271,10 @@ class Endpoint:
         self.config, self.backoff, self.sleep, self.forgiven = config, backoff, sleep, forgiven
         self.guard = _Guard()
         self.client = client(config, guard=self.guard)
-        # What this endpoint turned out not to take (OpenAI's reasoning models refuse `max_tokens`
-        # for `max_completion_tokens`, and any temperature but their own): learnt from its 400, once.
-        self.tokens_key = "max_tokens"
-        self.sends_temperature = True
+        # the evaluator's max_completion_tokens is sent in its own name from the first request
+        first = "max_completion_tokens" if "max_completion_tokens" in config.params else "max_tokens"
+        self.accepts = _LEARNT.setdefault((config.base_url, config.model), Accepts(first))
+        self.sent = 0  # chat requests sent, whatever came of them (the model's seat counts them: Usage.requests)
 
     def close(self) -> None:
         """Let go of the HTTP connections."""
@@ -266,9 +288,11 @@ class Endpoint:
         config = self.config
         waited, attempt, first = 0.0, 0, time.monotonic()
         while True:
+            accepts = self.accepts
             request: dict[str, Any] = {"model": config.model, "messages": list(messages),
-                                       self.tokens_key: config.max_tokens if max_tokens is None else max_tokens}
-            if self.sends_temperature:
+                                       accepts.tokens_key: config.max_tokens if max_tokens is None else max_tokens,
+                                       **{k: v for k, v in config.params.items() if k in AS_GIVEN}}
+            if accepts.temperature:
                 request["temperature"] = config.temperature
             if tools:
                 request["tools"] = list(tools)
@@ -282,6 +306,7 @@ class Endpoint:
             started = time.monotonic()
             try:
                 with self.guard.bounded(timeout):  # in wall time, whatever the endpoint does
+                    self.sent += 1
                     response = self.client.chat.completions.create(**request, timeout=timeout)
                 reply = _reply(response, time.monotonic() - started, attempt, waited)
             except openai.APITimeoutError:
@@ -299,7 +324,8 @@ class Endpoint:
                     attempt -= 1  # not a failure of the line: the same request, in the words this endpoint takes
                     continue
                 if status not in RETRIED_STATUS and status < 500:
-                    raise EndpointError(f"{config.base_url} refused the request ({failure})", status, attempt) from None
+                    raise EndpointError(f"{config.base_url} refused the request ({failure})", status, attempt,
+                                        failure) from None
                 asked = _retry_after(e)
             except openai.APIError as e:  # an answer the client could not read
                 failure, status, asked = f"a malformed answer ({str(e)[:200]})", None, None
@@ -312,7 +338,7 @@ class Endpoint:
                 return reply
             tried = f"after {attempt} attempt{'s' if attempt > 1 else ''}"
             if attempt > config.retries:
-                raise EndpointError(f"{config.base_url}: {failure}, {tried}", status, attempt)
+                raise EndpointError(f"{config.base_url}: {failure}, {tried}", status, attempt, failure)
             wait = min(MAX_WAIT, asked if asked is not None else self.backoff * 2 ** (attempt - 1))
             spent = time.monotonic() - first
             if limit is not None and spent + wait > self.forgiven:  # the next attempt may take all of `limit`
@@ -323,14 +349,15 @@ class Endpoint:
             waited += wait
 
     def _adapt(self, refusal: str) -> bool:
-        """Whether a 400's message says a parameter this endpoint does not take, now left out."""
-        said = refusal.lower()
-        if _wants_completion_tokens(said) and self.tokens_key == "max_tokens":
-            self.tokens_key = "max_completion_tokens"
+        """Whether a 400's message says a parameter this endpoint does not take, now left out (or
+        named as it asks) for the rest of the run."""
+        said, accepts = refusal.lower(), self.accepts
+        if "max_completion_tokens" in said and accepts.tokens_key == "max_tokens":
+            accepts.tokens_key = "max_completion_tokens"
             return True
-        if "temperature" in said and self.sends_temperature and \
+        if "temperature" in said and accepts.temperature and "temperature" not in self.config.params and \
                 any(w in said for w in ("unsupported", "not support", "only the default")):
-            self.sends_temperature = False
+            accepts.temperature = False
             return True
         return False
 
@@ -405,29 +432,29 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
                            f"that {option} is an OpenAI-compatible endpoint (its URL usually ends in /v1)") from None
     if listed is not None:
         if config.model in listed or f"{config.model}:latest" in listed:  # Ollama's implicit tag
+            if config.params:  # the evaluator's parameters tried before the run, not refused at its first move
+                _ping(config, limit, where)
             return listed
         shown = ", ".join(listed[:20]) + (", ..." if len(listed) > 20 else "") if listed else "none"
         raise EndpointDown(f"{url}: the endpoint does not serve the model {config.model!r} (it lists: {shown}): "
                            f"fix `model` in {where}")
-    tokens_key = "max_tokens"
-    while True:
-        try:
-            with guard.bounded(limit):
-                api.chat.completions.create(model=config.model, messages=[{"role": "user", "content": "ping"}],
-                                            **{tokens_key: 1})  # type: ignore[call-overload]
-            return []
-        except openai.APIConnectionError as e:
-            raise EndpointDown(f"{url}: the model endpoint does not answer ({_cause(e)}): check that its server is "
+    return _ping(config, limit, where)
+
+
+def _ping(config: ModelConfig, limit: float, where: str) -> list[str]:
+    """A one-token chat, as the run's requests are made (Endpoint.chat): what the endpoint turns out
+    to take is learnt for the run, and a parameter it refuses fails here, before anything is played."""
+    url, given = config.base_url, ", ".join(f"{k}={v}" for k, v in config.params.items())
+    endpoint = Endpoint(replace(config, request_timeout=limit, retries=0))
+    try:
+        endpoint.chat([{"role": "user", "content": "ping"}], max_tokens=1)
+    except EndpointError as e:
+        if e.status is None:
+            raise EndpointDown(f"{url}: the model endpoint does not answer ({e.failure}): check that its server is "
                                "running and reachable") from None
-        except openai.APIStatusError as e:
-            if e.status_code == 400 and tokens_key == "max_tokens" and _wants_completion_tokens(_said(e)):
-                tokens_key = "max_completion_tokens"  # a reasoning model: asked again in its words
-                continue
-            raise EndpointDown(f"{url}: a one-token chat with {config.model!r} failed (HTTP {e.status_code}: "
-                               f"{_said(e)}): check `model` in {where}") from None
-
-
-def _wants_completion_tokens(refusal: str) -> bool:
-    """Whether a 400 says the endpoint takes max_completion_tokens, not max_tokens (OpenAI's
-    reasoning models)."""
-    return "max_completion_tokens" in refusal.lower()
+        fix = f"check `model` in {where}" + (f", and the evaluator's --endpoint-param {config.endpoint or 'NAME'} "
+                                              f"({given})" if given else "")
+        raise EndpointDown(f"{url}: a one-token chat with {config.model!r} failed ({e.failure}): {fix}") from None
+    finally:
+        endpoint.close()
+    return []

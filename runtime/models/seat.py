@@ -52,7 +52,8 @@ class Usage:
     calls (chat requests answered), attempts (answers asked for a move: 1 to 4; in an analysis,
     the model's turns), retries (requests sent again after a transport failure), latency (wall
     seconds of the answered requests: the model's clock), waited (back-off seconds, not charged),
-    tool_calls (an analysis's), cost (from the config's prices; None without prices)."""
+    tool_calls (an analysis's), requests (every chat request sent: answered, sent again, refused or
+    timed out; what the endpoint saw), cost (from the config's prices; None without prices)."""
 
     tokens_in: int = 0
     tokens_out: int = 0
@@ -62,6 +63,7 @@ class Usage:
     latency: float = 0.0
     waited: float = 0.0
     tool_calls: int = 0
+    requests: int = 0
 
     @property
     def tokens(self) -> int:
@@ -178,6 +180,14 @@ class ModelSeat:
         """Let go of the endpoint's HTTP connections (the seat plays no more)."""
         self.endpoint.close()
 
+    def _chat(self, usage: Usage, messages: list[dict[str, Any]], **asked: Any) -> Reply:
+        """The endpoint's answer, with every request it sent for it counted in `usage`, failed ones too."""
+        before = self.endpoint.sent
+        try:
+            return self.endpoint.chat(messages, **asked)
+        finally:
+            usage.requests += self.endpoint.sent - before
+
     # --- analysis ----------------------------------------------------------------------------
 
     def analyze(self, budget: float) -> Answer:
@@ -218,8 +228,8 @@ class ModelSeat:
                 messages.append({"role": "user", "content": prompts.FINISH})
                 log.add("user", prompts.FINISH)
             try:
-                reply = self.endpoint.chat(messages, tools=None if finishing else prompts.TOOLS,
-                                           limit=budget - charged)
+                reply = self._chat(usage, messages, tools=None if finishing else prompts.TOOLS,
+                                   limit=budget - charged)
             except OutOfTime as e:
                 charged += e.seconds
                 log.add(f"no answer within the {budget:g} s of the analysis")
@@ -360,7 +370,7 @@ class ModelSeat:
                 return failed("tokens", f"the game's token budget ({config.game_tokens}) is spent")
             usage.attempts += 1
             try:
-                reply = self.endpoint.chat(messages, limit=remaining - charged)
+                reply = self._chat(usage, messages, limit=remaining - charged)
             except OutOfTime as e:
                 charged += e.seconds
                 return failed("timeout", f"no answer within the {remaining:.2f} s left")
