@@ -48,8 +48,8 @@ def add_parser(sub) -> None:
                    help=f"how many unseen stages to draw (default {DEFAULT_UNSEEN})")
     p.add_argument("--draw-seed", type=int, default=None, metavar="S",
                    help="draw the unseen stages with this seed (default: a fresh secret one, kept in DIR and shown "
-                        "after the run); anyone who knows a seed can draw its stages again. Game seeds come from "
-                        "--seed")
+                        "once the run is finished: every planned game played); anyone who knows a seed can draw its "
+                        "stages again. Game seeds come from --seed")
     p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all; default arena)")
     p.add_argument("--min-divergence", type=float, default=None, metavar="D",
                    help="draw only variants on which a policy tuned to the base loses at least D of its score "
@@ -159,7 +159,7 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
     if not draw.secret:
         console.print(f"[bold yellow]warning:[/] {drawseed.public_warning(draw)}")
     console.print(f"unseen stages: {args.variants} {inert_rich(what)}, "
-                  + ("from a secret seed (kept in the run folder, shown after the run), " if draw.secret else
+                  + ("from a secret seed (kept in the run folder, shown once the run is finished), " if draw.secret else
                      f"seed {draw.value}, ")
                   + (f"the set already drawn into {out / 'unseen'}" if held else f"drawn into {out / 'unseen'}"))
     with console.status("drawing unseen stages") as status:
