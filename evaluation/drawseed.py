@@ -5,8 +5,10 @@ drew it) draws the very same stages, an agent included (it imports ludica.sample
 candidates of likely seeds and matches them against the stage it is shown). So an evaluation
 draws from a fresh secret seed of SEED_BITS bits, far too many to scan, unless the user names one
 (`--draw-seed`). The seed is kept in the run folder, which no agent can reach, so that `--resume`
-draws the same set again; it is revealed once the run is over (in the report and the terminal),
-so that the run stays reproducible. Game seeds never derive from it: they come from `--seed`.
+draws the same set again; it is revealed once the run is finished, every planned game played (in
+the report and the terminal), so that the run stays reproducible. A run stopped early (a stopping
+rule, Ctrl-C) may be resumed, so its seed stays secret until then (Summary.draw withholds it).
+Game seeds never derive from it: they come from `--seed`.
 """
 from __future__ import annotations
 
@@ -72,7 +74,11 @@ def public_warning(seed: DrawSeed) -> str:
 
 
 def revealed(draw: dict) -> str:
-    """What a finished run says of its draw (`draw`: the run's stored settings entry)."""
+    """What a run's report says of its draw (`draw`: Summary.draw, whose seed is None while a secret
+    one is withheld: the run is not finished)."""
+    if draw["seed"] is None:
+        return ("The unseen stages were drawn with a secret seed, kept from everyone until the run is finished (every "
+                "planned game played: --resume goes on); it is revealed then")
     how = ("a secret seed, kept from everyone until the run ended" if draw["secret"] else
            "a seed given with the run, not secret")
     return (f"The unseen stages were drawn with seed {draw['seed']} ({how}); `ludica evaluate` with the same "

@@ -134,12 +134,13 @@ def plans(stages: list[EvalStage], names: list[str], baselines: set[str], config
 
 @dataclass(frozen=True)
 class Callbacks:
-    on_plan: Callable[[int, int], None] | None = None  # (games to play, games in the run)
+    on_plan: Callable[[int, int], None] | None = None  # (games to play, games in the run), --max-stages's alone
     on_game: Callable[[dict], None] | None = None
     on_stage: Callable[[str, int], None] | None = None
     on_wait: Callable[[str], None] | None = None
     on_estimate: Callable[[anytime.Point], None] | None = None  # after each unseen stage
     on_stop: Callable[[str], None] | None = None  # why the run stopped early
+    on_standing: Callable[[str], None] | None = None  # --until-separated's test after each unseen stage
 
 
 def run(stages: list[EvalStage], agents: list[AgentSpec], out: Path, config: Config, *, baselines=BASELINES,
@@ -180,7 +181,7 @@ def play(run: Run, stages: list[EvalStage], agents: list[AgentSpec], config: Con
                             plan.analysis_time, len(plan.schedule()), s.multiplicity,
                             s.divergence)
     if callbacks.on_plan:
-        callbacks.on_plan(*run.left([p for _, p in planned]))
+        callbacks.on_plan(*run.left([p for _, p in within(planned, stopping.max_stages)]))
     watch = _Watch(run, stopping, callbacks, base, tested, {stage_hash(s.stage) for s, _ in planned if s.role == UNSEEN})
     everyone = agents + [spec for spec, _ in learners.values()]
     run.play([p for _, p in planned], everyone, jobs=jobs,
@@ -188,7 +189,20 @@ def play(run: Run, stages: list[EvalStage], agents: list[AgentSpec], config: Con
                          on_stage_done=watch.stage_done, keep_going=watch.keep_going))
     summary = summarise(run.store, resamples=resamples, seed=run.options.seed)
     summary.stopped = watch.stopped
+    if tested and not watch.separated:  # the run ends with its pairs not all told apart: where they stand
+        summary.standing = watch.standing(separation.unseen_scores(run.store))
     return summary
+
+
+def within(planned: list[tuple[EvalStage, StagePlan]], max_stages: int | None) -> list[tuple[EvalStage, StagePlan]]:
+    """The stages a run plays before --max-stages stops it: the public ones and the first
+    `max_stages` unseen ones (in the plans' order, as _Watch counts them, those already played
+    included)."""
+    if max_stages is None:
+        return planned
+    unseen = [k for k, (s, _) in enumerate(planned) if s.role == UNSEEN]
+    beyond = set(unseen[max_stages:])
+    return [x for k, x in enumerate(planned) if k not in beyond]
 
 
 def rules_in_memory(agents: list[AgentSpec], options: Options, stages: list[EvalStage]) -> list[str]:
@@ -219,6 +233,12 @@ class _Watch:
         self.started = time.monotonic()
         self.unseen_given = 0
         self.stopped = ""
+        self.separated = False  # --until-separated stopped the run
+
+    def standing(self, scores: list[dict[str, float]]) -> str:
+        """--until-separated's test after the unseen stages of `scores`, pair by pair."""
+        return separation.standing(separation.track(scores, self.tested, self.stopping.level), len(scores),
+                                   self.stopping.level)
 
     def keep_going(self, plan: StagePlan) -> bool:
         if stage_hash(plan.stage) in self.unseen:
@@ -233,9 +253,12 @@ class _Watch:
             if points and self.callbacks.on_estimate:
                 self.callbacks.on_estimate(points[-1])
             if self.tested:
-                why = separation.decide(separation.unseen_scores(self.run.store), self.tested, self.stopping.level,
-                                        self.stopping.min_stages)
+                scores = separation.unseen_scores(self.run.store)
+                if self.callbacks.on_standing:
+                    self.callbacks.on_standing(self.standing(scores))
+                why = separation.decide(scores, self.tested, self.stopping.level, self.stopping.min_stages)
                 if why:
+                    self.separated = True
                     self._stop(why)
         if self.stopping.max_time is not None and time.monotonic() - self.started >= self.stopping.max_time:
             self._stop(f"--max-time {self.stopping.max_time:g} s reached")

@@ -77,7 +77,7 @@ def to_dict(s: Summary) -> dict:
                      "estimates": {a: {"mean": e.mean, "low": e.low, "high": e.high, "effective_stages": e.effective}
                                    for a, e in p.estimates.items()}}
                     for p in s.anytime],
-        "draw": s.draw,  # the unseen stages' seed, revealed now that the run is over
+        "draw": s.draw,  # the unseen stages' seed, revealed once the run is finished (a secret one: null until then)
         "stopped": s.stopped,
         "run": dict(run_info(s)),  # the page's header: date, command, options, seeds, version, machine
     }
@@ -216,7 +216,7 @@ class Leaderboard:
 class Metrics:
     table: Table  # P, A, G, R, E per agent
     adaptation_plot: Markup | None  # None: A was not measured in this run
-    stage_plot: Markup
+    stage_plot: Markup | None  # None: no stage played yet
     stages: Table
     draw: str | None  # how the unseen stages were drawn, revealed once the run is over
     unseen: list[UnseenStage]  # each unseen stage's text, change and rules
@@ -248,21 +248,22 @@ SECTIONS = (("leaderboard", "Leaderboard"), ("pairwise", "Pairwise scores"), ("m
 
 
 def title(s: Summary) -> str:
-    """What the run is and how big: `ludica evaluation: 6 agents, 22 stages, 660 games`."""
+    """What the run is and how big: `ludica evaluation: 6 agents, 22 stages, 660 games` (the stages
+    played: `2 of 101 stages` while some have no game yet)."""
     kind = next((k for k in ("evaluation", "qualification") if k in s.settings), "tournament")
-    counted = ", ".join(f"{n} {word}{'' if n == 1 else 's'}"
-                        for n, word in ((len(s.agents), "agent"), (len(s.stages), "stage"), (len(s.games), "game")))
-    return f"ludica {kind}: {counted}"
+    agents, games = (f"{n} {word}{'' if n == 1 else 's'}" for n, word in ((len(s.agents), "agent"), (len(s.games), "game")))
+    return f"ludica {kind}: {agents}, {s.stages_said()}, {games}"
 
 
-def page_views(s: Summary, replay_page: str = "") -> dict:
+def page_views(s: Summary, replay_page: str = "", running: bool = False) -> dict:
     """Every view of the report by the name its template partial reads it under (templates/
     report.html.j2 includes them all): what a live page of the same run shows too. `replay_page`:
-    where the links to games go, when the replay is not on the same page (`ludica serve`)."""
+    where the links to games go, when the replay is not on the same page (`ludica serve`); `running`:
+    the run is still going (a live page's)."""
     models = language_models(s)
     return {"title": title(s),
             "run": run_info(s), "sections": [x for x in SECTIONS if x[0] != "models" or models is not None],
-            "unfinished": unfinished(s), "leaderboard": leaderboard(s, replay_page),
+            "unfinished": unfinished(s, running), "leaderboard": leaderboard(s, replay_page),
             "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b, page=replay_page)),
             "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
             "models": models, "secondary": secondary_views(s), "replay": replays(s)}
@@ -287,7 +288,8 @@ def run_info(s: Summary) -> list[tuple[str, str]]:
     seeds = f"games: seed {options['seed']}" if "seed" in options else "games: —"
     draw = s.draw
     if draw is not None:
-        seeds += "; unseen stages: " + (f"secret seed (revealed now: {draw['seed']})" if draw["secret"]
+        seeds += "; unseen stages: " + ("secret seed (revealed once the run is finished)" if draw["seed"] is None
+                                        else f"secret seed (revealed now: {draw['seed']})" if draw["secret"]
                                         else f"seed {draw['seed']}, given (not secret)")
     lines += [("Seeds", seeds), ("Version", f"ludica {starts[-1]['version']}" if starts else unknown),
               ("Machine", starts[-1]["machine"] if starts else unknown)]
@@ -307,11 +309,12 @@ def _option(value) -> str:
 
 def unseen_stages(s: Summary) -> list[UnseenStage]:
     """The unseen stages with their text, what each changed from the base it was drawn from, and
-    its rules in English."""
+    its rules in English; before the run is finished only those played (the others are still to be
+    met unseen when it is resumed, as its draw's seed is withheld: Summary.draw)."""
     base = stored_stage(s, s.settings["base"], "setting 'base'") if "base" in s.settings else None
     out = []
     for st in s.stages:
-        if st["role"] != "unseen":
+        if st["role"] != "unseen" or not (s.finished or st["stage_hash"] in s.begun):
             continue
         stage = stored_stage(s, st["text"], _stage_row(st))
         change = describe(base, stage) if base is not None else None
@@ -345,8 +348,9 @@ def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
     rows = []
     for x in r.ratings:
         f = s.failures.get(x.name)
-        rows.append([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}", _probability(x.rank_probabilities[0]),
-                     f"{100 * x.score:.1f}%", Link(str(x.games), replay_link("agent", x.name, page=replay_page)),
+        rated = ([x.rank, x.name, f"{x.elo:.0f}", f"{x.low:.0f} – {x.high:.0f}", _probability(x.rank_probabilities[0]),
+                  f"{100 * x.score:.1f}%"] if x.games else ["—", x.name, "—", NOT_RATED, "—", "—"])
+        rows.append([*rated, Link(str(x.games), replay_link("agent", x.name, page=replay_page)),
                      *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
     table = Table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
                    *(k.capitalize() for k in KINDS)], rows, "leaderboard")
@@ -355,6 +359,10 @@ def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
     method = (f"Intervals: {r.method}. Rank probabilities: {r.resamples} bootstrap resamples within {r.strata}. "
               f"Stages weigh equally; draws count half; {r.anchor} = 1000.")
     return Leaderboard(table, method, s.warnings, plots.leaderboard_plot(s), ranks)
+
+
+# an agent without a game yet (a run just begun, or cut short) has no rating: its place would be the prior's
+NOT_RATED = "no game yet"
 
 
 def _probability(p: float) -> str:
@@ -379,7 +387,7 @@ def metrics(s: Summary) -> Metrics:
     stages = Table(["Stage", "Role", "Board", "Weight", "Divergence", "Analysis s", "Games", "Planned",
                     "Best (per-stage Elo)"], stage_rows, "text-last")
     measured = any(c["points"] for c in s.metrics["A"].values())
-    return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s), stages,
+    return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s) if s.scores else None, stages,
                    None if s.draw is None else revealed(s.draw), unseen_stages(s))
 
 
@@ -470,12 +478,16 @@ def secondary_views(s: Summary) -> Table:
                   "its instant-runoff ranks per stage, worst first"], rows, "text-last")
 
 
-def unfinished(s: Summary) -> list[str]:
-    """Said at the top when the run is not over: its figures are over the games played so far."""
+def unfinished(s: Summary, running: bool = False) -> list[str]:
+    """Said at the top when the run is not over: its figures are over the games played so far; and
+    only of a run that has stopped (not `running`) that --resume goes on."""
     notes = []
     if s.stopped:
         notes.append(f"stopped early: {s.stopped}.")
-    if s.played < s.planned:
+    if running:
+        notes.append(f"This run is still going: {s.played} of its {s.planned} planned games are played so far; "
+                     "every figure is over those.")
+    elif not s.finished:
         notes.append(f"This run is not finished: {s.played} of its {s.planned} planned games are played (run the "
                      "same command with --resume to go on); every figure is over the games played so far.")
     return notes
@@ -593,8 +605,9 @@ def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list
     e, rob, g, area = m["E"].get(agent, {}), m["R"].get(agent), m["G"].get(agent), m["A"].get(agent, {}).get("area")
     worst = "—" if not rob else f"{rob['worst']:.3f}" + (f" ({s.stage_name(rob['worst_stage'])})"
                                                          if worst_stage_named else "")
-    return [f"{m['P'].get(agent, {}).get('score', 0):.3f}", "—" if area is None else f"{area:.3f}",
+    played = agent in m["P"]  # else no game yet: nothing is measured
+    return ["—" if not played else f"{m['P'][agent]['score']:.3f}", "—" if area is None else f"{area:.3f}",
             "—" if g is None else f"{g:+.3f}", worst, f"{rob['spread']:.3f}" if rob else "—",
             "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
-            f"{e.get('seconds_per_game', 0):.2f}",
+            "—" if not played else f"{e.get('seconds_per_game', 0):.2f}",
             "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}"]

@@ -109,7 +109,7 @@ def tested_pairs(entrants: list[str], baselines: set[str], named=()) -> list[tup
 def track(stages: list[dict[str, float]], pairs: list[tuple[str, str]], level: float = LEVEL) -> list[Pair]:
     """Each pair's state after `stages` (each unseen stage's scores, agent → points per game, in the
     order the stages finished)."""
-    bar = len(pairs) / (1.0 - level)
+    needed = bar(len(pairs), level)
     out = []
     for a, b in pairs:
         ahead = behind = even = 0
@@ -118,12 +118,50 @@ def track(stages: list[dict[str, float]], pairs: list[tuple[str, str]], level: f
             d = scores.get(a, 0.0) - scores.get(b, 0.0)
             d = 0.0 if abs(d) < TIE else d  # means of floats: equal scores must read as even
             ahead, behind, even = ahead + (d > 0), behind + (d < 0), even + (d == 0)
-            if told is None and evidence(ahead, behind) >= bar:
+            if told is None and evidence(ahead, behind) >= needed:
                 told = Pair(a, b, 0.0, n, ahead, behind, even)
         now = evidence(ahead, behind)
         out.append(Pair(a, b, now, told.separated_at, told.ahead, told.behind, told.even) if told
                    else Pair(a, b, now, None, ahead, behind, even))
     return out
+
+
+def bar(pairs: int, level: float = LEVEL) -> float:
+    """The evidence each of `pairs` tested pairs needs to be told apart (Bonferroni)."""
+    return pairs / (1.0 - level)
+
+
+def fewest_stages(pairs: int, level: float = LEVEL, min_stages: int = 3) -> int:
+    """The fewest unseen stages after which the rule can stop: every stage led by the same agent of
+    each pair (7 for one pair at 95%), and never before `min_stages`."""
+    n = 0
+    while evidence(n, 0) < bar(pairs, level):
+        n += 1
+    return max(n, min_stages)
+
+
+def cannot_stop(pairs: int, unseen: int, level: float = LEVEL, min_stages: int = 3) -> str | None:
+    """Why the rule can never stop a run of `unseen` unseen stages (said at its start), or None."""
+    fewest = fewest_stages(pairs, level, min_stages)
+    if unseen >= fewest:
+        return None
+    return (f"--until-separated cannot stop this run: with {pairs} pair{'' if pairs == 1 else 's'} to tell apart at "
+            f"{100 * level:g}% it needs at least {fewest} unseen stages (each led by the same agent of a pair), and "
+            f"the run plays {unseen}; give --variants {fewest} or more (and --max-stages no lower) for it to act")
+
+
+def standing(state: list[Pair], stages: int, level: float = LEVEL) -> str:
+    """Where the test stands after `stages` unseen stages, pair by pair: each agent's stages led,
+    the evidence against the bar, and whether the pair is told apart yet."""
+    needed = bar(len(state), level)
+    said = []
+    for p in state:
+        if p.separated_at is not None:
+            said.append(f"{p.first}–{p.second} told apart at stage {p.separated_at} ({p.leader} ahead)")
+        else:
+            said.append(f"{p.first} led on {p.ahead}, {p.second} on {p.behind}, {p.even} even: evidence "
+                        f"{p.evidence:.2g} of the {needed:.3g} needed, not told apart yet")
+    return f"separation after {stages} unseen stage{'' if stages == 1 else 's'}: " + "; ".join(said)
 
 
 def stopping_stage(state: list[Pair], min_stages: int) -> int | None:

@@ -30,6 +30,7 @@ class Summary:
     anytime: list[anytime.Point]
     settings: dict = field(default_factory=dict)
     stopped: str = ""  # why the run stopped before its planned stages were played, if it did
+    standing: str = ""  # --until-separated's pairs when the run ended without telling them all apart
     adaptation_games: list[dict] = field(default_factory=list)  # name@f's games (metric A), kept apart
     reference_games: list[dict] = field(default_factory=list)  # baselines' games beyond the format's, kept apart
     store_path: str = "the results store"  # the file it was read from, for a message on what it holds
@@ -53,9 +54,34 @@ class Summary:
         return sum(s["planned"] for s in self.stages)
 
     @property
+    def finished(self) -> bool:
+        """Every planned game is played: a run stopped by a rule (--max-stages, --max-time,
+        --until-separated) or by Ctrl-C is not finished, and --resume plays the rest."""
+        return self.played >= self.planned
+
+    @property
+    def begun(self) -> set[str]:
+        """The hashes of the stages with a game played (of any kind): a run stopped early planned more."""
+        return {g["stage_hash"] for g in self.games + self.adaptation_games + self.reference_games}
+
+    @property
+    def stages_played(self) -> int:
+        return sum(s["stage_hash"] in self.begun for s in self.stages)
+
+    def stages_said(self) -> str:
+        """`2 stages`, or `2 of 101 stages` while some planned stages have no game yet."""
+        played, planned = self.stages_played, len(self.stages)
+        return f"{played} stage{'' if planned == 1 else 's'}" if played == planned else f"{played} of {planned} stages"
+
+    @property
     def draw(self) -> dict | None:
-        """The seed the unseen stages were drawn with ({"seed", "secret"}), if the sampler drew them."""
-        return json.loads(self.settings["draw"]) if "draw" in self.settings else None
+        """The seed the unseen stages were drawn with ({"seed", "secret"}), if the sampler drew them;
+        a secret seed is withheld (its "seed" None) until the run is finished: whoever knew it
+        would know the stages a resumed run has still to play."""
+        if "draw" not in self.settings:
+            return None
+        draw = json.loads(self.settings["draw"])
+        return draw if self.finished or not draw.get("secret") else {**draw, "seed": None}
 
     def stage_name(self, stage_hash: str) -> str:
         """The stage's title in the run (its name, with its hash's first digits when another stage of

@@ -20,6 +20,8 @@ from collections.abc import Callable
 
 from rich.markup import escape
 
+from .timeleft import Limits, seconds_left
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -51,26 +53,31 @@ class PlainProgress:
     no progress bar is drawn: a line when a stage's games are all played, and between those at
     most one every `every` seconds, each with the games done of the total, the time taken and the
     time left at this session's pace (counted from its first stage: a first run's compiling and a
-    resumed run's earlier games are not its pace)."""
+    resumed run's earlier games are not its pace), bound by the run's stopping rules (`limits`:
+    timeleft.py); `left()` is the progress bar's time-left column too."""
 
     def __init__(self, total: int = 0, done: int = 0, say: Callable[[str], None] | None = None,
-                 every: float = 60.0, now: Callable[[], float] = time.monotonic):
-        self.total, self.done, self.every, self.now = total, done, every, now
+                 every: float = 60.0, now: Callable[[], float] = time.monotonic, limits: Limits | None = None):
+        self.total, self.done, self.every, self.now, self.limits = total, done, every, now, limits or Limits()
         self.say = say or (lambda line: print(line, flush=True))
         self.played = 0  # games played in this session: the pace
         self.started: float | None = None  # when the first stage began
+        self.planned_at = now()  # when play began: --max-time's clock
+        self.in_hand = 0  # games left on the stages begun (kept as a count: a bar's thread reads it meanwhile)
         self.last = now()  # when a line was said last
         self.stages: dict[str, list[int]] = {}  # each stage begun, by its title: [games played, games to play]
 
     def plan(self, left: int, total: int) -> None:
         """The run's size: `left` of its `total` games still to play."""
         self.total, self.done = total, total - left
+        self.planned_at = self.now()
 
     def stage(self, title: str, todo: int) -> None:
         """A stage begins, with `todo` games to play on it."""
         if self.started is None:
             self.started = self.now()
         self.stages[title] = [0, todo]
+        self.in_hand += todo
 
     def game(self, title: str) -> None:
         """A game of the stage `title` ended."""
@@ -78,6 +85,8 @@ class PlainProgress:
         self.played += 1
         on_stage = self.stages.setdefault(title, [0, 0])
         on_stage[0] += 1
+        if on_stage[0] <= on_stage[1]:
+            self.in_hand -= 1
         if on_stage[0] >= on_stage[1]:
             self.say(inert(self.line(f"{title}: {on_stage[0]} of {on_stage[1]} games, done")))
         elif self.now() - self.last >= self.every:
@@ -91,6 +100,20 @@ class PlainProgress:
         if self.total:
             said += f" ({100 * self.done / self.total:.0f}%)"
         said += f", {clock(elapsed)} so far"
-        if self.played and self.total > self.done:
-            said += f", about {clock(elapsed / self.played * (self.total - self.done))} left"
+        left = self.left()
+        if left is not None:
+            said += f", {left}"
         return said
+
+    def left(self) -> str | None:
+        """The time left at this session's pace, bound by the run's stopping rules (timeleft.py):
+        `about 2:50 left`, `at most about 2:50 left`; None before a game is played or after the last."""
+        if self.total <= self.done:
+            return None
+        now = self.now()
+        seconds = seconds_left(now - (self.started if self.started is not None else now), self.played,
+                               self.total - self.done, in_hand=self.in_hand, since_start=now - self.planned_at,
+                               limits=self.limits)
+        if seconds is None:
+            return None
+        return f"{'at most ' if self.limits.until_separated else ''}about {clock(seconds)} left"

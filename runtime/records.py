@@ -12,6 +12,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from datetime import datetime, UTC
 from pathlib import Path
 from typing import IO
@@ -90,7 +91,7 @@ def lock_folder(folder: Path, busy: str = "wait for it to end, or give another -
         raise StoreError(f"{folder / '.lock'} cannot be written ({err.strerror}): give an --out you can write "
                          "to") from None
     try:
-        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _lock_now(held)
     except BlockingIOError:
         held.seek(0)
         holder = held.read().strip() or "another process"
@@ -101,6 +102,32 @@ def lock_folder(folder: Path, busy: str = "wait for it to end, or give another -
     held.write(f"pid {os.getpid()}, since {_now()}")
     held.flush()
     return held
+
+
+def _lock_now(held: IO[str], tries: int = 5) -> None:
+    """The folder's lock, or BlockingIOError if another process holds it: one that looks whether a
+    run is going (in_use) holds it an instant, so a refusal is tried again a few times first."""
+    for _ in range(tries - 1):
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            time.sleep(0.02)
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def in_use(folder: Path) -> bool:
+    """Whether a ludica process holds the run folder now (lock_folder): a run still going, or one
+    writing its report. Read alone: the lock is taken shared for an instant, never written."""
+    try:
+        with open(Path(folder) / ".lock", encoding="utf-8") as probe:
+            try:
+                fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False  # closing the file lets the lock go
+    except OSError:  # no .lock: no run ever held the folder
+        return False
 
 
 class ResultsStore:

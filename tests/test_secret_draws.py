@@ -83,6 +83,47 @@ def test_the_seed_is_revealed_in_the_report_and_the_terminal_only_after_the_run(
     assert f"drawn with seed {seed}" in (root / "first" / "report.html").read_text()
 
 
+def test_a_run_stopped_early_keeps_its_seed_secret_until_it_is_finished(runs, tmp_path):
+    """A stopped run may be resumed: whoever knew its seed would know the stages still to come. So
+    neither its terminal, its report nor `ludica report` of it says the seed, nor the text of an
+    unseen stage it has not played; once resumed to the end, all of it is revealed."""
+    from ludica.evaluation import summarise
+    from ludica.runtime import Run
+
+    root, said = runs
+    seed = str(drawseed.kept(root / "second").value)
+    stopped = root / "stopped-copy"
+    stopped.mkdir()
+    # the stopped run's store as it was: the resumed run's, without the games of its second unseen stage
+    with sqlite3.connect(root / "second" / "results.sqlite") as db:
+        db.execute(f"VACUUM INTO '{stopped / 'results.sqlite'}'")
+    db.close()
+    with Run.read(root / "second") as run:
+        last = [s for s in run.store.stages() if s["role"] == "unseen"][-1]
+    with sqlite3.connect(stopped / "results.sqlite") as db:
+        db.execute("DELETE FROM games WHERE stage_hash = ?", (last["stage_hash"],))
+    db.close()
+    assert seed not in said["stopped"][1] and "a secret seed, kept from everyone until the run is finished" \
+        in said["stopped"][1]
+    code = main(["report", str(stopped), "--resamples", "10"])
+    assert code == 0
+    shown = f'<pre class="gdl">game &quot;{last["name"]}&quot;'  # where the page shows a stage's text
+    for name in ("report.html", "report.json"):
+        text = (stopped / name).read_text()
+        assert seed not in text and shown not in text and last["text"] not in text, name
+    assert json.loads((stopped / "report.json").read_text())["draw"] == {"seed": None, "secret": True}
+    with Run.read(stopped) as run:
+        assert not summarise(run.store, resamples=10).finished
+    assert seed in said["resumed"][1] and shown in (root / "second" / "report.html").read_text()
+
+
+def test_the_time_left_of_a_run_stopped_by_max_stages_counts_only_what_it_plays(runs):
+    """--max-stages 1: the public stage's 2 games and the first unseen stage's 6 (not the 14 of the
+    whole run) are the games the progress counts, and its time left is theirs."""
+    _, said = runs
+    assert "8/8 games in all (100%)" in said["stopped"][1] and "/14 games" not in said["stopped"][1]
+
+
 def test_resume_reuses_the_kept_secret_seed_and_refuses_another(runs):
     root, said = runs
     assert "stopping: --max-stages 1 reached" in said["stopped"][1]

@@ -138,7 +138,7 @@ def test_the_run_page_shows_the_views_progress_and_a_link_per_game(client, folde
     inlined = re.findall(r"<script>(.*?)</script>", page, re.S)  # the scripts that run: each allowed by its hash
     assert inlined and policy.count("'sha256-") == len(inlined)
     assert all(f"'sha256-{_sha256(text)}'" in policy for text in inlined)
-    assert client.get("/runs/0/views").text.startswith('<div id="run-views" data-games="2">')
+    assert client.get("/runs/0/views").text.startswith('<div id="run-views" data-games="2" data-running="false">')
 
 
 def _sha256(text: str) -> str:
@@ -225,8 +225,8 @@ def test_the_events_tell_each_change_of_the_store(folders, tmp_path):
                     db.close()
 
     asyncio.run(asyncio.wait_for(listen(), timeout=30))
-    assert told == [{"games": 2, "last_id": 2}, {"games": 1, "last_id": 1}]
-    assert store_state(run) == (1, 1)
+    assert told == [{"games": 2, "last_id": 2, "running": False}, {"games": 1, "last_id": 1, "running": False}]
+    assert store_state(run) == (1, 1, False)
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])

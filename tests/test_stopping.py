@@ -145,14 +145,43 @@ def test_a_run_stops_once_the_submitted_agents_are_told_apart(tmp_path):
             f"end line {n}: mover wins\nend board-full: draw\n")
     specs = [agents.resolve(a) for a in ("random", str(HERE / "last.py"), str(HERE / "bad_analysis.py"))]
     config = evaluate.Config(Options(games=1, analysis_time=5, game_time=5, seed=1, sandbox=False), adaptation=())
-    stops = []
+    stops, standings = [], []
     summary = evaluate.run(stageset.from_folder(folder), specs, tmp_path / "run", config, resamples=10,
                            stopping=evaluate.Stopping(until_separated=True, level=0.9),
-                           callbacks=evaluate.Callbacks(on_stop=stops.append))
+                           callbacks=evaluate.Callbacks(on_stop=stops.append, on_standing=standings.append))
     assert len({g["stage_hash"] for g in summary.games}) == 6 and summary.played < summary.planned
-    assert stops == [summary.stopped]
+    assert stops == [summary.stopped] and not summary.standing  # told apart: nothing left standing
+    # what the test stands on, after each unseen stage
+    assert len(standings) == 6
+    assert standings[4] == ("separation after 5 unseen stages: last led on 5, bad_analysis on 0, 0 even: evidence "
+                            "7.9 of the 10 needed, not told apart yet")
+    assert standings[5] == "separation after 6 unseen stages: last–bad_analysis told apart at stage 6 (last ahead)"
     assert summary.stopped.startswith("told apart at 90% confidence after 6 unseen stages")
     assert "last outscores bad_analysis on more unseen stages than not (6 stages to 0" in summary.stopped
+
+
+def test_a_run_too_short_to_separate_is_warned_of_and_ends_with_where_its_pairs_stand(tmp_path, capsys):
+    assert stopping.fewest_stages(1) == 7 and stopping.cannot_stop(1, 7) is None
+    assert "needs at least 7 unseen stages" in stopping.cannot_stop(1, 4)
+    assert "needs at least 9 unseen stages" in stopping.cannot_stop(3, 8)  # three pairs share the 5%: a bar of 60
+    folder = tmp_path / "unseen"
+    folder.mkdir()
+    for r, c, n in LINES[:2]:
+        (folder / f"line-{r}x{c}-{n}.gdl").write_text(
+            f'game "Line {n}, {r}x{c}"\nboard rect {r} {c}\nplayers x o\nmove place empty\n'
+            f"end line {n}: mover wins\nend board-full: draw\n")
+    out = tmp_path / "run"
+    code = main(["evaluate", "--no-builtins", "random", str(HERE / "last.py"), str(HERE / "bad_analysis.py"),
+                 "--unseen", str(folder), "--no-builtins", "--stage", "tic-tac-toe", "--in-process",
+                 "--adaptation", "none", "--analysis-time", "1", "--game-time", "1", "--resamples", "10",
+                 "--until-separated", "--out", str(out)])
+    said = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    assert ("warning: --until-separated cannot stop this run: with 1 pair to tell apart at 95% it needs at least 7 "
+            "unseen stages") in said and said.index("cannot stop") < said.index("Leaderboard")
+    end = said[said.index("report:"):]
+    assert ("--until-separated: not every pair told apart; separation after 2 unseen stages: last led on 2, "
+            "bad_analysis on 0, 0 even: evidence 1.5 of the 20 needed, not told apart yet") in end
 
 
 def test_the_command_says_what_it_cannot_separate_before_the_run(tmp_path, capsys):

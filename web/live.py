@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from starlette.responses import StreamingResponse
 
-from ..runtime.records import EDITED, StoreError
+from ..runtime.records import EDITED, StoreError, in_use
 from ..runtime.runfolder import STORE
 
 __all__ = ["KEEPALIVE", "KEEPALIVE_S", "StoreState", "events", "message", "response", "store_state"]
@@ -38,15 +38,17 @@ def response(stream: AsyncIterator[str]) -> StreamingResponse:
 class StoreState(NamedTuple):
     games: int
     last_id: int
+    running: bool = False  # a run holds the folder now (records.in_use): it is still going
 
 
 def store_state(folder: Path) -> StoreState:
-    """How many games the store holds and the id of the last (read-only: the run may be writing)."""
+    """How many games the store holds, the id of the last (read-only: the run may be writing), and
+    whether a run holds the folder now."""
     path = Path(folder) / STORE
     try:
         with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=5.0)) as db:
             count, last = db.execute("SELECT count(*), coalesce(max(id), 0) FROM games").fetchone()
-        return StoreState(int(count), int(last))
+        return StoreState(int(count), int(last), in_use(folder))
     except (sqlite3.Error, TypeError, ValueError) as err:  # a games table dropped, a file cut short, an id of text
         raise StoreError(f"{path} is not as ludica wrote it ({err}); {EDITED}") from None
 
@@ -65,11 +67,13 @@ def _stamp(folder: Path) -> tuple:
 
 async def events(folder: Path, disconnected: Callable[[], Awaitable[bool]], poll: float = 1.0
                  ) -> AsyncIterator[str]:
-    """The server-sent events of a run folder: `games` with {"games", "last_id"} at once and then
-    whenever the store's games change, until the page goes away."""
+    """The server-sent events of a run folder: `games` with {"games", "last_id", "running"} at once
+    and then whenever the store's games change or the run stops (or starts again), until the page
+    goes away. (A run that stops may leave its store's files as they were: its lock is looked at
+    every time.)"""
     stamp, state, quiet = None, None, 0.0
     while not await disconnected():
-        now = _stamp(folder)
+        now = (_stamp(folder), in_use(folder))
         if now != stamp:
             stamp = now
             try:

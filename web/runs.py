@@ -69,7 +69,7 @@ class RunWatch:
                 return RunViews(state, None, 0, planned)
             store = run.store if kept else _TournamentStages(run.store, settings)
             summary = summarise(store, resamples=self.resamples)
-        return RunViews(state, page_views(summary, self.replay_page), summary.played, planned)
+        return RunViews(state, page_views(summary, self.replay_page, running=state.running), summary.played, planned)
 
 
 class _TournamentStages:

@@ -2,7 +2,7 @@
 // - every element with data-board="ID" gets the board whose spec is the JSON of element #ID, drawn
 //   by the one board renderer (static/board.js: ludicaBoard.draw);
 // - on a run's page (serve_run.html.j2), the server's events say when the run's store holds new
-//   games, and the page fetches its views again and swaps them in. The views are the server's own
+//   games (or the run stops), and the page fetches its views again and swaps them in. The views are the server's own
 //   escaped HTML, parsed inert by DOMParser (no script in it runs) and moved into the page whole;
 //   the status line is set as text.
 (function () {
@@ -13,7 +13,8 @@
 (function () {
   const live = document.getElementById("run-live"), status = document.getElementById("run-status");
   if (!live || !window.EventSource) return;
-  let shown = Number(document.getElementById("run-views").dataset.games), busy = false, again = false;
+  const views = document.getElementById("run-views");
+  let shown = Number(views.dataset.games), running = views.dataset.running === "true", busy = false, again = false;
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
@@ -25,6 +26,7 @@
         if (fresh) {
           document.getElementById("run-views").replaceWith(document.adoptNode(fresh));
           shown = Number(fresh.dataset.games);
+          running = fresh.dataset.running === "true";
         }
       }
     } catch (err) {
@@ -37,8 +39,8 @@
   const source = new EventSource(live.dataset.events);
   source.addEventListener("games", (event) => {
     const state = JSON.parse(event.data);
-    status.textContent = "live: " + state.games + " games in the store";
-    if (state.games !== shown) refresh();
+    status.textContent = (state.running ? "live: " : "stopped: ") + state.games + " games in the store";
+    if (state.games !== shown || state.running !== running) refresh();
   });
   source.addEventListener("error", () => { status.textContent = "live: connection lost, trying again"; });
 })();

@@ -17,6 +17,7 @@ from ludica.arguments import (
 from ludica.commands.report import anytime_line, show
 from ludica.invocation import record_invocation
 from ludica.terminal import PlainProgress, inert_rich
+from ludica.timeleft import Limits
 
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
 DEFAULT_BASE = "standard-8x8"
@@ -47,8 +48,8 @@ def add_parser(sub) -> None:
                    help=f"how many unseen stages to draw (default {DEFAULT_UNSEEN})")
     p.add_argument("--draw-seed", type=int, default=None, metavar="S",
                    help="draw the unseen stages with this seed (default: a fresh secret one, kept in DIR and shown "
-                        "after the run); anyone who knows a seed can draw its stages again. Game seeds come from "
-                        "--seed")
+                        "once the run is finished: every planned game played); anyone who knows a seed can draw its "
+                        "stages again. Game seeds come from --seed")
     p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all; default arena)")
     p.add_argument("--min-divergence", type=float, default=None, metavar="D",
                    help="draw only variants on which a policy tuned to the base loses at least D of its score "
@@ -158,7 +159,7 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
     if not draw.secret:
         console.print(f"[bold yellow]warning:[/] {drawseed.public_warning(draw)}")
     console.print(f"unseen stages: {args.variants} {inert_rich(what)}, "
-                  + ("from a secret seed (kept in the run folder, shown after the run), " if draw.secret else
+                  + ("from a secret seed (kept in the run folder, shown once the run is finished), " if draw.secret else
                      f"seed {draw.value}, ")
                   + (f"the set already drawn into {out / 'unseen'}" if held else f"drawn into {out / 'unseen'}"))
     with console.status("drawing unseen stages") as status:
@@ -227,6 +228,12 @@ def run(args) -> int:
             console.print(f"[bold yellow]warning:[/] {inert_rich(', '.join(readable))}: Python agents that play the "
                           "unseen stages with their rules in their own memory, where they can read a stage's exact "
                           "text; add --isolate-rules for agents you do not trust (the report says so too)")
+        if args.until_separated or args.separate:
+            unseen = sum(s.role == "unseen" for s in stages)
+            pairs = separation.tested_pairs([a.name for a in agents], set(baselines), args.separate or ())
+            never = separation.cannot_stop(len(pairs), min(unseen, args.max_stages or unseen))
+            if never:
+                console.print(f"[bold yellow]warning:[/] {inert_rich(never)}")
         summary = _played(args, run, stages, agents, config, baselines, jobs, draw, console,
                           None if to_draw is None else to_draw.base)
         if summary is None:
@@ -237,6 +244,8 @@ def run(args) -> int:
     show(summary, console)
     console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name}); results: "
                   f"{out / 'results.sqlite'}; took {time.monotonic() - started:.0f} s")
+    if summary.standing:
+        console.print(f"[yellow]--until-separated: not every pair told apart; {inert_rich(summary.standing)}[/]")
     if summary.stopped:
         console.print(f"stopped early ({summary.stopped}): --resume plays the rest")
     return 0
@@ -246,8 +255,8 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
     """The evaluation played in the held run folder with a progress bar; its summary, or None if
     it was interrupted (Ctrl-C: said, every finished game kept). `base`: the stage the unseen
     variants were drawn from, if they were."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-        TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
 
     from ludica.evaluation import evaluate
     from ludica.evaluation.metrics import SCORE
@@ -258,10 +267,20 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
     console.print(f"{len(agents)} agents ({inert_rich(', '.join(a.name for a in agents))}) on {public} public and "
                   f"{len(stages) - public} unseen stages, {args.format}, {args.games} game(s) per seating; "
                   f"analysis {args.analysis_time:g} s, game {args.game_time:g} s; results in {out}")
+    separating = args.until_separated or bool(args.separate)
+    limits = Limits(args.max_time, separating)
+    # the pace and the time left, bound by the stopping rules (ludica/timeleft.py): said in plain lines
+    # when no bar is drawn, else silent, read by the bar's column
+    plain = None if console.is_terminal else PlainProgress(limits=limits)
+    pace = plain or PlainProgress(say=lambda line: None, limits=limits)
+
+    class TimeLeft(ProgressColumn):
+        def render(self, task) -> Text:
+            return Text(pace.left() or "")
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("left"), TimeRemainingColumn(), console=console) as progress:
+                  TimeLeft(), console=console) as progress:
         bar = {}
-        plain = None if console.is_terminal else PlainProgress()  # no bar is drawn: plain lines instead
 
         def on_plan(left: int, total: int) -> None:
             # the run's settings are stored by now (Run.start): how it was started goes beside them
@@ -270,8 +289,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
                 progress.console.print(f"resuming: {total - left} of the {total} games are in {out / 'results.sqlite'} "
                                        f"and are kept; {left} to play")
             bar["id"] = progress.add_task("games", total=total, completed=total - left)
-            if plain is not None:
-                plain.plan(left, total)
+            pace.plan(left, total)
 
         def on_game(g: dict) -> None:
             score = SCORE[g["result"]]
@@ -283,8 +301,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
             rate = tally[leader][0] / max(tally[leader][1], 1)
             progress.update(bar["id"], advance=1, description=f"games (leader: {inert_rich(leader)}, "
                                                               f"{100 * rate:.0f}% of this session's games)")
-            if plain is not None:
-                plain.game(g["title"])
+            pace.game(g["title"])
 
         def on_wait(message: str) -> None:
             progress.console.print(f"[dim]{inert_rich(message)}[/]")
@@ -295,9 +312,12 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
         def on_stop(why: str) -> None:
             progress.console.print(f"[yellow]stopping: {why}; the stages in hand finish[/]")
 
+        def on_standing(said: str) -> None:
+            progress.console.print(inert_rich(said))
+
         callbacks = evaluate.Callbacks(on_plan=on_plan, on_game=on_game, on_wait=on_wait, on_estimate=on_estimate,
-                                       on_stop=on_stop, on_stage=plain.stage if plain is not None else None)
-        stopping = evaluate.Stopping(args.max_stages, args.max_time, args.until_separated or bool(args.separate),
+                                       on_stop=on_stop, on_stage=pace.stage, on_standing=on_standing)
+        stopping = evaluate.Stopping(args.max_stages, args.max_time, separating,
                                      pairs=tuple(tuple(p) for p in args.separate or ()))
         try:
             return evaluate.play(run, stages, agents, config, baselines=baselines, jobs=jobs, stopping=stopping,

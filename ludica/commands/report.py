@@ -92,11 +92,11 @@ def show(summary, console) -> None:
 
     from ludica.evaluation import drawseed
     from ludica.evaluation.failures import KINDS
-    from ludica.evaluation.report import language_models, metric_cells
+    from ludica.evaluation.report import NOT_RATED, language_models, metric_cells
     from ludica.runtime import leaderboard
 
     r = summary.overall
-    table = Table(title=f"Leaderboard: {len(summary.stages)} stages, {len(summary.games)} games "
+    table = Table(title=f"Leaderboard: {summary.stages_said()}, {len(summary.games)} games "
                         f"(Bradley–Terry, Elo scale, {r.anchor} = 1000)")
     for column in ("#", "Agent", "Elo", "95% CI", "P(1st)", "Score", "W-L-D", "t/c/i/n"):
         table.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
@@ -104,8 +104,9 @@ def show(summary, console) -> None:
     for x in r.ratings:
         w, l, d = standings.get(x.name, (0, 0, 0))
         f = summary.failures.get(x.name)
-        table.add_row(str(x.rank), inert_rich(x.name), f"{x.elo:.0f}", f"{x.low:.0f}–{x.high:.0f}",
-                      f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%", f"{w}-{l}-{d}",
+        rated = ((f"{x.elo:.0f}", f"{x.low:.0f}–{x.high:.0f}", f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%")
+                 if x.games else ("—", NOT_RATED, "—", "—"))
+        table.add_row(str(x.rank) if x.games else "—", inert_rich(x.name), *rated, f"{w}-{l}-{d}",
                       "/".join(str(f.lost.get(k, 0)) if f else "0" for k in KINDS))
     console.print(table)
     console.print(f"[dim]intervals: {r.method}; P(1st) from {r.resamples} bootstrap resamples within {r.strata}; "
