@@ -70,6 +70,7 @@ INTERVALS = ("profile", "percentile")
 TIE_ELO = 1e-6  # replicate ratings this close are exactly tied (the fits converge far closer)
 _MAX_STEP = 2.0  # nats per Newton step: a sweep's first steps would overshoot
 _TOL = 1e-10
+_ARMIJO = 1e-4  # the share of the step's first-order gain a step must make
 _REACH = 60.0  # nats (≈ 10,000 Elo): a profile that has not dropped by then is unbounded
 _BLOCK = 1_000_000  # resampled game indices held at once (a few arrays of this many: tens of MB)
 
@@ -169,13 +170,47 @@ def _score(wins: np.ndarray, theta: np.ndarray, keep: np.ndarray, jeffreys: bool
     return score[..., keep], kept
 
 
-def _objective(wins: np.ndarray, theta: np.ndarray, keep: np.ndarray, jeffreys: bool) -> float:
-    value = float((wins * special.log_expit(theta[:, None] - theta[None, :])).sum())
+def _curvature(wins: np.ndarray, theta: np.ndarray, keep: np.ndarray, jeffreys: bool, info: np.ndarray) -> np.ndarray:
+    """The matrix Newton's steps solve with: the information (the likelihood's curvature), or with
+    Jeffreys' prior the penalised objective's own curvature, from central differences of its score,
+    where that is positive definite. (With few games the penalty's curvature is as large as the
+    likelihood's, and steps by the information alone creep to the maximum over hundreds of steps.)"""
+    if not jeffreys:
+        return info
+    h = 1e-5
+    shifts = np.zeros((2 * len(keep), len(theta)))
+    shifts[np.arange(len(keep)), keep] = h
+    shifts[len(keep) + np.arange(len(keep)), keep] = -h
+    score = _score(np.broadcast_to(wins, (len(shifts), *wins.shape)), theta + shifts, keep, True)[0]
+    hessian = -(score[:len(keep)] - score[len(keep):]) / (2.0 * h)
+    hessian = (hessian + hessian.T) / 2.0
+    try:
+        np.linalg.cholesky(hessian)
+    except np.linalg.LinAlgError:
+        return info
+    return hessian
+
+
+def _objectives(wins: np.ndarray, theta: np.ndarray, keep: np.ndarray, jeffreys: bool) -> np.ndarray:
+    """The (penalised) log-likelihood of each replicate: arrays of shape (..., n, n) and (..., n)."""
+    value = (wins * special.log_expit(theta[..., :, None] - theta[..., None, :])).sum(axis=(-1, -2))
     if jeffreys:
         _, _, laplacian = _information(wins, theta)
-        sign, logdet = np.linalg.slogdet(laplacian[np.ix_(keep, keep)])
-        value += 0.5 * logdet if sign > 0 else -math.inf
+        sign, logdet = np.linalg.slogdet(laplacian[..., keep[:, None], keep[None, :]])
+        value = value + np.where(sign > 0, 0.5 * logdet, -np.inf)
     return value
+
+
+def _objective(wins: np.ndarray, theta: np.ndarray, keep: np.ndarray, jeffreys: bool) -> float:
+    return float(_objectives(wins, theta, keep, jeffreys))
+
+
+def _gains(new: np.ndarray, value: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    """Whether a step gains enough (Armijo's rule, up to rounding). The steps are Fisher scoring on
+    the penalised score, whose curvature can be twice the Fisher information's when games are few
+    (one game: the full step lands as far past the maximum as it started before it, at the same
+    value), so a step that merely does not lose would swing back and forth forever."""
+    return new >= value + _ARMIJO * slope - 1e-12 * (1.0 + np.abs(value))
 
 
 def _fit(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray | None = None,
@@ -193,6 +228,7 @@ def _fit(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray | None = 
     value = _objective(wins, theta, keep, jeffreys)
     for _ in range(200):
         score, info = _score(wins, theta, keep, jeffreys)
+        info = _curvature(wins, theta, keep, jeffreys, info)
         if fixed is None:
             step = np.linalg.solve(info, score)
         else:
@@ -201,14 +237,18 @@ def _fit(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray | None = 
             kkt[:-1, -1] = kkt[-1, :-1] = fixed[0][keep]
             step = np.linalg.solve(kkt, np.append(score, 0.0))[:-1]
         step *= min(1.0, _MAX_STEP / max(np.abs(step).max(), 1e-300))
+        slope = float(score @ step)  # step · curvature · step: the gain the step promises, doubled
+        if slope <= _TOL ** 2:  # a step below _TOL in the curvature's own measure: at the maximum
+            break
         full = np.zeros(n)
         full[keep] = step
         for _ in range(40):
             trial = theta + full
             new = _objective(wins, trial, keep, jeffreys)
-            if new >= value - 1e-12 * (1.0 + abs(value)):
+            if _gains(np.asarray(new), np.asarray(value), np.asarray(slope)):
                 break
             full /= 2.0
+            slope /= 2.0
         else:
             break  # no step gains: at the maximum to rounding
         theta, value = trial, new
@@ -219,20 +259,35 @@ def _fit(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray | None = 
 
 def _fit_many(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray) -> np.ndarray:
     """θ for a stack of points matrices (the bootstrap's replicates) at once: capped Newton steps,
-    and the line-searched fit for any that did not settle."""
+    each replicate's halved until it gains, and the one-at-a-time fit for any that did not settle."""
     replicates, n, _ = wins.shape
     keep = np.array([i for i in range(n) if i != ref], dtype=np.int64)
     theta = np.repeat((start - start[ref])[None, :], replicates, axis=0)
+    value = _objectives(wins, theta, keep, jeffreys)
+    settled = np.zeros(replicates, dtype=bool)
     for _ in range(100):
         score, info = _score(wins, theta, keep, jeffreys)
         step = np.linalg.solve(info, score[..., None])[..., 0]
-        big = np.abs(step).max(axis=1, keepdims=True)
-        step *= np.minimum(1.0, _MAX_STEP / np.maximum(big, 1e-300))
-        theta[:, keep] += step
-        if big.max() < 1e-9:
+        big = np.abs(step).max(axis=1)
+        step *= np.minimum(1.0, _MAX_STEP / np.maximum(big, 1e-300))[:, None]
+        slope = (score * step).sum(axis=1)
+        settled = (big < 1e-9) | (slope <= 1e-18)
+        if settled.all():
             break
-    unsettled = np.abs(step).max(axis=1) >= 1e-9
-    for r in np.flatnonzero(unsettled):
+        trial = theta.copy()
+        pending = ~settled
+        for _ in range(40):
+            trial[pending[:, None] & (np.arange(n) != ref)[None, :]] = (
+                theta[:, keep] + step)[pending].ravel()
+            new = np.where(pending, _objectives(wins, trial, keep, jeffreys), value)
+            pending &= ~_gains(new, value, slope)
+            if not pending.any():
+                break
+            step[pending] /= 2.0
+            slope[pending] /= 2.0
+        gained = ~settled & ~pending
+        theta[gained], value[gained] = trial[gained], new[gained]
+    for r in np.flatnonzero(~settled):
         theta[r] = _fit(wins[r], ref, jeffreys, theta[r])[0]
     return theta
 

@@ -94,7 +94,6 @@ def test_every_prefix_of_a_run_gives_a_report(run, tmp_path):
         _check_reports(_cut(run, tmp_path / "prefix", set(ids[:k])))
 
 
-@pytest.mark.slow  # a sparse subset's ratings take seconds to fit (the prefixes above are in the regular run)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_every_subset_of_a_run_s_games_gives_a_report(run, tmp_path, data):
