@@ -530,7 +530,7 @@ def replays(s: Summary) -> list[dict]:
                 captured.append(took)
                 taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
             seconds = json.loads(g.get("ply_seconds") or "[]")
-            ending = str(game.ending(state)) if g["reason"] == "normal" else None  # why the rules ended it
+            ending = _ending(game, state, g, s.store_path, st["name"]) if g["reason"] == "normal" else None
             out.append({"stage": s.stage_name(st["stage_hash"]), "kind": kind, "black": g["black"], "white": g["white"],
                         "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
                         "moves": json.loads(g["moves"]), "seconds": seconds, "clocks": _clocks(seconds),
@@ -540,6 +540,20 @@ def replays(s: Summary) -> list[dict]:
                         "boards": boards, "rows": info.rows, "cols": info.cols,
                         "hex": info.board_kind == "hex", "log": g["log"], "ending": ending})
     return out
+
+
+def _ending(game, state, g: dict, store_path: str, stage_name: str) -> str:
+    """Why the rules ended a game the store says they ended, checked against its result: a game
+    whose moves do not end it, or whose result is not the rules', was edited after the referee."""
+    where = f"{store_path}: table games, row {g['id']}"
+    try:
+        ending = game.ending(state)
+    except ValueError:
+        raise StoreError(f"{where}: its moves do not end the game on {stage_name[:60]!r}, yet its reason is "
+                         f"'normal' (the rules ended it); {EDITED}") from None
+    if g["result"] != {0: "black", 1: "white", None: "draw"}[ending.winner]:
+        raise StoreError(f"{where}, column result: {str(g['result'])[:20]!r}, but by the rules {ending}; {EDITED}")
+    return str(ending)
 
 
 def _budgets(settings: dict[str, str]):

@@ -273,6 +273,22 @@ def test_a_move_that_was_not_played_is_said_with_its_game_and_ply(honest, tmp_pa
     assert code == 2 and f"{folder / STORE}: table games, row 2, column moves: ply 2, 'a1', is not a legal move" in err
 
 
+def test_a_game_the_rules_did_not_end_as_stored_is_said_with_its_row(honest, tmp_path, capsys):
+    """A game stored as ended by the rules ('normal') is explained by them in the report: moves cut
+    short of the end, or a result the rules do not give, were edited after the referee."""
+    folder = _copy(honest, tmp_path)
+    with contextlib.closing(sqlite3.connect(folder / STORE)) as db:
+        row, moves, result = db.execute("SELECT id, moves, result FROM games WHERE reason = 'normal' "
+                                        "AND result != 'draw' ORDER BY id LIMIT 1").fetchone()
+    _set(folder, "UPDATE games SET moves = ? WHERE id = ?", json.dumps(json.loads(moves)[:1]), row)
+    code, err = _report(folder, tmp_path / "report", capsys)
+    assert code == 2 and f"table games, row {row}: its moves do not end the game" in err, err
+    _set(folder, "UPDATE games SET moves = ?, result = ? WHERE id = ?", moves,
+         "white" if result == "black" else "black", row)
+    code, err = _report(folder, tmp_path / "report", capsys)
+    assert code == 2 and f"table games, row {row}, column result:" in err and "by the rules" in err, err
+
+
 def test_serve_answers_a_damaged_store_with_its_message_not_a_server_error(honest, tmp_path):
     folder = _copy(honest, tmp_path)
     _set(folder, "DROP TABLE stages")
