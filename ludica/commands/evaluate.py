@@ -80,7 +80,7 @@ def add_parser(sub) -> None:
     p.add_argument("--resamples", type=resamples_count, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.add_argument("--out", default="ludica-eval", metavar="DIR", help="the run folder (default ./ludica-eval)")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
-    episode_options(p, 2.0, 2.0)
+    episode_options(p, "evaluate")
     jobs_option(p)
     agent_command_option(p)
     p.set_defaults(run=run)

@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("--games", type=games_count, default=1, help="games per seating: each ordered pair plays N (default 1)")
     p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
-    episode_options(p, 60.0, 10.0)
+    episode_options(p, "tournament")
     jobs_option(p)
     agent_command_option(p)
     p.set_defaults(run=run)
