@@ -5,6 +5,7 @@ their output is not a terminal."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from dataclasses import asdict
@@ -180,3 +181,24 @@ def test_progress_lines_appear_when_the_output_is_piped(tmp_path):
                                "--out", str(tmp_path / "e"), *common], capture_output=True, text=True, timeout=600)
     assert evaluate.returncode == 0, evaluate.stderr
     assert "Small Board (6x6): 2 of 2 games, done; 4/4 games in all (100%), " in evaluate.stdout
+
+
+def test_piped_output_leaves_no_progress_bar_nor_compiling_notice(tmp_path):
+    """Output that is not a terminal gets plain lines alone: no last frame of a progress bar, and no
+    notice of compiling (an empty numba cache makes the evaluation compile, long enough for one)."""
+    common = ["--in-process", "--analysis-time", "0.2", "--game-time", "1"]
+    runs = {
+        "tournament": (["tournament", "tic-tac-toe", "--agent", "random", "--agent", "greedy",
+                        "--out", str(tmp_path / "t")], {}),
+        "evaluate": (["evaluate", "random", "greedy", "--no-builtins", "--no-unseen", "--stage", "tic-tac-toe",
+                      "--resamples", "20", "--out", str(tmp_path / "e")], {"NUMBA_CACHE_DIR": str(tmp_path / "cold")}),
+    }
+    for command, (arguments, env) in runs.items():
+        done = subprocess.run([sys.executable, "-m", "ludica.cli", *arguments, *common], capture_output=True, text=True,
+                              timeout=900, env={**os.environ, **env})
+        assert done.returncode == 0, done.stderr[-2000:]
+        said = done.stdout + done.stderr
+        assert "Tic-tac-toe: 2 of 2 games, done; 2/2 games in all (100%)" in said, said
+        bar = re.search(r"━ *\d+/\d+ ", said)  # a bar's frame: the bar, then the games done of the total
+        assert bar is None and "games (leader" not in said, f"{command}: a progress bar's last frame:\n{said}"
+        assert "compiling" not in said and "first run" not in said, f"{command}: a wait's notice in a log:\n{said}"

@@ -258,8 +258,10 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
     console.print(f"{len(agents)} agents ({inert_rich(', '.join(a.name for a in agents))}) on {public} public and "
                   f"{len(stages) - public} unseen stages, {args.format}, {args.games} game(s) per seating; "
                   f"analysis {args.analysis_time:g} s, game {args.game_time:g} s; results in {out}")
+    # where the output is not a terminal, no bar (its last frame would be left in the log) and no
+    # notice of a wait (compiling): plain lines instead
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("left"), TimeRemainingColumn(), console=console) as progress:
+                  TextColumn("left"), TimeRemainingColumn(), console=console, disable=not console.is_terminal) as progress:
         bar = {}
         plain = None if console.is_terminal else PlainProgress()  # no bar is drawn: plain lines instead
 
@@ -287,7 +289,8 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
                 plain.game(g["title"])
 
         def on_wait(message: str) -> None:
-            progress.console.print(f"[dim]{inert_rich(message)}[/]")
+            if plain is None:
+                progress.console.print(f"[dim]{inert_rich(message)}[/]")
 
         def on_estimate(point) -> None:
             progress.console.print(anytime_line(point))

@@ -55,7 +55,7 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
     per_stage = len(entrants) * (len(entrants) - 1) * options.games
     plain = None if console.is_terminal else PlainProgress(per_stage * len(unique_stages(load(p) for p in paths)))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=False) as progress:
+                  console=console, transient=False, disable=plain is not None) as progress:
         task: dict[str, TaskID] = {}  # a stage's bar by its title; "last", "preparing"
 
         def on_stage(name: str, todo: int) -> None:
