@@ -185,10 +185,12 @@ class Shade:
 @dataclass(frozen=True)
 class Table:
     """A table as a page shows it: a header and rows of cells, each cell shown as text (a Link or a
-    Shade as such)."""
+    Shade as such). `words`: the columns of words (names, stages, reasons), which wrap to fit the
+    page; the others (numbers, intervals) stay on one line."""
     header: list[str]
     rows: list[list]
     css_class: str = ""
+    words: tuple[int, ...] = ()
 
 
 def replay_link(key: str, *names: str, page: str = "") -> str:
@@ -353,9 +355,10 @@ def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
         rows.append([*rated, Link(str(x.games), replay_link("agent", x.name, page=replay_page)),
                      *((f.lost.get(k, 0) if f else 0) for k in KINDS)])
     table = Table(["Rank", "Agent", "Elo", "95% interval", "P(best)", "Score", "Games",
-                   *(k.capitalize() for k in KINDS)], rows, "leaderboard")
+                   *(k.capitalize() for k in KINDS)], rows, "leaderboard", words=(1,))
     ranks = Table(["Agent", *[f"P(rank {k + 1})" for k in range(len(r.ratings))]],
-                  [[x.name, *(Shade(_probability(p), p) for p in x.rank_probabilities)] for x in r.ratings], "ranks")
+                  [[x.name, *(Shade(_probability(p), p) for p in x.rank_probabilities)] for x in r.ratings], "ranks",
+                  words=(0,))
     method = (f"Intervals: {r.method}. Rank probabilities: {r.resamples} bootstrap resamples within {r.strata}. "
               f"Stages weigh equally; draws count half; {r.anchor} = 1000.")
     return Leaderboard(table, method, s.warnings, plots.leaderboard_plot(s), ranks)
@@ -377,7 +380,7 @@ def metrics(s: Summary) -> Metrics:
     """The Arena's metrics, the adaptation curves, the scores per stage and the stages."""
     table = Table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread",
                    "E: analysis used", "E: s per game", "E: ms per move"],
-                  [[x.name, *metric_cells(s, x.name)] for x in s.overall.ratings])
+                  [[x.name, *metric_cells(s, x.name)] for x in s.overall.ratings], words=(0, 4))
     every_game = s.games + s.adaptation_games + s.reference_games
     stage_rows = [[s.stage_name(st["stage_hash"]), st["role"], _board_cell(s, st), _weight_cell(st), _divergence_cell(st),
                    f"{st['analysis_time']:g}",
@@ -385,7 +388,7 @@ def metrics(s: Summary) -> Metrics:
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
                    if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
     stages = Table(["Stage", "Role", "Board", "Weight", "Divergence", "Analysis s", "Games", "Planned",
-                    "Best (per-stage Elo)"], stage_rows, "text-last")
+                    "Best (per-stage Elo)"], stage_rows, "text-last", words=(0, 2, 8))
     measured = any(c["points"] for c in s.metrics["A"].values())
     return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s) if s.scores else None, stages,
                    None if s.draw is None else revealed(s.draw), unseen_stages(s))
@@ -424,7 +427,7 @@ def _anytime_table(s: Summary, last: Point) -> Table:
 
     names = sorted(last.estimates, key=lambda a: -last.estimates[a].mean if math.isfinite(last.estimates[a].mean)
                    else math.inf)
-    return Table(["Agent", "Score", "95% interval"], [row(a) for a in names], "anytime")
+    return Table(["Agent", "Score", "95% interval"], [row(a) for a in names], "anytime", words=(0,))
 
 
 def failures(s: Summary) -> Table:
@@ -433,7 +436,7 @@ def failures(s: Summary) -> Table:
              "; ".join(f"{kind} ×{k}: {why}" for kind, why, k in f.top_reasons()) or "—"]
             for f in sorted(s.failures.values(), key=lambda f: -f.share)]
     return Table(["Agent", "Games", *(f"Lost: {k}" for k in KINDS), "Illegal moves replaced", "Top reasons"], rows,
-                 "text-last")
+                 "text-last", words=(0, len(KINDS) + 3))
 
 
 def language_models(s: Summary) -> Table | None:
@@ -451,7 +454,7 @@ def language_models(s: Summary) -> Table | None:
              m.requests, m.analysis.get("retries", 0) + m.game.get("retries", 0), *_costs(m)] for m in found]
     return Table(["Agent", "Analyses", "Analysis tokens in / out", "Tool calls", "Games", "Moves answered",
                   "Game tokens in / out", "Tokens per move", "Answers per move", "Seconds per move",
-                  "Requests", "Transport retries", "Cost", "Cost per analysis / game / move"], rows)
+                  "Requests", "Transport retries", "Cost", "Cost per analysis / game / move"], rows, words=(0,))
 
 
 def _per(total: float, n: int, form: str) -> str:
@@ -475,7 +478,7 @@ def secondary_views(s: Summary) -> Table:
     rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
              " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in s.overall.ratings]
     return Table(["Agent", "Unified score (online Elo, K 32 from 1200)", "OpenSpiel competition: place",
-                  "its instant-runoff ranks per stage, worst first"], rows, "text-last")
+                  "its instant-runoff ranks per stage, worst first"], rows, "text-last", words=(0, 3))
 
 
 def unfinished(s: Summary, running: bool = False) -> list[str]:

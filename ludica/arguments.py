@@ -148,12 +148,23 @@ resamples_count = count_up_to(MAX_RESAMPLES, "bootstrap resamples")
 jobs_count = count_up_to(MAX_JOBS, "processes side by side")
 
 
+def budget_options(p, command: str) -> None:
+    """--analysis-time and --game-time, with `ludica COMMAND`'s defaults (ludica/budgets.py)."""
+    from ludica.budgets import BUDGETS, budget_help
+    analysis, game = budget_help(command)
+    p.add_argument("--analysis-time", type=seconds, default=BUDGETS[command].analysis_time, metavar="S", help=analysis)
+    p.add_argument("--game-time", type=seconds, default=BUDGETS[command].game_time, metavar="S", help=game)
+
+
+# What --isolate-rules costs an agent, as the README says it too (tests/test_docs.py): figures of one
+# run of `python benchmarks/isolation.py` on a 2-core machine, the README's table under Benchmarks
+ISOLATION_COST = ("each API call a round trip: 9 to 31 times an in-process call; playouts of many games a call "
+                  "cost about the same, measured by benchmarks/isolation.py")
+
+
 # The options of the commands that play games (play, tournament, evaluate), said once.
-def episode_options(p, analysis: float, game: float) -> None:
-    p.add_argument("--analysis-time", type=seconds, default=analysis, metavar="S",
-                   help=f"analysis budget per agent and stage, CPU seconds (default {analysis:g})")
-    p.add_argument("--game-time", type=seconds, default=game, metavar="S",
-                   help=f"cumulative move time per game, CPU seconds (default {game:g})")
+def episode_options(p, command: str) -> None:
+    budget_options(p, command)
     p.add_argument("--human-time", type=seconds, default=None, metavar="S",
                    help="a person's time per game (the entrant `human`), wall-clock seconds (default 1800: a "
                         "person has no CPU time, and takes longer than an agent)")
@@ -190,7 +201,7 @@ def episode_options(p, analysis: float, game: float) -> None:
                    help="run trusted agents inside this process, without the sandbox (faster; for tests)")
     p.add_argument("--isolate-rules", action="store_true",
                    help="for untrusted agents on unseen stages: each agent's rules in a process of their own "
-                        "that it can ask but not read (each API call a round trip: ~20x slower per call)")
+                        f"that it can ask but not read ({ISOLATION_COST})")
     p.add_argument("--agent-data", action="append", default=[], metavar="AGENT=DIR",
                    help="a folder AGENT may read (read-only, at /agent/data in its sandbox; AGENT: its file, "
                         "built-in name or NAME; repeat for more agents); agents see no other file of yours")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import time
-import traceback
 from collections.abc import Callable
 
 import numpy as np
@@ -25,7 +24,7 @@ from ..compiler.game import CompiledGame
 from .api import RulesApi, stage_view
 from .clock import Clock
 from .sandbox import Answer
-from .worker import load_agent
+from .worker import crash_text, load_agent
 
 
 class LocalSeat:
@@ -42,7 +41,7 @@ class LocalSeat:
         try:
             strategy = self.module.analyze(self.view, self.api, Clock(budget, time.thread_time))
         except Exception:
-            return Answer(None, time.thread_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+            return Answer(None, time.thread_time() - t0, time.monotonic() - w0, "crash", crash_text(self.module.__file__))
         spent = time.thread_time() - t0
         if not callable(strategy):
             return Answer(None, spent, time.monotonic() - w0, "crash", "analyze did not return a callable")
@@ -67,7 +66,7 @@ class LocalSeat:
         try:
             move = self.strategy(array, moves, Clock(remaining, time.thread_time))
         except Exception:
-            return Answer(None, time.thread_time() - t0, time.monotonic() - w0, "crash", traceback.format_exc())
+            return Answer(None, time.thread_time() - t0, time.monotonic() - w0, "crash", crash_text(self.module.__file__))
         return Answer({"op": "move", "move": str(move)}, time.thread_time() - t0, time.monotonic() - w0)
 
     def end_game(self, score: int | None = None) -> tuple[str, int]:

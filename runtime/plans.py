@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
 
+from ..budgets import BUDGETS
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
 from . import endpoints
@@ -28,8 +29,8 @@ class Options:
     """A run's settings for every stage it plays (stored with the run: a resumed run must match)."""
 
     games: int = 1  # per seating: each ordered pair plays this many games
-    analysis_time: float = 60.0  # each agent's budget on a stage whose plan sets none
-    game_time: float = 10.0
+    analysis_time: float = BUDGETS["tournament"].analysis_time  # each agent's budget on a stage whose plan sets none
+    game_time: float = BUDGETS["tournament"].game_time
     seed: int = 0
     reveal: bool = False  # GGP mode: agents get the stage's text
     limits: dict = field(default_factory=dict)  # runtime/limits.py DEFAULTS, overridden

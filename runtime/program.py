@@ -33,6 +33,17 @@ MOVE_TEXT = 200  # characters of an answer passed on as a move's text
 _INTEGER = re.compile(r"-?\d{1,12}")
 
 
+def unanswered(what: str) -> str:
+    """Said of a program out of time with `what` it did not send: most often it wrote its line
+    and never flushed it, so the line sat in its own buffer."""
+    return (f"{what}: did it flush its output? (Python: print(..., flush=True); C: fflush(stdout); "
+            "docs/protocol.md)")
+
+
+NO_READY = "no `ready` line received"  # the analysis: the program never said it was prepared
+NO_MOVE = "no answer to the move request"
+
+
 class ProgramFailed(LudicaError):
     """The program exited, or broke the protocol (a line over MAX_LINE bytes)."""
 

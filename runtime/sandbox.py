@@ -37,6 +37,7 @@ from .protocol import text
 from .accounting import Idle, ProcessTree
 from .cgroups import AgentGroup
 from .limits import DEFAULTS
+from .program import NO_MOVE, NO_READY, unanswered
 
 POLL = 0.01
 OUTPUT_KEPT = 16 << 10
@@ -254,7 +255,7 @@ class AgentProcess:
             answer.failure, answer.detail, answer.reply = "crash", text(answer.reply, "error"), None
         if answer.failure:
             self.close()
-        return answer
+        return self._unanswered(answer, NO_READY)
 
     def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
         """Fork a game process from the analysed strategy; its CPU time counts on the game clock.
@@ -276,6 +277,12 @@ class AgentProcess:
                                whole=False)
         if answer.reply is not None and answer.reply.get("op") != "move":
             answer.failure, answer.detail, answer.reply = "protocol", f"a {text(answer.reply, 'op', 40)!r} reply", None
+        return self._unanswered(answer, NO_MOVE)
+
+    def _unanswered(self, answer: Answer, what: str) -> Answer:
+        """A program out of time: its detail says what it did not send, and asks whether it flushed."""
+        if answer.failure == "timeout" and self.settings.program:
+            answer.detail = f"{answer.detail}; {unanswered(what)}"
         return answer
 
     def end_game(self, score: int | None = None) -> tuple[str, int]:

@@ -43,20 +43,39 @@ from .jail import AGENT_DIR
 from .program import Program, ProgramFailed
 
 ERROR_TEXT = 4000  # characters of a traceback sent back
+CRASH_TEXT = 120  # characters of an exception's message, and of the agent's line that raised it, said in one line
+AGENT_MODULE = "ludica_agent"  # the agent file's module, as load_agent names it
 MOVE_TEXT = 200  # characters of a move's text sent back
 
 
 def _error() -> str:
-    text = traceback.format_exc()
-    return text if len(text) <= ERROR_TEXT else "…" + text[-ERROR_TEXT:]
+    return crash_text(getattr(sys.modules.get(AGENT_MODULE), "__file__", None))
+
+
+def crash_text(agent_file: str | None) -> str:
+    """The exception being handled, as its traceback (at most ERROR_TEXT characters in all, its
+    end kept), then a line that says it and where in the agent's own file it was raised, or the
+    agent called what raised it: `IndexError: list index out of range (bot.py, line 6, in helper:
+    return moves[99])`. The referee's message quotes that line (the agent's own text, bounded
+    here; escaped where shown)."""
+    kind, error, tb = sys.exc_info()
+    frames = [f for f in traceback.extract_tb(tb) if agent_file is not None and f.filename == agent_file]
+    line = ""
+    if kind is not None and frames:
+        said = traceback.format_exception_only(kind, error)[-1].strip()[:CRASH_TEXT]
+        where, code = frames[-1], (frames[-1].line or "").strip()[:CRASH_TEXT]
+        line = (f"\n{said} ({os.path.basename(where.filename)}, line {where.lineno}, in "
+                f"{where.name[:CRASH_TEXT]}{': ' + code if code else ''})")
+    text, room = traceback.format_exc().rstrip(), ERROR_TEXT - len(line)
+    return (text if len(text) <= room else "…" + text[-room + 1:]) + line
 
 
 def load_agent(source: str, path: str) -> types.ModuleType:
     """The agent file as a module, from its text (read by the referee: the file itself is hidden
     from the agent)."""
-    module = types.ModuleType("ludica_agent")
+    module = types.ModuleType(AGENT_MODULE)
     module.__file__ = path
-    sys.modules["ludica_agent"] = module
+    sys.modules[AGENT_MODULE] = module
     exec(compile(source, path, "exec"), module.__dict__)
     return module
 

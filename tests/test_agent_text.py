@@ -67,7 +67,7 @@ def test_the_report_allows_only_its_own_script_by_its_hash(hostile_report):
     rules = dict(rule.strip().split(" ", 1) for rule in html.unescape(policy).split(";"))
     assert rules["default-src"] == "'none'" and rules["base-uri"] == "'none'" and rules["form-action"] == "'none'"
     scripts = re.findall(r"<script>(.*?)</script>", page, re.S)  # the executable ones (not the JSON data)
-    assert len(scripts) == 2  # static/board.js and static/replay.js
+    assert len(scripts) == 3  # static/board.js, static/replay.js and static/tables.js
     digests = [base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() for s in scripts]
     # only those scripts: no inline handler, no other script
     assert rules["script-src"] == " ".join(f"'sha256-{d}'" for d in digests)

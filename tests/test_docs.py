@@ -34,3 +34,40 @@ def test_a_python_block_runs_from_outside_the_repository(where, code, tmp_path):
     script.write_text(code, encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{where}:\n{done.stderr[-3000:]}"
+
+
+def _readme() -> str:
+    return " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())  # lines joined, as a reader does
+
+
+def test_the_isolation_cost_is_said_once_in_the_same_words():
+    """--help and the README say the same of --isolate-rules' cost, and its range is the per-call
+    rows of the README's benchmarks/isolation.py table."""
+    from ludica.arguments import ISOLATION_COST
+    readme = _readme()
+    assert ISOLATION_COST in readme and "measured by benchmarks/isolation.py" in ISOLATION_COST
+    assert len(re.findall(r"times an in-process call|x slower per call", readme)) == 1  # no other figure
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("`benchmarks/isolation.py` on this 2-core machine"):]
+    ratios = [float(r) for r in re.findall(r"per call\s.*?([\d.]+)x\n", table[: table.index("```\n\n")])]
+    low, high = re.search(r"(\d+) to (\d+) times an in-process call", ISOLATION_COST).groups()
+    assert (int(low), int(high)) == (round(min(ratios)), round(max(ratios))), ratios
+
+
+def test_every_command_takes_its_time_budgets_from_the_one_table(monkeypatch):
+    """Each command's --analysis-time and --game-time defaults are ludica/budgets.py's (changed
+    there, they change in the parser), and the README's table says the same."""
+    from ludica import budgets, cli
+    for command in ("tournament", "play", "evaluate", "demo"):
+        monkeypatch.setitem(budgets.BUDGETS, command, budgets.Budgets(123.0, 45.0, "a test's"))
+        parser = cli.build_parser()
+        args, _ = parser.parse_known_args([command, "tic-tac-toe", "--out", "x", "--black", "random", "--white",
+                                           "random"] if command != "demo" else [command])
+        assert (args.analysis_time, args.game_time) == (123.0, 45.0), command
+        monkeypatch.undo()
+        helped = " ".join(budgets.budget_help(command))
+        assert f"for `ludica {command}`" in helped and "README: Time budgets" in helped
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (`ludica (\w+)`|serve's Play page) \| ([\d.]+) \| ([\d.]+) \| (.+) \|$", readme, re.M)
+    said = {command or "serve Play page": (float(a), float(g), why) for _, command, a, g, why in rows}
+    assert said == {k: (b.analysis_time, b.game_time, b.why) for k, b in budgets.BUDGETS.items()}

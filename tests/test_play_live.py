@@ -183,3 +183,62 @@ def test_progress_lines_appear_when_the_output_is_piped(tmp_path):
                                "--out", str(tmp_path / "e"), *common], capture_output=True, text=True, timeout=600)
     assert evaluate.returncode == 0, evaluate.stderr
     assert "Small Board (6x6): 2 of 2 games, done; 4/4 games in all (100%), " in evaluate.stdout
+
+
+def test_piped_output_leaves_no_progress_bar_nor_compiling_notice(tmp_path):
+    """Output that is not a terminal gets plain lines alone: no last frame of a progress bar, and no
+    notice of compiling (an empty numba cache makes the evaluation compile, long enough for one)."""
+    common = ["--in-process", "--analysis-time", "0.2", "--game-time", "1"]
+    runs = {
+        "tournament": (["tournament", "tic-tac-toe", "--agent", "random", "--agent", "greedy",
+                        "--out", str(tmp_path / "t")], {}),
+        "evaluate": (["evaluate", "random", "greedy", "--no-builtins", "--no-unseen", "--stage", "tic-tac-toe",
+                      "--resamples", "20", "--out", str(tmp_path / "e")], {"NUMBA_CACHE_DIR": str(tmp_path / "cold")}),
+    }
+    for command, (arguments, env) in runs.items():
+        done = subprocess.run([sys.executable, "-m", "ludica.cli", *arguments, *common], capture_output=True, text=True,
+                              timeout=900, env={**os.environ, **env})
+        assert done.returncode == 0, done.stderr[-2000:]
+        said = done.stdout + done.stderr
+        assert "Tic-tac-toe: 2 of 2 games, done; 2/2 games in all (100%)" in said, said
+        bar = re.search(r"━ *\d+/\d+ ", said)  # a bar's frame: the bar, then the games done of the total
+        assert bar is None and "games (leader" not in said, f"{command}: a progress bar's last frame:\n{said}"
+        assert "compiling" not in said and "first run" not in said, f"{command}: a wait's notice in a log:\n{said}"
+
+
+CRASHER = '''NAME = "crasher"
+
+
+def helper(moves):
+    return moves[99]
+
+
+def analyze(stage, api, clock):
+    def strategy(state, legal_moves, clock):
+        if len(legal_moves) < 9:
+            raise ValueError("\\x1b]0;a title of its own\\x07" + "x" * 5000)
+        return helper(legal_moves)
+
+    return strategy
+'''
+
+
+@pytest.mark.parametrize("sandbox", [True, False], ids=["sandboxed", "in-process"])
+def test_play_says_where_a_python_agent_crashed(tmp_path, sandbox):
+    """The forfeit's line names the exception, the agent's file and line and the code there (the
+    last frame in the agent's own file); an exception's text is the agent's: bounded, inert."""
+    agent = tmp_path / "crasher.py"
+    agent.write_text(CRASHER)
+    for black, white, where in (("crasher.py", "random", "line 5, in helper: return moves[99]"),
+                                ("random", "crasher.py", "line 11, in strategy: raise ValueError(")):
+        done = subprocess.run([sys.executable, "-m", "ludica.cli", "play", "tic-tac-toe", "--black", black, "--white",
+                               white, "--game-time", "5", *([] if sandbox else ["--in-process"])],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        line = next(ln for ln in done.stdout.splitlines() if "(crasher) failed (crash): " in ln)
+        assert f"(crasher.py, {where}" in line, line
+        assert "\x1b" not in done.stdout and len(line) < 400  # the message bounded, its escape shown as text
+        if white == "random":
+            assert "IndexError: list index out of range (crasher.py" in line
+        else:
+            assert "ValueError: \\x1b]0;a title of its own" in line

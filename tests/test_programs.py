@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -446,3 +447,30 @@ def test_one_game_and_the_play_page_guard_their_stage_file_and_folders(tmp_path,
     while game.end is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert game.end is not None and "is the stage file" in " ".join(game.end["log"]), game.end
+
+
+# a Python program that writes its lines and never flushes them (a pipe is block-buffered);
+# FLUSH_READY: it flushes its `ready`, so only its moves stay in its buffer
+UNFLUSHED = '''import sys
+FLUSH_READY = {flush}
+for line in sys.stdin:
+    if line.startswith("prepare"):
+        sys.stdout.write("ready\\n")
+        if FLUSH_READY:
+            sys.stdout.flush()
+    elif line.strip() and all(w.lstrip("-").isdigit() for w in line.split()) and len(line.split()) < 9:
+        sys.stdout.write(line.split()[0] + "\\n")  # the first legal action, never flushed
+'''
+
+
+@pytest.mark.parametrize("flush, missing", [(False, "no `ready` line received"),
+                                            (True, "no answer to the move request")], ids=["ready", "move"])
+def test_a_program_that_never_flushes_is_told_which_line_never_came(tmp_path, flush, missing):
+    (tmp_path / "quiet.py").write_text(UNFLUSHED.format(flush=flush))
+    (tmp_path / "quiet.agent").write_text('name = "quiet"\ncommand = ["python3", "quiet.py"]\nfiles = ["quiet.py"]\n')
+    done = subprocess.run([sys.executable, "-m", "ludica.cli", "play", "tic-tac-toe", "--black", "quiet.agent",
+                           "--white", "random", "--analysis-time", "1", "--game-time", "1"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("Black (quiet) "))
+    assert f"{missing}: did it flush its output? (Python: print(..., flush=True); C: fflush(stdout)" in line, line

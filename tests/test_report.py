@@ -112,7 +112,7 @@ def test_a_view_renders_alone_with_agents_names_as_text():
     board = report.leaderboard(summary)
     shown = page.render("leaderboard.html.j2", leaderboard=board)
     assert "<img" not in shown and "</script>" not in shown
-    rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]*)</td>", shown)
+    rows = re.findall(r"<tr><td>(\d+)</td><td class=\"words\">([^<]*)</td>", shown)
     assert sorted(name for _, name in rows) == sorted([html.escape(HOSTILE), "random"])
     assert f'<p class="warning">warning: {html.escape(HOSTILE)} lost</p>' in shown
     assert shown.count("<svg") == 1 and "<h2>Leaderboard</h2>" in shown

@@ -65,7 +65,7 @@ def test_the_leaderboard_renders(report):
     html = dom(report)
     table = html[html.index('<table class="leaderboard">'):]
     table = table[: table.index("</table>")]
-    rows = re.findall(r"<tr><td>(\d+)</td><td>([a-z]+)</td>", table)
+    rows = re.findall(r"<tr><td>(\d+)</td><td class=\"words\">([a-z]+)</td>", table)
     assert sorted(name for _, name in rows) == ["greedy", "random"]
     assert html.count("<svg") >= 4  # the plots and the replay's board
 

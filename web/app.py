@@ -26,19 +26,20 @@ from ..gdl.diagnostics import LudicaError
 from . import live, play
 from .folders import Folders
 from .runs import RunWatch
-from .stages import StageSet, shown, stage_sets, stage_view
+from .stages import MANIFEST_NUMBERS, StageSet, shown, stage_sets, stage_view
 
 __all__ = ["LOOPBACK_NAMES", "HostGuard", "create_app"]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")  # the names a browser on this machine reaches it by
 
-PAGE_SCRIPT = "serve.js"  # every page's own: boards drawn, a run's views kept live
+# every page's own: its tables' scroll cue, boards drawn, a run's views kept live
+PAGE_SCRIPTS = ("tables.js", "serve.js")
 
 
 def scripts(*names: str) -> tuple[str, ...]:
     """The static files `names` a page inlines (board.js, the one board renderer; replay.js), then
-    the page's own script."""
-    return (*names, PAGE_SCRIPT)
+    the page's own scripts."""
+    return (*names, *PAGE_SCRIPTS)
 
 
 def render_page(template: str, scripts: tuple[str, ...] = (), **context) -> HTMLResponse:
@@ -115,7 +116,7 @@ def create_app(folders: Folders, *, resamples: int = 200, poll: float = 1.0,
         return page("serve_index.html.j2", sets=sets, runs=[w.folder for w in watches])
 
     async def stages_page(request: Request):
-        return page("serve_stages.html.j2", sets=sets)
+        return page("serve_stages.html.j2", scripts(), sets=sets, shown=shown, k_means=MANIFEST_NUMBERS["K"])
 
     async def stage_page(request: Request):
         k, chosen = stage_set(request)

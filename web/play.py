@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route
 
+from ..budgets import BUDGETS
 from ..compiler import compile as compile_stage
 from ..files import bounded_json
 from ..gdl import ast as A
@@ -44,9 +45,9 @@ from .stages import board_spec
 __all__ = ["PlayGame", "PlayRoom", "Refused", "WebSource", "routes"]
 
 _RESIGN = object()  # what the resign button puts in a person's queue
-# the new game form's clocks: an agent's game time as in every run; a person's 30 minutes
-# (ludica play's too); a second of analysis, so a game starts at once (a run's default is 60)
-FORM = {"game_time": Options.game_time, "human_time": HUMAN_TIME, "analysis_time": 1.0}
+# the new game form's clocks (ludica/budgets.py): a person's 30 minutes (ludica play's too)
+FORM = {"game_time": BUDGETS["serve Play page"].game_time, "human_time": HUMAN_TIME,
+        "analysis_time": BUDGETS["serve Play page"].analysis_time}
 ABANDON_AFTER = 60.0  # seconds with no page following a person's game before they resign it
 _LOOK_S = 0.1  # how often a game's event stream looks for new moments (a ply is shown within it)
 

@@ -20,7 +20,7 @@ from ..gdl.diagnostics import LudicaError, StageFileError
 from ..sampler.cost import TAU_GAMES, counted_games, tau
 from ..sampler.edits import describe
 
-__all__ = ["StageSet", "StageView", "board_spec", "stage_sets", "stage_view"]
+__all__ = ["MANIFEST_NUMBERS", "StageSet", "StageView", "board_spec", "shown", "stage_sets", "stage_view"]
 
 MANIFEST = "manifest.json"
 
@@ -101,7 +101,7 @@ def _changes(stage_set: StageSet, entry: dict, stage) -> str | None:
 
 
 # a sampled stage's numbers in its manifest (sampler/output.py), as its page names them
-_MANIFEST_NUMBERS = {"K": "K = bits + log2 τ", "bits": "bits of the change from its base",
+MANIFEST_NUMBERS = {"K": "K = bits + log2 τ", "bits": "bits of the change from its base",
                      "multiplicity": "draws that gave it", "levin_weight": "weight in the set"}
 
 
@@ -132,7 +132,7 @@ def stage_view(stage_set: StageSet, path: Path) -> StageView:
     rendered = [d.render(text, str(path)) for d in diagnostics]
     errors = sum(d.is_error for d in diagnostics)
     entry = stage_set.entry(path.name)
-    numbers = {label: entry[k] for k, label in _MANIFEST_NUMBERS.items() if k in entry}
+    numbers = {label: entry[k] for k, label in MANIFEST_NUMBERS.items() if k in entry}
     if isinstance(entry.get("divergence"), dict):
         numbers["divergence from the base (± s.e.)"] = (f"{entry['divergence'].get('value')} ± "
                                                          f"{entry['divergence'].get('se')}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ludica import stages as bundled
-from ludica.arguments import chosen_agents, seconds, stage_path
+from ludica.arguments import budget_options, chosen_agents, stage_path
 from ludica.commands import check, tournament
 
 DEMO_STAGES = ("standard-8x8", "small-board-6x6", "tic-tac-toe")
@@ -16,8 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("--out", default="ludica-demo", metavar="DIR", help="where the results go (default ./ludica-demo)")
     p.add_argument("--stage", action="append", metavar="STAGE",
                    help=f"play on this stage (repeat the option; default {', '.join(DEMO_STAGES)})")
-    p.add_argument("--analysis-time", type=seconds, default=2.0, metavar="S")
-    p.add_argument("--game-time", type=seconds, default=2.0, metavar="S")
+    budget_options(p, "demo")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=run)
 

@@ -81,7 +81,7 @@ def add_parser(sub) -> None:
     p.add_argument("--resamples", type=resamples_count, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
     p.add_argument("--out", default="ludica-eval", metavar="DIR", help="the run folder (default ./ludica-eval)")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only what is missing")
-    episode_options(p, 2.0, 2.0)
+    episode_options(p, "evaluate")
     jobs_option(p)
     agent_command_option(p)
     p.set_defaults(run=run)
@@ -269,8 +269,9 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
                   f"analysis {args.analysis_time:g} s, game {args.game_time:g} s; results in {out}")
     separating = args.until_separated or bool(args.separate)
     limits = Limits(args.max_time, separating)
-    # the pace and the time left, bound by the stopping rules (ludica/timeleft.py): said in plain lines
-    # when no bar is drawn, else silent, read by the bar's column
+    # where the output is not a terminal, no bar (its last frame would be left in the log) and no notice
+    # of a wait (compiling): plain lines instead. The pace and the time left, bound by the stopping rules
+    # (ludica/timeleft.py), are said in those lines, else read by the bar's column
     plain = None if console.is_terminal else PlainProgress(limits=limits)
     pace = plain or PlainProgress(say=lambda line: None, limits=limits)
 
@@ -279,7 +280,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
             return Text(pace.left() or "")
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeLeft(), console=console) as progress:
+                  TimeLeft(), console=console, disable=not console.is_terminal) as progress:
         bar = {}
 
         def on_plan(left: int, total: int) -> None:
@@ -304,7 +305,8 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
             pace.game(g["title"])
 
         def on_wait(message: str) -> None:
-            progress.console.print(f"[dim]{inert_rich(message)}[/]")
+            if plain is None:
+                progress.console.print(f"[dim]{inert_rich(message)}[/]")
 
         def on_estimate(point) -> None:
             progress.console.print(anytime_line(point))

@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("--black", required=True, metavar="AGENT", help="an agent, or human: you play at the terminal")
     p.add_argument("--white", required=True, metavar="AGENT", help="an agent, or human: you play at the terminal")
     p.add_argument("--quiet", action="store_true", help="print only the result line: who won, and why the game ended")
-    episode_options(p, 10.0, 10.0)
+    episode_options(p, "play")
     p.set_defaults(run=run, games=1)
 
 

@@ -95,7 +95,7 @@ def run(args) -> int:
     except ValueError as err:  # an unknown family: said by the Spec
         raise gdl.LudicaError(str(err)) from None
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console) as progress:
+                  console=console, disable=not console.is_terminal) as progress:  # piped: no bar left in the log
         task = progress.add_task("preparing: the public stages' fingerprints" + (
             ", the base's score for divergence" if spec.measures_divergence else "") + " (the first run also "
             "compiles the kernels, about a minute)", total=args.n)

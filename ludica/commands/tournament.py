@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("--games", type=games_count, default=1, help="games per seating: each ordered pair plays N (default 1)")
     p.add_argument("--out", required=True, metavar="DIR", help="results.sqlite, logs/, leaderboard.md")
     p.add_argument("--resume", action="store_true", help="continue the run in DIR: play only the missing games")
-    episode_options(p, 60.0, 10.0)
+    episode_options(p, "tournament")
     jobs_option(p)
     agent_command_option(p)
     p.set_defaults(run=run)
@@ -55,7 +55,7 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
     per_stage = len(entrants) * (len(entrants) - 1) * options.games
     plain = None if console.is_terminal else PlainProgress(per_stage * len(unique_stages(load(p) for p in paths)))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=False) as progress:
+                  console=console, transient=False, disable=plain is not None) as progress:
         task: dict[str, TaskID] = {}  # a stage's bar by its title; "last", "preparing"
 
         def on_stage(name: str, todo: int) -> None:
