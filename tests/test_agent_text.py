@@ -153,7 +153,7 @@ def test_warnings_and_tables_show_an_agents_exception_and_name_inert(tmp_path, c
     out = capsys.readouterr().out
     _shows_inert(out)
     assert f"warning: {MARKUP} lost 2 of its 2 games (100%) by forfeit — no-strategy ×2: RuntimeError: " \
-           "\\x1b[31m[red]boom[/] (boom.py, line 5)" in out
+           "\\x1b[31m[red]boom[/] (boom.py, line 5" in out
     assert any(MARKUP in line and "0.0%" in line for line in out.splitlines())  # its row in the leaderboard
 
 
