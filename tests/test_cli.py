@@ -129,7 +129,8 @@ def test_demo_runs_a_tournament_of_the_builtins(tmp_path, capsys):
 
 
 def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypatch):
-    """The run's warm-up may say it is compiling before any stage has a progress line."""
+    """The run's warm-up may wait (compiling) before any stage has a progress line: nothing fails in
+    the threads, and a piped log (as here) gets no notice of it, as issue 38 asks."""
     import threading
     from contextlib import contextmanager
 
@@ -147,7 +148,7 @@ def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypat
     args = ["demo", "--stage", "tic-tac-toe", "--out", str(tmp_path), "--analysis-time", "0.5", "--game-time", "0.5"]
     assert main(args) == 0
     assert not failures
-    assert "compiling the engine's kernels" in capsys.readouterr().out
+    assert "compiling the engine's kernels" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("option, value, reason", [
