@@ -37,6 +37,7 @@ from ..runtime.entrants import MODEL_PREFIX
 from ..runtime.records import EDITED, StoreError
 from ..runtime.human import HUMAN, HUMAN_TIME
 from ..runtime.plans import MODEL_TIME
+from ..runtime.referee import result_of
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
@@ -554,7 +555,7 @@ def _ending(game, state, g: dict, store_path: str, stage_name: str) -> str:
     except ValueError:
         raise StoreError(f"{where}: its moves do not end the game on {stage_name[:60]!r}, yet its reason is "
                          f"'normal' (the rules ended it); {EDITED}") from None
-    if g["result"] != {0: "black", 1: "white", None: "draw"}[ending.winner]:
+    if g["result"] != result_of(ending.winner):
         raise StoreError(f"{where}, column result: {str(g['result'])[:20]!r}, but by the rules {ending}; {EDITED}")
     return str(ending)
 

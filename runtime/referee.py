@@ -94,9 +94,12 @@ class GameRecord:
 
     @property
     def result(self) -> str:
-        if self.winner is not None:
-            return SEAT_NAMES[self.winner].lower()
-        return "none" if all(self.forfeited) else "draw"
+        return "none" if self.winner is None and all(self.forfeited) else result_of(self.winner)
+
+
+def result_of(winner: int | None) -> str:
+    """A game's result as the store keeps it, from its winner: "black", "white" or "draw"."""
+    return "draw" if winner is None else SEAT_NAMES[winner].lower()
 
 
 @dataclass(frozen=True)
