@@ -645,8 +645,7 @@ HIDINGS: tuple[type[Hiding], ...] = (OpponentPieces,)
 
 class Refusal(Concept):
     """`refused WHAT`: what follows a try the true position refuses. Either way the mover is told
-    the try was refused and sees the true content of the cells the move needed (its destination,
-    and the cells a slide passes over)."""
+    the try was refused and sees the true content of the move's destination."""
 
     alternatives: ClassVar[str] = "refusal_kind"
     statement: ClassVar[str] = "refused"
@@ -659,7 +658,7 @@ class Retry(Refusal, Node):
     keyword: ClassVar[str] = "retry"
     rule: ClassVar[str] = "refused_retry"
     sentence: ClassVar[str] = ("A try the true board refuses is not played: you are told so, you see what is "
-                                "truly on the cells it needed, and you try again.")
+                                "truly on the cell it was to reach, and you try again.")
 
 
 @dataclass(frozen=True)
@@ -669,7 +668,7 @@ class LoseTurn(Refusal, Node):
     keyword: ClassVar[str] = "lose-turn"
     rule: ClassVar[str] = "refused_lose_turn"
     sentence: ClassVar[str] = ("A try the true board refuses is not played: you are told so, you see what is "
-                                "truly on the cells it needed, and your turn is over.")
+                                "truly on the cell it was to reach, and your turn is over.")
 
 
 REFUSALS: tuple[type[Refusal], ...] = (Retry, LoseTurn)

@@ -14,8 +14,7 @@ view of the board (a try), never shown the true board:
   the other player sees only the cells where one of its own pieces appeared, vanished or changed
   side (`hidden opponent-pieces`: a player always sees its own pieces).
 - A try the true position does not allow is refused: the board does not change, its player is told,
-  sees the true content of the cells the move needed (its destination, and the cells a slide passes
-  over), and then tries again (`refused retry`) or loses its turn (`refused lose-turn`). A refused
+  sees the true content of the move's destination, and then tries again (`refused retry`) or loses its turn (`refused lose-turn`). A refused
   try is not offered again to that player until one of its tries is played (or the board is shown to
   it, below): so a turn has at most as many tries as moves.
 - A player with no move in truth is told so: it passes if the rules give it a pass (its only try),
@@ -38,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..ast import LoseTurn, OpponentPieces, Retry, Slide, Stage, TurnCount
+from ..ast import LoseTurn, OpponentPieces, Retry, Stage, TurnCount
 from ..game import PASS, Move
 from .game import _CACHE_SIZE, Outcome, ReferenceGame, State
 from .moves import EMPTY, piece
@@ -207,21 +206,6 @@ class DarkGame:
         """The tries of the player to move (empty once the game is over)."""
         return list(self._tries(state))
 
-    def _needed(self, move: Move) -> list[int]:
-        """The cells a move needs, which a refusal shows its player: its destination, and for a slide
-        the cells it passes over."""
-        topo = self.topology
-        assert move.dst is not None
-        dst = topo.index(*move.dst)
-        kinds = {type(rule.kind) for rule in self.stage.moves}
-        if move.src is None or Slide not in kinds:
-            return [dst]
-        src = topo.index(*move.src)
-        for ray in (topo.rays[d][src] for d in range(len(topo.rays))):
-            if dst in ray:
-                return list(ray[: ray.index(dst) + 1])
-        return [dst]
-
     def apply_counted(self, state: DarkState, move: Move) -> tuple[DarkState, int]:
         """The position after the try `move`, and the pieces it took (0 if refused)."""
         tries = self._tries(state)
@@ -237,7 +221,9 @@ class DarkGame:
             refused[p] = frozenset()
         else:
             after, taken = State(truth.cells, self._after_refusal(p), truth.mover, truth.ply), 0
-            shown = tuple((i, truth.cells[i]) for i in sorted(set(self._needed(move))))
+            assert move.dst is not None  # a pass is always played
+            dst = self.topology.index(*move.dst)
+            shown = ((dst, truth.cells[dst]),)
             seen = [shown, ()] if p == 0 else [(), shown]
             refused[p] = refused[p] | {move}
         views = tuple(_seeing(view, sight) for view, sight in zip(state.views, seen))
