@@ -14,7 +14,7 @@ import numpy as np
 
 from ..gdl.ast import FewestPieces, MostPieces, Stage
 from ..gdl.checks import check_stage, sound
-from ..gdl.diagnostics import InternalError, StageError
+from ..gdl.diagnostics import InternalError, LudicaError, StageError
 from ..gdl.ending import Ending, explain
 from ..gdl.game import Move
 from ..gdl.interpreter import State
@@ -415,7 +415,7 @@ class CompiledGame:
         return Playouts(lengths, returns, int((winners == K.CUT).sum()))
 
 
-class HiddenInformationError(ValueError):
+class HiddenInformationError(LudicaError, ValueError):
     """A stage with hidden information, which the compiled kernels do not play yet."""
 
     def __init__(self, name: str):
