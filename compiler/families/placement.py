@@ -198,16 +198,27 @@ def _drop(moves, n, k):
 
 
 @inline
+def _next_up(state, cell, cols):
+    """Under `place gravity`, the cell that becomes playable once `cell` is filled: its column's next
+    empty cell up (past pieces and blocked cells: everything below is filled), or -1.
+
+    state: int32[n_cells + 3] — the position after the move, read
+    """
+    i = cell - cols
+    while i >= 0 and state[i] != 0:
+        i -= cols
+    return i
+
+
+@inline
 def _refill(moves, n, k, state, cols):
     """The legal moves of `place gravity` once moves[k] is played: the column's next empty cell up
-    (past pieces and blocked cells: everything below is filled) takes its place, if there is one.
+    takes its place, if there is one (_next_up).
 
     moves: int32[at least n] — the legal cells, changed in place
     state: int32[n_cells + 3] — the position after the move, read
     """
-    i = moves[k] - cols
-    while i >= 0 and state[i] != 0:
-        i -= cols
+    i = _next_up(state, moves[k], cols)
     n = _drop(moves, n, k)
     return _insert(moves, n, i) if i >= 0 else n
 
@@ -265,18 +276,18 @@ def _ply_status(position, tables, work):
 
 
 @inline
-def _advance(position, listed, k, tables, work):
-    """The k-th listed cell, filled; the list kept up to date (_drop, _refill) and the union-finds.
+def _fill(position, last, tables, work):
+    """The mover's piece on the empty cell `last`: the state, counts, sides and union-finds, the
+    next player; not the moves listed (the position's n is the parent's). Returns (position, bad).
 
     position: tuple — _ply_status's
     tables: Tables — the family's tables
-    work: tuple — _begin's (its state, moves, counts and sets read and written)
+    work: tuple — _begin's (its state, counts, sets and sides read and written)
     """
-    player, ply, n, last, empties = position
-    state, moves, counts, sets, _, connect, gravity, sides, _, _, _ = work
+    player, ply, n, _, empties = position
+    state, _, counts, sets, _, connect, _, sides, _, _, _ = work
     game = tables.game
     size = game[K.G_CELLS]
-    last = np.int64(moves[k])
     state[last] = player + 1
     if game[K.G_BITBOARD]:
         sides[player] |= np.uint64(1) << np.uint64(last)
@@ -289,8 +300,25 @@ def _advance(position, listed, k, tables, work):
         return position, True
     state[size + K.TO_MOVE] = nxt
     state[size + K.PLY] = ply + 1
-    n = _refill(moves, n, k, state, game[K.G_COLS]) if gravity else _drop(moves, n, k)
-    return (np.int64(nxt), ply + 1, np.int64(n), last, empties - 1), False
+    return (np.int64(nxt), ply + 1, n, last, empties - 1), False
+
+
+@inline
+def _advance(position, listed, k, tables, work):
+    """The k-th listed cell, filled (_fill); the list kept up to date (_drop, _refill).
+
+    position: tuple — _ply_status's
+    tables: Tables — the family's tables
+    work: tuple — _begin's (its state, moves, counts and sets read and written)
+    """
+    moves, gravity = work[1], work[6]
+    n = position[2]
+    position, bad = _fill(position, np.int64(moves[k]), tables, work)
+    if bad:
+        return position, True
+    n = _refill(moves, n, k, work[0], tables.game[K.G_COLS]) if gravity else _drop(moves, n, k)
+    player, ply, _, last, empties = position
+    return (player, ply, np.int64(n), last, empties), False
 
 
 _games = playout_kernel(_begin, _ply_status, _advance)
@@ -495,22 +523,6 @@ def _dark_status(position, tables, work):
 
 
 @inline
-def _find(moves, n, cell):
-    """The index of `cell` in the row-major list moves[:n], which holds it.
-
-    moves: int32[at least n] — the truth's legal cells
-    """
-    lo, hi = 0, n - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if moves[mid] < cell:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-@inline
 def _dark_advance(position, listed, k, tables, work):
     """The k-th try of the player to move: played if its cell is empty in truth (_advance), else
     refused (the cell seen taken; the turn lost under `refused lose-turn`). Returns (position, bad).
@@ -529,9 +541,12 @@ def _dark_advance(position, listed, k, tables, work):
         views[player, cell] = player + 1
     mine = tries[player]
     counts[player] = _refill(mine, counts[player], k, views[player], cols) if gravity else _drop(mine, counts[player], k)
-    if state[cell] == 0:
-        truth, bad = _advance(position[0], listed, _find(base[1], n, cell), tables, base)
-        return (truth, False), bad
+    if state[cell] == 0:  # played: the truth's moves are only counted (its list is not read)
+        truth, bad = _fill(position[0], np.int64(cell), tables, base)
+        if gravity and _next_up(state, cell, cols) >= 0:
+            return (truth, False), bad
+        player, ply, _, last, empties = truth
+        return ((player, ply, n - 1, last, empties), False), bad
     if information[1] == K.LOSE_TURN:
         state[tables.game[K.G_CELLS] + K.TO_MOVE] = 1 - player
         return ((np.int64(1 - player), ply, n, last, empties), False), False
