@@ -478,7 +478,59 @@ step = step_kernel(_GAME, _describe, _play_move)  # calls.step for the family
 # In a pure placement game a cell only fills, so a player's view errs only by showing empty a cell its
 # opponent filled: the moves its view allows are the truth's and more, a try is played exactly when
 # its cell is empty in truth, and a refused try shows the cell taken, so it is never offered again.
-# Each player's tries are kept listed as the truth's moves are (_drop, _refill), one list per view.
+# Each player's tries are a set of cells, a bitmap (bit i of word i // 64: cell i), and the k-th try
+# is its k-th cell in row-major order, as in a list (_select): a try clears its bit (and under
+# gravity sets the column's next cell up) instead of shifting a list.
+_ONES, _HIGHS = np.uint64(0x0101010101010101), np.uint64(0x8080808080808080)
+
+
+@kernel
+def _bytes_select():
+    """The table of _select within a byte: entry 8 * b + r is the bit number of the r-th set bit of
+    the byte b (lowest first; 0 where b has no r-th bit).
+
+    -> in_byte: int64[2048] — a new array
+    """
+    in_byte = np.zeros(2048, np.int64)
+    for b in range(256):
+        r = 0
+        for i in range(8):
+            if (b >> i) & 1:
+                in_byte[8 * b + r] = i
+                r += 1
+    return in_byte
+
+
+@inline
+def _select(tries, k, in_byte):
+    """The k-th cell (from 0, row-major) of the bitmap `tries`, which holds more than k: the word
+    holding it, then its byte, found with a byte-wise count (broadword selection, no branch within
+    a word), then the bit, in the table.
+
+    tries: uint64[n_words] — one player's tries, bit i % 64 of word i // 64 for cell i
+    in_byte: int64[2048] — _bytes_select's table
+    """
+    w = 0
+    while True:
+        word = tries[w]
+        s = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
+        s = (s & np.uint64(0x3333333333333333)) + ((s >> np.uint64(2)) & np.uint64(0x3333333333333333))
+        sums = ((s + (s >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)) * _ONES  # byte b: bits of bytes 0..b
+        held = np.int64(sums >> np.uint64(56))
+        if k < held:
+            break
+        k -= held
+        w += 1
+    below = (((np.uint64(k) * _ONES) | _HIGHS) - sums) & _HIGHS  # the bytes holding at most k bits up to them
+    place = (((below >> np.uint64(7)) * _ONES) >> np.uint64(56)) << np.uint64(3)  # the cell's byte, 8 * its index
+    rank = np.uint64(k) - (((sums << np.uint64(8)) >> place) & np.uint64(0xFF))  # its rank within that byte
+    return 64 * w + np.int64(place) + in_byte[((word >> place) & np.uint64(0xFF)) * np.uint64(8) + rank]
+
+
+@inline
+def _flip(tries, cell):
+    """Cell `cell` into or out of the bitmap `tries` (uint64[n_words]), changed in place."""
+    tries[cell >> 6] ^= np.uint64(1) << np.uint64(cell & 63)
 
 
 @inline
@@ -487,18 +539,18 @@ def _dark_begin(starts, number, tables, work):
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     tables: Tables — the family's tables
-    work: tuple — (_begin's work, views int32[2, n_cells], tries int32[2, n_cells], counts int64[2],
-        information int32[2]: the hiding's and the refusal's codes)
+    work: tuple — (_begin's work, views int32[2, n_cells]: each player's view (only gravity reads
+        one), tries uint64[2, n_words]: each player's tries as a bitmap, counts int64[2]: how
+        many, information int32[2]: the hiding's and the refusal's codes, tries_at uint64[n_starts,
+        n_words]: each start's moves as a bitmap, in_byte: _bytes_select's table)
     """
-    base, views, tries, counts = work[0], work[1], work[2], work[3]
+    base, views, tries, counts, tries_at = work[0], work[1], work[2], work[3], work[5]
     position = _begin(starts, number, tables, base)
-    state, moves = base[0], base[1]
-    size = tables.game[K.G_CELLS]
+    start = number % starts.shape[0]
     for p in range(2):
-        for i in range(size):
-            views[p, i] = state[i]
-        for i in range(position[2]):
-            tries[p, i] = moves[i]
+        if base[6]:
+            copy_into(views[p], base[0][: views.shape[1]])
+        copy_into(tries[p], tries_at[start])
         counts[p] = position[2]
     return position, False
 
@@ -506,8 +558,8 @@ def _dark_begin(starts, number, tables, work):
 @inline
 def _dark_status(position, tables, work):
     """ply.playout_kernel's status: the truth's ends (_ply_status), and the tries of the player to
-    move from its list (listed: 0). After a try refused to a player who tries again, the truth is
-    as it was, going on: its ends are not read again.
+    move (listed: 0). After a try refused to a player who tries again, the truth is as it was,
+    going on: its ends are not read again.
 
     position: tuple — (_ply_status's position of the truth, whether the last try was refused and
         its player tries again)
@@ -524,25 +576,32 @@ def _dark_status(position, tables, work):
 
 @inline
 def _dark_advance(position, listed, k, tables, work):
-    """The k-th try of the player to move: played if its cell is empty in truth (_advance), else
+    """The k-th try of the player to move: played if its cell is empty in truth (_fill), else
     refused (the cell seen taken; the turn lost under `refused lose-turn`). Returns (position, bad).
 
     position: tuple — _dark_status's
     tables: Tables — the family's tables
     work: tuple — _dark_begin's
     """
-    base, views, tries, counts, information = work[0], work[1], work[2], work[3], work[4]
+    base, views, tries, counts, information, in_byte = work[0], work[1], work[2], work[3], work[4], work[6]
     player, ply, n, last, empties = position[0]
     state, gravity = base[0], base[6]
     cols = tables.game[K.G_COLS]
-    cell = tries[player, k]
-    views[player, cell] = state[cell]  # played or refused, the player sees what is there now
-    if state[cell] == 0:
-        views[player, cell] = player + 1
     mine = tries[player]
-    counts[player] = _refill(mine, counts[player], k, views[player], cols) if gravity else _drop(mine, counts[player], k)
+    cell = _select(mine, k, in_byte)
+    _flip(mine, cell)
+    if gravity:  # played or refused, the player sees what is there now; its column's next cell up
+        view = views[player]
+        view[cell] = state[cell] if state[cell] != 0 else player + 1
+        up = _next_up(view, cell, cols)
+        if up >= 0:
+            _flip(mine, up)
+        else:
+            counts[player] -= 1
+    else:
+        counts[player] -= 1
     if state[cell] == 0:  # played: the truth's moves are only counted (its list is not read)
-        truth, bad = _fill(position[0], np.int64(cell), tables, base)
+        truth, bad = _fill(position[0], cell, tables, base)
         if gravity and _next_up(state, cell, cols) >= 0:
             return (truth, False), bad
         player, ply, _, last, empties = truth
@@ -568,8 +627,14 @@ def _dark_playouts(starts, first_game, seed, max_tries, ints, bits, information,
     """
     tables = unpack(ints, bits)
     size = tables.game[K.G_CELLS]
-    work = (_start_work(starts, tables), np.empty((2, size), np.int32), np.empty((2, size), np.int32),
-            np.zeros(2, np.int64), information.copy())
+    base = _start_work(starts, tables)
+    words = (size + 63) // 64
+    tries_at = np.zeros((starts.shape[0], words), np.uint64)
+    for s in range(starts.shape[0]):
+        for i in range(base[8][s, 0]):
+            _flip(tries_at[s], base[9][s, i])
+    work = (base, np.empty((2, size), np.int32), np.empty((2, words), np.uint64), np.zeros(2, np.int64),
+            information.copy(), tries_at, _bytes_select())
     _dark_games(starts, first_game, seed, max_tries, tables, work, lengths, winners)
 
 
