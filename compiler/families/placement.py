@@ -224,10 +224,10 @@ def _refill(moves, n, k, state, cols):
 
 
 @inline
-def _begin(starts, number, tables, work):
+def _begin_truth(starts, number, tables, work):
     """A game's first position (player to move, ply, moves, the cell just played, empty cells): the
-    start's cells in work's state, and what _playouts read of the start once a batch: its moves
-    listed, its pieces counted (and on a board of at most 64 cells, as bitboards), its union-finds
+    start's cells in work's state, and what _playouts read of the start once a batch (its moves
+    listed: _begin copies them), its pieces counted (and on a board of at most 64 cells, as bitboards), its union-finds
     (reading them again every game cost tic-tac-toe's games a quarter of their time, measured).
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
@@ -238,7 +238,7 @@ def _begin(starts, number, tables, work):
         moves, pieces of each player and empty cells, moves_of int32[n_starts, n_cells]: each
         start's moves listed, sides_at uint64[n_starts, 2]: each start's sides)
     """
-    state, moves, counts, sets, sets_of, connect, gravity, sides, firsts, moves_of, sides_at = work
+    state, _, counts, sets, sets_of, connect, _, sides, firsts, _, sides_at = work
     start = number % starts.shape[0]
     game = tables.game
     size = game[K.G_CELLS]
@@ -249,12 +249,23 @@ def _begin(starts, number, tables, work):
     first = firsts[start]
     counts[0], counts[1] = first[1], first[2]
     sides[0], sides[1] = sides_at[start, 0], sides_at[start, 1]
-    n = first[0]
-    listed = moves_of[start]
-    for i in range(n):
-        moves[i] = listed[i]
     # the cell just played: none at the start (not a literal: see _any_connect)
-    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), n, np.int64(-1), first[3])
+    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), first[0], np.int64(-1), first[3])
+
+
+@inline
+def _begin(starts, number, tables, work):
+    """A game's first position (_begin_truth) and its moves listed in work's moves.
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    tables: Tables — the family's tables
+    work: tuple — _begin_truth's
+    """
+    position = _begin_truth(starts, number, tables, work)
+    moves, listed = work[1], work[9][number % starts.shape[0]]
+    for i in range(position[2]):
+        moves[i] = listed[i]
+    return position
 
 
 @inline
@@ -489,9 +500,9 @@ def _bytes_select():
     """The table of _select within a byte: entry 8 * b + r is the bit number of the r-th set bit of
     the byte b (lowest first; 0 where b has no r-th bit).
 
-    -> in_byte: int64[2048] — a new array
+    -> in_byte: uint8[2048] — a new array
     """
-    in_byte = np.zeros(2048, np.int64)
+    in_byte = np.zeros(2048, np.uint8)
     for b in range(256):
         r = 0
         for i in range(8):
@@ -508,7 +519,7 @@ def _select(tries, k, in_byte):
     a word), then the bit, in the table.
 
     tries: uint64[n_words] — one player's tries, bit i % 64 of word i // 64 for cell i
-    in_byte: int64[2048] — _bytes_select's table
+    in_byte: uint8[2048] — _bytes_select's table
     """
     w = 0
     while True:
@@ -524,7 +535,7 @@ def _select(tries, k, in_byte):
     below = (((np.uint64(k) * _ONES) | _HIGHS) - sums) & _HIGHS  # the bytes holding at most k bits up to them
     place = (((below >> np.uint64(7)) * _ONES) >> np.uint64(56)) << np.uint64(3)  # the cell's byte, 8 * its index
     rank = np.uint64(k) - (((sums << np.uint64(8)) >> place) & np.uint64(0xFF))  # its rank within that byte
-    return 64 * w + np.int64(place) + in_byte[((word >> place) & np.uint64(0xFF)) * np.uint64(8) + rank]
+    return 64 * w + np.int64(place) + np.int64(in_byte[((word >> place) & np.uint64(0xFF)) * np.uint64(8) + rank])
 
 
 @inline
@@ -545,7 +556,7 @@ def _dark_begin(starts, number, tables, work):
         n_words]: each start's moves as a bitmap, in_byte: _bytes_select's table)
     """
     base, views, tries, counts, tries_at = work[0], work[1], work[2], work[3], work[5]
-    position = _begin(starts, number, tables, base)
+    position = _begin_truth(starts, number, tables, base)  # the truth's moves are only counted
     start = number % starts.shape[0]
     for p in range(2):
         if base[6]:
