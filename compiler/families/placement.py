@@ -224,11 +224,12 @@ def _refill(moves, n, k, state, cols):
 
 
 @inline
-def _begin_truth(starts, number, tables, work):
+def _first_position(starts, number, tables, work, listing):
     """A game's first position (player to move, ply, moves, the cell just played, empty cells): the
-    start's cells in work's state, and what _playouts read of the start once a batch (its moves
-    listed: _begin copies them), its pieces counted (and on a board of at most 64 cells, as bitboards), its union-finds
-    (reading them again every game cost tic-tac-toe's games a quarter of their time, measured).
+    start's cells in work's state, and what _playouts read of the start once a batch: its moves
+    listed (if `listing`: the dark form only counts them), its pieces counted (and on a board of at
+    most 64 cells, as bitboards), its union-finds (reading them again every game cost tic-tac-toe's
+    games a quarter of their time, measured).
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     tables: Tables — the family's tables
@@ -237,8 +238,9 @@ def _begin_truth(starts, number, tables, work):
         sides uint64[2]: each player's pieces as a bitboard, firsts int64[n_starts, 4]: each start's
         moves, pieces of each player and empty cells, moves_of int32[n_starts, n_cells]: each
         start's moves listed, sides_at uint64[n_starts, 2]: each start's sides)
+    listing: a constant (a flag of the caller's code, not of the game)
     """
-    state, _, counts, sets, sets_of, connect, _, sides, firsts, _, sides_at = work
+    state, moves, counts, sets, sets_of, connect, gravity, sides, firsts, moves_of, sides_at = work
     start = number % starts.shape[0]
     game = tables.game
     size = game[K.G_CELLS]
@@ -249,23 +251,24 @@ def _begin_truth(starts, number, tables, work):
     first = firsts[start]
     counts[0], counts[1] = first[1], first[2]
     sides[0], sides[1] = sides_at[start, 0], sides_at[start, 1]
+    n = first[0]
+    if listing:
+        listed = moves_of[start]
+        for i in range(n):
+            moves[i] = listed[i]
     # the cell just played: none at the start (not a literal: see _any_connect)
-    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), first[0], np.int64(-1), first[3])
+    return (np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.PLY]), n, np.int64(-1), first[3])
 
 
 @inline
 def _begin(starts, number, tables, work):
-    """A game's first position (_begin_truth) and its moves listed in work's moves.
+    """ply.playout_kernel's begin: the first position, its moves listed (_first_position).
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     tables: Tables — the family's tables
-    work: tuple — _begin_truth's
+    work: tuple — _first_position's
     """
-    position = _begin_truth(starts, number, tables, work)
-    moves, listed = work[1], work[9][number % starts.shape[0]]
-    for i in range(position[2]):
-        moves[i] = listed[i]
-    return position
+    return _first_position(starts, number, tables, work, True)
 
 
 @inline
@@ -556,7 +559,7 @@ def _dark_begin(starts, number, tables, work):
         n_words]: each start's moves as a bitmap, in_byte: _bytes_select's table)
     """
     base, views, tries, counts, tries_at = work[0], work[1], work[2], work[3], work[5]
-    position = _begin_truth(starts, number, tables, base)  # the truth's moves are only counted
+    position = _first_position(starts, number, tables, base, False)  # the truth's moves are only counted
     start = number % starts.shape[0]
     for p in range(2):
         if base[6]:
