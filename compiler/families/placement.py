@@ -224,12 +224,12 @@ def _refill(moves, n, k, state, cols):
 
 
 @inline
-def _first_position(starts, number, tables, work, listing):
-    """A game's first position (player to move, ply, moves, the cell just played, empty cells): the
-    start's cells in work's state, and what _playouts read of the start once a batch: its moves
-    listed (if `listing`: the dark form only counts them), its pieces counted (and on a board of at
-    most 64 cells, as bitboards), its union-finds (reading them again every game cost tic-tac-toe's
-    games a quarter of their time, measured).
+def _first_position(starts, start, tables, work, listing):
+    """The first position of a game from starts[start] (player to move, ply, moves, the cell just
+    played, empty cells): the start's cells in work's state, and what _playouts read of the start
+    once a batch: its moves listed (if `listing`: the dark form only counts them), its pieces counted
+    (and on a board of at most 64 cells, as bitboards), its union-finds (reading them again every
+    game cost tic-tac-toe's games a quarter of their time, measured).
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     tables: Tables — the family's tables
@@ -241,7 +241,6 @@ def _first_position(starts, number, tables, work, listing):
     listing: a constant (a flag of the caller's code, not of the game)
     """
     state, moves, counts, sets, sets_of, connect, gravity, sides, firsts, moves_of, sides_at = work
-    start = number % starts.shape[0]
     game = tables.game
     size = game[K.G_CELLS]
     copy_into(state, starts[start])
@@ -268,7 +267,7 @@ def _begin(starts, number, tables, work):
     tables: Tables — the family's tables
     work: tuple — _first_position's
     """
-    return _first_position(starts, number, tables, work, True)
+    return _first_position(starts, number % starts.shape[0], tables, work, True)
 
 
 @inline
@@ -556,15 +555,16 @@ def _dark_begin(starts, number, tables, work):
     work: tuple — (_begin's work, views int32[2, n_cells]: each player's view (only gravity reads
         one), tries uint64[2, n_words]: each player's tries as a bitmap, counts int64[2]: how
         many, information int32[2]: the hiding's and the refusal's codes, tries_at uint64[n_starts,
-        n_words]: each start's moves as a bitmap, in_byte: _bytes_select's table)
+        n_words]: each start's moves as a bitmap, in_byte uint8[2048]: _bytes_select's table)
     """
     base, views, tries, counts, tries_at = work[0], work[1], work[2], work[3], work[5]
-    position = _first_position(starts, number, tables, base, False)  # the truth's moves are only counted
     start = number % starts.shape[0]
+    position = _first_position(starts, start, tables, base, False)  # the truth's moves are only counted
     for p in range(2):
         if base[6]:
             copy_into(views[p], base[0][: views.shape[1]])
-        copy_into(tries[p], tries_at[start])
+        for w in range(tries.shape[1]):
+            tries[p, w] = tries_at[start, w]
         counts[p] = position[2]
     return position, False
 
