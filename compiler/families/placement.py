@@ -572,16 +572,16 @@ def _dark_begin(starts, number, tables, work):
 @inline
 def _dark_status(position, tables, work):
     """ply.playout_kernel's status: the truth's ends (_ply_status), and the tries of the player to
-    move (listed: 0). After a try refused to a player who tries again, the truth is as it was,
-    going on: its ends are not read again.
+    move (listed: 0). After a refused try the board is as it was, going on: its ends are not read
+    again. (Under `refused lose-turn` only the side to move changed, and the one end that reads it,
+    no-pieces, cannot hold: the refused cell holds a piece of the new side to move.)
 
-    position: tuple — (_ply_status's position of the truth, whether the last try was refused and
-        its player tries again)
+    position: tuple — (_ply_status's position of the truth, whether the last try was refused)
     tables: Tables — the family's tables
     work: tuple — _dark_begin's
     """
-    truth, again = position
-    if not again:
+    truth, refused = position
+    if not refused:
         n, over, won, _ = _ply_status(truth, tables, work[0])
         if over:
             return 0, True, won, 0
@@ -622,7 +622,7 @@ def _dark_advance(position, listed, k, tables, work):
         return ((player, ply, n - 1, last, empties), False), bad
     if information[1] == K.LOSE_TURN:
         state[tables.game[K.G_CELLS] + K.TO_MOVE] = 1 - player
-        return ((np.int64(1 - player), ply, n, last, empties), False), False
+        return ((np.int64(1 - player), ply, n, last, empties), True), False
     return (position[0], True), information[1] != K.RETRY
 
 
