@@ -491,9 +491,10 @@ step = step_kernel(_GAME, _describe, _play_move)  # calls.step for the family
 # In a pure placement game a cell only fills, so a player's view errs only by showing empty a cell its
 # opponent filled: the moves its view allows are the truth's and more, a try is played exactly when
 # its cell is empty in truth, and a refused try shows the cell taken, so it is never offered again.
-# Each player's tries are a set of cells, a bitmap (bit i of word i // 64: cell i), and the k-th try
+# Each player's tries are a set of cells, a bitmap (cell i: bit i % 64 of word i // 64); its k-th try
 # is its k-th cell in row-major order, as in a list (_select): a try clears its bit (and under
-# gravity sets the column's next cell up) instead of shifting a list.
+# gravity sets the column's next cell up) instead of shifting a list (measured against sorted lists:
+# dark Hex 5x5 and 11x11 and phantom tic-tac-toe 8-11% faster, dark Hex 3x3 12% slower).
 _ONES, _HIGHS = np.uint64(0x0101010101010101), np.uint64(0x8080808080808080)
 
 
@@ -548,7 +549,8 @@ def _flip(tries, cell):
 
 @inline
 def _dark_begin(starts, number, tables, work):
-    """_begin, and both views the start (public), their tries its moves.
+    """The first position (_first_position: the truth's moves counted, not listed), each player's
+    view the start (public), its tries the start's moves.
 
     starts: int32[n_starts, n_cells + 3] — the batch's start positions
     tables: Tables — the family's tables
