@@ -55,6 +55,18 @@ def test_the_kernels_play_the_references_dark_games(text):
     assert kernel_games(stage, 200, seed=3, max_tries=10_000, generic=True) == reference
 
 
+@pytest.mark.parametrize("text, games", [
+    (DARK_HEX.format(size=11, refused="retry"), 12),
+    ('game "Dark Connect"\nboard rect 10 9\nplayers x o\nblocked b3 c9\nsetup x a1 c2\nsetup o d2\n'
+     'move place gravity\nend line 5: mover wins\nend board-full: draw\nhidden opponent-pieces\nrefused lose-turn\n',
+     100)], ids=["hex11-retry", "gravity-90-cells"])
+def test_the_familys_tries_past_64_cells_are_the_references(text, games):
+    """The family keeps each player's tries as a bitmap of 64-bit words: a board of more than one."""
+    stage = gdl.loads(text)
+    assert compiler.kind(stage.without_information()) == "placement"
+    assert kernel_games(stage, games, seed=7, max_tries=10_000) == reference_games(stage, games, 7, 10_000)
+
+
 def test_threads_play_the_same_games():
     stage = gdl.loads(DARK_HEX.format(size=5, refused="retry"))
     one = compiler.compile_dark(stage).playouts(400, seed=9)
