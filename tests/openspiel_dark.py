@@ -173,7 +173,7 @@ def _quantities(layout: Layout, game: Any, state: Any, spiel_state: Any):
     over = game.is_terminal(state)
     yield "current player", TERMINAL if over else game.to_move(state), spiel_state.current_player(), str
     yield "is terminal", over, spiel_state.is_terminal(), str
-    yield "legal actions", sorted(_cell(layout, m) for m in game.legal_moves(state)), spiel_state.legal_actions(), str
+    yield "legal actions", [_cell(layout, m) for m in game.legal_moves(state)], spiel_state.legal_actions(), str
     yield "returns", list(game.returns(state)), spiel_state.returns(), str
     yield "tries", game.tries(state), len(spiel_state.history()), str
     for p in (0, 1):
