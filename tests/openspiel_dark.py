@@ -1,9 +1,10 @@
 """Differential test of ludica's dark games against OpenSpiel's `phantom_ttt` and `dark_hex` (issue 33).
 
 ludica's view of each player, its history of tries and the try count are re-indexed into OpenSpiel's
-observation and information-state tensors (the layouts of OpenSpiel v2.0: docs in the spec the test
-cites), and both engines are driven with the same tries, comparing at every state the current
-player, the end, the legal actions, the returns, the try count and both tensors of both players.
+observation and information-state tensors, and both engines are driven with the same tries,
+comparing at every state the current player, the end, the legal actions, the returns, the try count
+and both tensors of both players. The layouts are OpenSpiel v2.0's (open_spiel/games/phantom_ttt/
+phantom_ttt.cc and dark_hex/dark_hex.cc at v2.0.1, run as pyspiel 2.0.2), each said where it is built.
 
     layout = Layout.of(spiel_game)
     tally = compare(spiel_game, game, tries=5000, seed=0)   # Tally(states, tries, games, mismatches, first)
@@ -64,7 +65,7 @@ class Layout:
         k runs from 0 to 2N-1, but phantom_ttt's tail has only 17 slots (0..16): at k = 17 (a drawn
         full board after 8 refusals, e.g. classical [0,0,1,1,2,2,4,4,3,3,5,5,7,7,6,6,8]) OpenSpiel
         writes one past the end of its 44 floats and pyspiel returns no turn bit at all (an open bug,
-        spec §7.1; dark_hex's was fixed by PR #1047). We reproduce it: that state is still compared.
+        still in 2.0.2; dark_hex's was fixed by PR #1047). We reproduce it: that state is still compared.
         """
         if not self.numturns:
             return 0
@@ -164,7 +165,7 @@ class Tally:
 
 
 def _ones(t: list[float]) -> str:
-    """A tensor said as the indices of its nonzero entries (all are 1.0), as the spec's examples do."""
+    """A tensor said as the indices of its nonzero entries (all are 1.0)."""
     return "{" + ",".join(str(i) for i, x in enumerate(t) if x) + "}"
 
 

@@ -1,8 +1,9 @@
 """ludica's dark stages play exactly as OpenSpiel's own `phantom_ttt` and `dark_hex` (issue 33).
 
 The same random tries on both engines, compared at every state, tensors and all
-(tests/openspiel_dark.py). OpenSpiel's semantics, layouts and quirks: the spec of the lead's brief
-(OpenSpiel v2.0.1's source read, pyspiel 2.0.2 run), pinned as `open_spiel>=2.0,<2.1`.
+(tests/openspiel_dark.py). The OpenSpiel followed is 2.0 (`open_spiel>=2.0,<2.1`, pyproject's bench
+extra, which .ci/run installs): its tensors changed in 1.3 and 1.6 (PRs #1047, #1275). The worked
+examples pinned below were printed by pyspiel 2.0.2.
 """
 from dataclasses import dataclass
 
@@ -122,7 +123,7 @@ def after(config: Config, actions: list[int]):
 
 
 def test_phantom_ttt_turn_count_tensors_are_openspiel_worked_example():
-    """The spec's §6, printed by pyspiel 2.0.2: phantom_ttt, reveal-numturns, x b2, o b2 refused, o a1."""
+    """Printed by pyspiel 2.0.2: phantom_ttt, reveal-numturns, x b2, o b2 refused, o a1."""
     layout, game, state = after(Config(None, False, True), [4, 4, 0])
     board_x = {0, 1, 2, 3, 5, 6, 7, 8, 22}  # x sees the 8 empties (plane 0) and its cross (plane 2: 18+4)
     board_o = {1, 2, 3, 5, 6, 7, 8, 9, 22}  # o also sees its nought at a1 (plane 1: 9+0)
@@ -132,7 +133,7 @@ def test_phantom_ttt_turn_count_tensors_are_openspiel_worked_example():
 
 
 def test_dark_hex_win_tensors_are_openspiel_worked_example():
-    """The spec's §6: dark Hex 3x3 classical, B b2, W b2 refused, W a1, B a1 refused, B b1, W c1, B b3
+    """Printed by pyspiel 2.0.2: dark Hex 3x3 classical, B b2, W b2 refused, W a1, B a1 refused, B b1, W c1, B b3
     wins; its winning stone is kBlackWin (+4) in its own view only."""
     layout, game, state = after(Config(3, False, False), [4, 4, 0, 0, 1, 2, 7])
     obs = {3, 14, 22, 31, 41, 49, 58, 71, 76}  # cell-major: 9*cell + (value + 4); b3 is 63 + 8
@@ -143,7 +144,7 @@ def test_dark_hex_win_tensors_are_openspiel_worked_example():
 
 
 def test_dark_hex_white_win_and_probe_are_openspiel_worked_example():
-    """The spec's §6: White's probe of a north-connected black stone (a1) shows plain kBlack (+1),
+    """Printed by pyspiel 2.0.2: White's probe of a north-connected black stone (a1) shows plain kBlack (+1),
     its winning stone c2 kWhiteWin (-4): offsets 0*9+5 and 5*9+0."""
     layout, game, state = after(Config(3, False, False), [0, 3, 1, 4, 2, 0, 5])
     assert list(game.returns(state)) == [-1.0, 1.0]
@@ -152,7 +153,7 @@ def test_dark_hex_white_win_and_probe_are_openspiel_worked_example():
 
 def test_phantom_ttt_seventeenth_try_has_no_turn_bit_as_in_openspiel():
     """A classical draw after 8 refusals is 17 tries; OpenSpiel's 44-float observation has slots for
-    0..16 only, so pyspiel's has no turn bit there (spec §7.1). The helper reproduces that state."""
+    0..16 only, so pyspiel's has no turn bit there (an open bug). The helper reproduces that state."""
     actions = [0, 0, 1, 1, 2, 2, 4, 4, 3, 3, 5, 5, 7, 7, 6, 6, 8]
     config = Config(None, False, True)
     spiel_game, game = games(config)
