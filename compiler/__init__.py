@@ -23,6 +23,7 @@ import numpy as np
 from ..gdl.ast import Stage
 from ..gdl.recent import Recent
 from . import families
+from .dark import CompiledDarkGame
 from .game import CompiledGame, Games, Playouts, Solution
 from .info import GameInfo
 from .program import Program, build
@@ -55,4 +56,10 @@ def kind(stage: Stage) -> str:
     return family.NAME if family is not None else "generic"
 
 
-__all__ = ["compile", "kind", "CompiledGame", "GameInfo", "Games", "Playouts", "Solution"]
+def compile_dark(stage: Stage) -> CompiledDarkGame:
+    """The kernels of a stage with hidden information (compiler/dark.py): random games of tries."""
+    return CompiledDarkGame(stage)
+
+
+__all__ = ["compile", "compile_dark", "kind", "CompiledDarkGame", "CompiledGame", "GameInfo", "Games", "Playouts",
+           "Solution"]

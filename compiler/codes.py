@@ -25,6 +25,11 @@ TURNS = ALTERNATE, FEWER_PIECES, AGAIN_AFTER_CAPTURE = range(3)
 CONDITIONS = NO_MOVES, BOARD_FULL, LINE, REACH_FAR_ROW, CONNECT, NO_PIECES, AFTER_PLIES = range(7)
 RESULTS = MOVER_WINS, MOVER_LOSES, MOST_PIECES, FEWEST_PIECES, DRAW = range(5)
 
+# Information lines (compiler/information.py): what a player does not see, what follows a refused
+# try. Families play no hidden stage, so these are no category of theirs.
+HIDINGS = (OPPONENT_PIECES,) = range(1)
+REFUSALS = RETRY, LOSE_TURN = range(2)
+
 # The categories of concepts whose codes each family declares it handles or excludes (families/).
 CATEGORIES: dict[str, tuple[int, ...]] = {
     "moves": MOVE_KINDS, "targets": TARGETS, "effects": EFFECTS, "turns": TURNS, "conditions": CONDITIONS,

@@ -76,6 +76,8 @@ class CompiledGame:
         """`lowered`: build(stage), if the caller has it (compiler.kind lowers a stage to name it)."""
         if not sound(stage):  # the kernels trust their tables: refuse a bad stage here
             raise StageError(check_stage(stage), format(stage) if _printable(stage) else None, stage.name or None)
+        if stage.hidden is not None:
+            raise HiddenInformationError(stage.name)
         self.stage = stage
         self.name = stage.name  # for messages, kept when the stage is let go (forget_stage)
         self.players: tuple[str, ...] = stage.player_names
@@ -411,6 +413,19 @@ class CompiledGame:
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
         return Playouts(lengths, returns, int((winners == K.CUT).sum()))
+
+
+class HiddenInformationError(ValueError):
+    """A stage with hidden information, which the compiled kernels do not play yet."""
+
+    def __init__(self, name: str):
+        self.name = name
+        super().__init__(f"{name!r} has hidden information (a `hidden` line): the compiled kernels, and so `ludica "
+                         "play`, `evaluate` and the sampler, do not play such a stage yet; gdl.reference(stage) "
+                         "plays it, as tries (gdl/interpreter/information.py)")
+
+    def __reduce__(self):  # rebuilt from its name when it crosses processes (not from its message)
+        return HiddenInformationError, (self.name,)
 
 
 SLAB_ROWS = 16  # states per slab: see CompiledGame._new_slab

@@ -64,6 +64,8 @@ _TARGETS = {"empty": K.TARGET_EMPTY, "enemy": K.TARGET_ENEMY, "any": K.TARGET_AN
 _EFFECT_CODES: dict[type, int] = {
     A.FlipCustodial: K.FLIP, A.RemoveCustodial: K.REMOVE, A.ConvertAdjacent: K.CONVERT, A.RequireCapture: K.REQUIRE,
 }
+_HIDINGS: dict[type, int] = {A.OpponentPieces: K.OPPONENT_PIECES}
+_REFUSALS: dict[type, int] = {A.Retry: K.RETRY, A.LoseTurn: K.LOSE_TURN}
 _TURNS: dict[type, int] = {A.Alternate: K.ALTERNATE, A.FewerPieces: K.FEWER_PIECES, A.AgainAfterCapture: K.AGAIN_AFTER_CAPTURE}
 _RESULTS: dict[type, int] = {
     A.MoverWins: K.MOVER_WINS, A.MoverLoses: K.MOVER_LOSES, A.MostPieces: K.MOST_PIECES,
@@ -177,6 +179,15 @@ def _far_row(b: _Builder, player: int) -> list[int]:
     if heading == "left":
         return list(range(0, rows * cols, cols))
     return []
+
+
+def information(stage: A.Stage) -> np.ndarray:
+    """The codes of a hidden stage's information lines: int32[2], its hiding's and its refusal's
+    (compiler/information.py's kernels read them; announcements change what a player is told, not
+    the tries, so the kernels need none)."""
+    if stage.hidden is None or stage.refused is None:
+        raise ValueError(f"{stage.name!r} hides nothing: it has no `hidden` line with its `refused` line")
+    return np.array([_HIDINGS[type(stage.hidden)], _REFUSALS[type(stage.refused)]], np.int32)
 
 
 def build(stage: A.Stage) -> tuple[Program, np.ndarray]:

@@ -611,6 +611,90 @@ class PassForced(PassRule, Node):
 
 PASS_RULES: tuple[type[PassRule], ...] = (PassForced,)
 
+# --- information: what each player is told --------------------------------------------------------
+# A stage's rules say what happens; its information lines say what each player is told, never
+# changing the rules. A stage with `hidden` is played as tries: the mover chooses among the moves
+# legal on its own view of the board, and the true position accepts or refuses each (docs/language.md,
+# "Information"; the reference semantics: gdl/interpreter/information.py).
+
+
+class Hiding(Concept):
+    """`hidden WHAT`: what a player does not see of the board."""
+
+    alternatives: ClassVar[str] = "hiding_kind"
+    statement: ClassVar[str] = "hidden"
+
+
+@dataclass(frozen=True)
+class OpponentPieces(Hiding, Node):
+    """`hidden opponent-pieces`: a player sees its own pieces, always, and the rest of the board as
+    it last saw it: at the start (a public position), where its own move changed a cell, where its
+    own pieces changed, and where a refused try showed the truth."""
+
+    keyword: ClassVar[str] = "opponent-pieces"
+    rule: ClassVar[str] = "hidden_opponent_pieces"
+    sentence: ClassVar[str] = ("You do not see your opponent's moves. You see your own pieces at all times, and "
+                                "every other cell as you last saw it: as it was at the start, as your own move left "
+                                "it, as it became when one of your pieces was taken or changed side there, or as "
+                                "a refused try showed it. You choose your move among those your view of the board "
+                                "allows (a try); the true board may refuse it.")
+
+
+HIDINGS: tuple[type[Hiding], ...] = (OpponentPieces,)
+
+
+class Refusal(Concept):
+    """`refused WHAT`: what follows a try the true position refuses. Either way the mover is told
+    the try was refused and sees the true content of the move's destination."""
+
+    alternatives: ClassVar[str] = "refusal_kind"
+    statement: ClassVar[str] = "refused"
+
+
+@dataclass(frozen=True)
+class Retry(Refusal, Node):
+    """`refused retry`: the mover tries again (OpenSpiel's classical phantom games)."""
+
+    keyword: ClassVar[str] = "retry"
+    rule: ClassVar[str] = "refused_retry"
+    sentence: ClassVar[str] = ("A try the true board refuses is not played: you are told so, you see what is "
+                                "truly on the cell it was to reach, and you try again.")
+
+
+@dataclass(frozen=True)
+class LoseTurn(Refusal, Node):
+    """`refused lose-turn`: the mover's turn is over (OpenSpiel's abrupt phantom games)."""
+
+    keyword: ClassVar[str] = "lose-turn"
+    rule: ClassVar[str] = "refused_lose_turn"
+    sentence: ClassVar[str] = ("A try the true board refuses is not played: you are told so, you see what is "
+                                "truly on the cell it was to reach, and your turn is over.")
+
+
+REFUSALS: tuple[type[Refusal], ...] = (Retry, LoseTurn)
+
+
+class Announcement(Concept):
+    """`announce FACT`: a public fact told to both players after every try."""
+
+    alternatives: ClassVar[str] = "announcement"
+    statement: ClassVar[str] = "announce"
+
+
+@dataclass(frozen=True)
+class TurnCount(Announcement, Node):
+    """`announce turn-count`: both players are told of every try, whose it was, and how many there
+    have been in all (OpenSpiel's reveal-numturns), not which move was tried nor whether it was refused."""
+
+    keyword: ClassVar[str] = "turn-count"
+    rule: ClassVar[str] = "announce_turn_count"
+    sentence: ClassVar[str] = ("After every try, both players are told that a try was made and by whom, so each "
+                                "knows how many tries there have been in all; not which move was tried, nor "
+                                "whether it was refused.")
+
+
+ANNOUNCEMENTS: tuple[type[Announcement], ...] = (TurnCount,)
+
 # --- ends ----------------------------------------------------------------------------------------
 
 
@@ -795,13 +879,15 @@ class End(Node):
 CATEGORIES: tuple[tuple[type[Concept], tuple[type[Concept], ...]], ...] = (
     (BoardKind, BOARD_KINDS), (MoveKind, MOVE_KINDS), (Effect, EFFECT_KINDS), (TurnOrder, TURN_ORDERS),
     (PassRule, PASS_RULES), (Condition, CONDITIONS), (Result, RESULTS),
+    (Hiding, HIDINGS), (Refusal, REFUSALS), (Announcement, ANNOUNCEMENTS),
 )
 
 # Every concept node, category by category in the order of the statements that hold them.
 CONCEPTS: tuple[type[Concept], ...] = tuple(kind for _, kinds in CATEGORIES for kind in kinds)
 
 # Keywords that open a statement, in the order the canonical printer writes them.
-STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end")
+STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end",
+                      "hidden", "refused", "announce")
 
 
 # --- statements that name things -----------------------------------------------------------------
@@ -853,6 +939,18 @@ class Stage(Node):
     setup: tuple[Setup, ...] = ()
     turn: TurnOrder = Alternate()
     pass_rule: PassForced | None = None
+    # Information lines: `hidden` makes the stage one of hidden information, played as tries;
+    # `refused` (required with it) and the announcements only mean something with it.
+    hidden: Hiding | None = None
+    refused: Refusal | None = None
+    announce: tuple[Announcement, ...] = ()
+
+    def without_information(self) -> Stage:
+        """The stage played with the whole board in view: its true game (a stage without
+        information lines is itself)."""
+        if self.hidden is None and self.refused is None and not self.announce:
+            return self
+        return dataclasses.replace(self, hidden=None, refused=None, announce=())
 
     @property
     def player_names(self) -> tuple[str, ...]:

@@ -55,12 +55,19 @@ before any cell is read):
 |               | after: the number of plies p ≥ 1                  | γ        | γ(p)               |
 |               | then the result (mover wins, mover loses,         | 5        | lg 5               |
 |               |   most-pieces, fewest-pieces, draw)               |          |                    |
+| `hidden`      | hidden information or not (every stage pays it)   | 2        | 1                  |
+|               | if hidden: what: opponent-pieces                  | 1        | 0                  |
+| `refused`     | if hidden: retry, lose-turn                       | 2        | 1                  |
+| `announce`    | if hidden: number of announcements A ≥ 0          | γ        | γ(A + 1)           |
+|               | each: turn-count                                  | 1        | 0                  |
 
 Alternatives are numbered in the order of the tuples of gdl/ast.py (BOARD_KINDS, MOVE_KINDS,
-EFFECT_KINDS, TURN_ORDERS, CONDITIONS, RESULTS, DIRECTION_WORDS, TARGETS, HEADINGS, SIDE_PAIRS);
+EFFECT_KINDS, TURN_ORDERS, CONDITIONS, RESULTS, HIDINGS, REFUSALS, ANNOUNCEMENTS, DIRECTION_WORDS, TARGETS,
+HEADINGS, SIDE_PAIRS);
 a cell is numbered row × cols + col; false comes before true. A stage has one `game`, `board`,
-`players`, `turn` and `pass` field each; lists (blocked items, forward, setups, moves, effects,
-ends, words) are coded in the order of the AST.
+`players`, `turn`, `pass`, `hidden` and `refused` field each; lists (blocked items, forward, setups,
+moves, effects, ends, announcements, words) are coded in the order of the AST. The information lines
+(issue 33) added one bit to every stage: the choice of perfect information.
 
 Board sides. A board has 1 to 26 rows and columns (a column is one letter). A side n is coded by
 Elias gamma restricted to 1..26 and renormalised: the gamma codes of 1..26 sum to 491/512
@@ -187,6 +194,11 @@ class Coder:
     def cell(self, value: A.Cell | None, rows: int, cols: int) -> A.Cell:
         """A cell of the board, uniform among its rows × cols cells."""
         raise NotImplementedError
+
+    def hidden(self, value: bool | None) -> bool:
+        """Whether the stage hides information: a choice between two, like any flag, kept apart so
+        that a sampler may hold it fixed (sampler/prior.py's Draw, while the kernels lack it)."""
+        return self.choice(value, FLAGS)
 
     def statement(self, describe: Callable[[], str]) -> None:
         """The fields read since the last call make one statement (for bits_breakdown)."""
@@ -486,8 +498,31 @@ def _stage(c: Coder, s: A.Stage | None, ctx: _Context) -> A.Stage:
     c.statement(lambda: "pass forced" if forced else "(no pass rule)")
     ends = _statements(c, _field(s, "ends"), "ends", lambda x: _node(c, A.End, x, ctx), may_be_empty=False,
                        heading=lambda n: f"({_plural(n, 'end')})")
+    hidden, refused, announce = _information(c, s, ctx)
     return A.Stage(ctx.name, board, players, moves, ends, blocked=blocked, forward=forward, setup=setup, turn=turn,
-                   pass_rule=pass_rule)
+                   pass_rule=pass_rule, hidden=hidden, refused=refused, announce=announce)
+
+
+def _information(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[A.Hiding | None, A.Refusal | None, tuple]:
+    """The information lines: whether the stage hides anything (a bit every stage pays), then, only
+    for one that does, what it hides, what a refused try does, and its announcements. `refused` and
+    `announce` mean nothing without `hidden`, so the code cannot name them alone."""
+    if s is not None and s.hidden is None and (s.refused is not None or s.announce):
+        raise NotCodable("`refused` and `announce` mean something only with a `hidden` line")
+    if s is not None and s.hidden is not None and s.refused is None:
+        raise NotCodable("a `hidden` stage says what a refused try does: `refused retry` or `refused lose-turn`")
+    dark = c.hidden(None if s is None else s.hidden is not None)
+    if not dark:
+        c.statement(lambda: "(perfect information)")
+        return None, None, ()
+    hidden = _one_of(c, A.HIDINGS, _field(s, "hidden"), ctx)
+    c.statement(lambda: text(hidden))
+    refused = _one_of(c, A.REFUSALS, _field(s, "refused"), ctx)
+    c.statement(lambda: text(refused))
+    announce = _statements(c, _field(s, "announce"), "announcements", lambda x: _one_of(c, A.ANNOUNCEMENTS, x, ctx),
+                           may_be_empty=True,
+                           heading=lambda n: f"({_plural(n, 'announcement')})" if n else "(no announcement)")
+    return hidden, refused, announce
 
 
 # --- the stage, and the three uses of the code ---------------------------------------------------

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from . import ast as A
 from .english import far_row, sides
-from .interpreter import Outcome, ReferenceGame, State, reference
+from .interpreter import Outcome, ReferenceGame, State
 
 __all__ = ["Ending", "explain", "counts_pieces"]
 
@@ -133,7 +133,7 @@ _VERDICTS: dict[type, Callable[..., str]] = {
 
 @lru_cache(maxsize=64)
 def _game(stage: A.Stage) -> ReferenceGame:
-    return reference(stage)
+    return ReferenceGame(stage.without_information())  # a hidden stage ends on its true game
 
 
 def explain(stage: A.Stage, state: State) -> Ending:

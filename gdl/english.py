@@ -387,11 +387,25 @@ def _ends(at: _Stage) -> str:
     return "\n".join(out + [" ".join(notes)] if notes else out)
 
 
+def _information(at: _Stage) -> list[str]:
+    """What each player is told, for a stage with hidden information (no paragraph otherwise)."""
+    stage = at.stage
+    if stage.hidden is None:
+        return []
+    said = [sentence(node, stage) for node in (stage.hidden, stage.refused, *stage.announce) if node is not None]
+    said.append("A try refused to you is not offered to you again until one of your tries is played. If you have no "
+                "move on the true board, you are told so (and pass, if the rules give you a pass); if your view leaves "
+                "you no move to try while the true board has one, you are shown the whole board. The game ends, and "
+                "is won, on the true board, and both players are told how it ended.")
+    return [" ".join(said)]
+
+
 def rules(stage: A.Stage) -> list[str]:
     """The stage's rules in plain English, paragraph by paragraph: the board, the players and the
-    setup, the turns, the moves with their effects, passing, and how the game ends and who wins."""
+    setup, the turns, the moves with their effects, passing, how the game ends and who wins, and
+    what each player is told if the stage hides anything."""
     at = _Stage(stage)
-    return [_board(at), _players(at), _turns(at), _moves(at), _passing(at), _ends(at)]
+    return [_board(at), _players(at), _turns(at), _moves(at), _passing(at), _ends(at), *_information(at)]
 
 
 def rules_text(stage: A.Stage) -> str:
@@ -409,7 +423,7 @@ class Difference:
     or removed (`new` None), at position `at` of its list (a move, an effect of move `move`, an
     end); for cells (`blocked`, a player's `setup`) the cells `gone` and `added`, as (row, col)."""
 
-    statement: str  # "board", "blocked", "setup", "move", "effect", "turn", "pass" or "end"
+    statement: str  # "board", "blocked", "setup", "move", "effect", "turn", "pass", "end", "hidden", "refused", "announce"
     old: Any = None
     new: Any = None
     at: int = 0
@@ -456,6 +470,9 @@ def differences(base: A.Stage, stage: A.Stage) -> list[Difference]:
     if (base.pass_rule is None) != (stage.pass_rule is None):
         out.append(Difference("pass", base.pass_rule, stage.pass_rule))
     out += _listed("end", base.ends, stage.ends)
+    out += [Difference(name, getattr(base, name), getattr(stage, name)) for name in ("hidden", "refused")
+            if getattr(base, name) != getattr(stage, name)]
+    out += _listed("announce", base.announce, stage.announce)
     return out
 
 
@@ -488,6 +505,9 @@ def _change(d: Difference, base: _Stage, variant: _Stage) -> str:
                    lambda node, at: sentence(node, at.stage, at.stage.moves[d.move])),
         "turn": ("The turn order", lambda node, at: sentence(node, at.stage)),
         "end": (f"End rule {d.at + 1}", lambda node, at: _end(node, at.stage)),
+        "hidden": ("What is hidden", lambda node, at: sentence(node, at.stage)),
+        "refused": ("A refused try", lambda node, at: sentence(node, at.stage)),
+        "announce": (f"Announcement {d.at + 1}", lambda node, at: sentence(node, at.stage)),
     }[d.statement]
     if d.old is None:
         return _quoted(f"{label} is new", say(d.new, variant))

@@ -70,5 +70,9 @@ MESSAGES: dict[str, Message] = {
     "check.no-pieces-at-start": Message("error", "`no-pieces` holds on the initial position: {player!r} moves first and has no piece set up"),
     "check.board-full-at-start": Message("error", "`board-full` holds on the initial position: every playable cell is set up"),
     "check.connect-same-sides": Message("warning", "both players connect `{sides}`: they race to join the same pair of sides"),
+    # information lines
+    "check.information-without-hidden": Message("error", "`{line}` means something only on a stage with hidden information, and this stage has no `hidden` line"),
+    "check.hidden-without-refused": Message("error", "a stage with `hidden` says what happens to a try the true board refuses, and this one has no `refused` line"),
+    "check.announce-twice": Message("warning", "`{line}` is written twice (first {first}); it adds nothing"),
     "check.end-unreachable": Message("warning", "this end can never fire: the end {first} holds whenever it does and is tested first"),
 }

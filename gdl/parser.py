@@ -196,7 +196,7 @@ COMMON_MISTAKES: tuple[tuple[str, str], ...] = (
     (r"^board\s+\w+\s+\d+x\d+", "sizes are numbers: `board square 8`, or `board rect 6 7`"),
     (r"\b[a-z]0\b", "rows are numbered from 1: the top-left cell is a1"),
     (r"capture\s+on-arrival", "arriving on an enemy piece captures it: write `to enemy` or `to any` on the move"),
-    (r"^\s*(?:game|board|players|setup|move|turn|pass|end|blocked|forward):", "no colon after the statement's keyword"),
+    (r"^\s*(?:game|board|players|setup|move|turn|pass|end|blocked|forward|hidden|refused|announce):", "no colon after the statement's keyword"),
 )
 
 
@@ -459,6 +459,9 @@ def _directions(c, span):
 @builds("board")
 @builds("turn")
 @builds("pass_rule")
+@builds("hidden")
+@builds("refused")
+@builds("announce")
 def _concept_statement(c, span):
     return replace(c[0], span=span)  # the statement's span: `turn fewer-pieces`, not `fewer-pieces`
 
@@ -490,7 +493,7 @@ def _to_file_lines(tree: Tree, block: _Block) -> None:
 
 # --- assembly -----------------------------------------------------------------------------------
 
-_SINGLE = {"game", "board", "players", "turn", "pass"}
+_SINGLE = {"game", "board", "players", "turn", "pass", "hidden", "refused"}
 _KEYWORD_OF = {A.Players: "players", A.MoveRule: "move", A.Setup: "setup", A.End: "end"}
 
 
@@ -505,7 +508,7 @@ def _keyword(statement: Any) -> str:
 def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.Span,
               failed: set[str]) -> A.Stage | None:
     single: dict[str, Any] = {}
-    many: dict[str, list] = {k: [] for k in ("blocked", "forward", "setup", "move", "end")}
+    many: dict[str, list] = {k: [] for k in ("blocked", "forward", "setup", "move", "end", "announce")}
     for st in statements:
         key = _keyword(st)
         if key in _SINGLE:
@@ -533,6 +536,9 @@ def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.
         setup=tuple(many["setup"]),
         turn=single.get("turn", A.Alternate()),
         pass_rule=single.get("pass"),
+        hidden=single.get("hidden"),
+        refused=single.get("refused"),
+        announce=tuple(many["announce"]),
         span=whole,
     )
 

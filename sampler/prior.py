@@ -55,6 +55,10 @@ class Limits:
     min_side: int = 3
     max_side: int = 12
     max_cells: int = 144
+    # Whether a draw may hide information. Not yet: the compiled kernels, which screen a candidate,
+    # do not play hidden stages (issue 33). Held at "no", the bit is charged but not drawn, so the
+    # draw is the prior conditioned on perfect information, and a seed draws what it drew before.
+    hidden: bool = False
     maxima: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_MAXIMA))
 
     def __post_init__(self):
@@ -134,6 +138,12 @@ class Draw(B.Coder):
             raise OutOfLimits(f"board side outside {self.limits.min_side}..{self.limits.max_side}")
         self.bits += B.side_bits(n)
         return n
+
+    def hidden(self, value):
+        if self.limits.hidden:
+            return super().hidden(value)
+        self.bits += B.choice_bits(False, B.FLAGS)
+        return False
 
     def cell(self, value, rows, cols):
         self.bits += B.choice_bits(0, range(rows * cols))

@@ -210,6 +210,22 @@ def pass_rules() -> st.SearchStrategy[A.PassForced | None]:
 
 
 @cache
+def information() -> st.SearchStrategy[dict]:
+    """Information lines, any combination (printable; `refused` or `announce` alone is an error the
+    checks report)."""
+    return st.fixed_dictionaries({"hidden": st.one_of(st.none(), concepts(A.HIDINGS)),
+                                  "refused": st.one_of(st.none(), concepts(A.REFUSALS)),
+                                  "announce": _lists(concepts(A.ANNOUNCEMENTS), 0, 2)})
+
+
+@cache
+def codable_information() -> st.SearchStrategy[dict]:
+    """Information lines the description length codes: none, or `hidden` with `refused`."""
+    return st.one_of(st.just({}), st.fixed_dictionaries({"hidden": concepts(A.HIDINGS), "refused": concepts(A.REFUSALS),
+                                                         "announce": _lists(concepts(A.ANNOUNCEMENTS), 0, 2)}))
+
+
+@cache
 def conditions(integers: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Condition]:
     return concepts(A.CONDITIONS, integers=integers)
 
@@ -260,6 +276,7 @@ def stages(draw, max_moves: int = 4, max_ends: int = 4) -> A.Stage:
         setup=tuple(A.Setup(_named(p, names), c) for p, c in setups),
         turn=draw(turn_orders()),
         pass_rule=draw(pass_rules()),
+        **draw(information()),
     )
 
 
@@ -292,6 +309,7 @@ def codable_stages(draw, max_moves: int = 4, max_ends: int = 4, max_side: int = 
         setup=tuple(A.Setup(names[p], c) for p, c in setups),
         turn=draw(turn_orders()),
         pass_rule=draw(pass_rules()),
+        **draw(codable_information()),
     )
 
 

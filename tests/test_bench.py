@@ -105,6 +105,32 @@ def test_openspiel_compare_runs(benchmarks, tmp_path, capsys):
     assert abs(game["openspiel"]["plies_per_game"] - game["ludica-kernel"]["plies_per_game"]) < 1.5
 
 
+def _dark_compare():
+    path = ROOT / "benchmarks" / "dark_compare.py"
+    spec = importlib.util.spec_from_file_location("dark_compare", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_dark_compare_skips_cleanly_without_pyspiel(benchmarks, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    assert _dark_compare().main(["--seconds", "0.1"]) == 0
+    assert "skipped: pyspiel (OpenSpiel) is not installed" in capsys.readouterr().out
+
+
+def test_dark_compare_runs(benchmarks, tmp_path, capsys):
+    pytest.importorskip("pyspiel")
+    out_json = tmp_path / "dark.json"
+    assert _dark_compare().main(["--seconds", "0.1", "--games", "dark_hex 3x3 adh", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "dark_hex 3x3 adh: OpenSpiel C++ loop" in out and "targets" in out
+    (game,) = json.loads(out_json.read_text())["games"]
+    assert game["ratio_cpp"] > 0 and game["ratio_base_steps"] > 0
+    # the same rules: random games of tries are as long on both engines
+    assert abs(game["openspiel_tries_per_game"] - game["ludica-dark"]["steps_per_game"]) < 1.5
+
+
 @pytest.mark.slow
 def test_the_divergence_benchmark_names_every_figure(benchmarks, capsys):
     import divergence

@@ -229,6 +229,20 @@ CASES: list[Case] = [
          stage("board square 5", "players x o", "move place empty", "end line 3: mover wins", "end line 4: mover loses"),
          "5:5", "line 4", ("warning: this end can never fire: the end on line 4 holds whenever it does",
                            "hint: `line 3` holds whenever `line 4` does")),
+    # --- information lines ---
+    Case("refused-without-hidden", "check.information-without-hidden",
+         stage("board square 3", "players x o", "move place empty", "end line 3: mover wins", "refused retry"),
+         "5:1", "refused retry", ("error: `refused retry` means something only on a stage with hidden information",
+                                  "hint: add `hidden opponent-pieces`")),
+    Case("hidden-without-refused", "check.hidden-without-refused",
+         stage("board square 3", "players x o", "move place empty", "end line 3: mover wins",
+               "hidden opponent-pieces"),
+         "5:1", "hidden opponent-pieces", ("error: a stage with `hidden` says what happens to a try",
+                                           "hint: add `refused retry` (the mover tries again)")),
+    Case("announce-twice", "check.announce-twice",
+         stage("board square 3", "players x o", "move place empty", "end line 3: mover wins",
+               "hidden opponent-pieces", "refused retry", "announce turn-count", "announce turn-count"),
+         "8:1", "announce turn-count", ("warning: `announce turn-count` is written twice (first line 7)",)),
 ]
 
 

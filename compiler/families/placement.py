@@ -310,15 +310,13 @@ def _any_connect(ends):
 
 
 @kernel
-def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
-    """playouts.playouts' job for the family: the games of ply.playout_kernel in the placed form.
+def _start_work(starts, tables):
+    """_begin's work for a batch: what it reads of each start, read once (see _begin).
 
     starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
-    ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
-    bits: uint64[n_dirs] — the bit masks (a line on a board of at most 64 cells is read on bitboards)
-    lengths, winners: int32[games] — written: each game's plies and winner
+    tables: Tables — the family's tables
+    -> work: tuple — _begin's
     """
-    tables = unpack(ints, bits)
     ends, size = tables.ends, tables.game[K.G_CELLS]
     connect = _any_connect(ends)
     sets_of = np.empty((starts.shape[0], ends.shape[0], size + 4), np.int32)  # each start's union-finds
@@ -337,9 +335,21 @@ def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners)
         firsts[s, 1], firsts[s, 2], firsts[s, 3] = count(state, size, 1), count(state, size, 2), count(state, size, 0)
         if game[K.G_BITBOARD]:
             sides_at[s, 0], sides_at[s, 1], _ = sides_of(state, size)
-    work = (state, np.empty(size, np.int32), np.zeros(2, np.int64), np.empty(sets_of.shape[1:], np.int32), sets_of,
+    return (state, np.empty(size, np.int32), np.zeros(2, np.int64), np.empty(sets_of.shape[1:], np.int32), sets_of,
             connect, gravity, np.zeros(2, np.uint64), firsts, moves_of, sides_at)
-    _games(starts, first_game, seed, max_plies, tables, work, lengths, winners)
+
+
+@kernel
+def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
+    """playouts.playouts' job for the family: the games of ply.playout_kernel in the placed form.
+
+    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
+    bits: uint64[n_dirs] — the bit masks (a line on a board of at most 64 cells is read on bitboards)
+    lengths, winners: int32[games] — written: each game's plies and winner
+    """
+    tables = unpack(ints, bits)
+    _games(starts, first_game, seed, max_plies, tables, _start_work(starts, tables), lengths, winners)
 
 
 def playouts(tables, starts, first_game, seed, max_plies, lengths, winners) -> None:
@@ -434,3 +444,125 @@ def _play_move(state, child, k, code, n, ints, bits):
 
 
 step = step_kernel(_GAME, _describe, _play_move)  # calls.step for the family
+
+
+# --- hidden information: the family's games of tries (compiler/information.py is the generic form) ---
+# In a pure placement game a cell only fills, so a player's view errs only by showing empty a cell its
+# opponent filled: the moves its view allows are the truth's and more, a try is played exactly when
+# its cell is empty in truth, and a refused try shows the cell taken, so it is never offered again.
+# Each player's tries are kept listed as the truth's moves are (_drop, _refill), one list per view.
+
+
+@inline
+def _dark_begin(starts, number, tables, work):
+    """_begin, and both views the start (public), their tries its moves.
+
+    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    tables: Tables — the family's tables
+    work: tuple — (_begin's work, views int32[2, n_cells], tries int32[2, n_cells], counts int64[2],
+        information int32[2]: the hiding's and the refusal's codes)
+    """
+    base, views, tries, counts = work[0], work[1], work[2], work[3]
+    position = _begin(starts, number, tables, base)
+    state, moves = base[0], base[1]
+    size = tables.game[K.G_CELLS]
+    for p in range(2):
+        for i in range(size):
+            views[p, i] = state[i]
+        for i in range(position[2]):
+            tries[p, i] = moves[i]
+        counts[p] = position[2]
+    return position, False
+
+
+@inline
+def _dark_status(position, tables, work):
+    """ply.playout_kernel's status: the truth's ends (_ply_status), and the tries of the player to
+    move from its list (listed: 0). After a try refused to a player who tries again, the truth is
+    as it was, going on: its ends are not read again.
+
+    position: tuple — (_ply_status's position of the truth, whether the last try was refused and
+        its player tries again)
+    tables: Tables — the family's tables
+    work: tuple — _dark_begin's
+    """
+    truth, again = position
+    if not again:
+        n, over, won, _ = _ply_status(truth, tables, work[0])
+        if over:
+            return 0, True, won, 0
+    return work[3][truth[0]], False, K.NONE, 0
+
+
+@inline
+def _find(moves, n, cell):
+    """The index of `cell` in the row-major list moves[:n], which holds it.
+
+    moves: int32[at least n] — the truth's legal cells
+    """
+    lo, hi = 0, n - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if moves[mid] < cell:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@inline
+def _dark_advance(position, listed, k, tables, work):
+    """The k-th try of the player to move: played if its cell is empty in truth (_advance), else
+    refused (the cell seen taken; the turn lost under `refused lose-turn`). Returns (position, bad).
+
+    position: tuple — _dark_status's
+    tables: Tables — the family's tables
+    work: tuple — _dark_begin's
+    """
+    base, views, tries, counts, information = work[0], work[1], work[2], work[3], work[4]
+    player, ply, n, last, empties = position[0]
+    state, gravity = base[0], base[6]
+    cols = tables.game[K.G_COLS]
+    cell = tries[player, k]
+    views[player, cell] = state[cell]  # played or refused, the player sees what is there now
+    if state[cell] == 0:
+        views[player, cell] = player + 1
+    mine = tries[player]
+    counts[player] = _refill(mine, counts[player], k, views[player], cols) if gravity else _drop(mine, counts[player], k)
+    if state[cell] == 0:
+        truth, bad = _advance(position[0], listed, _find(base[1], n, cell), tables, base)
+        return (truth, False), bad
+    if information[1] == K.LOSE_TURN:
+        state[tables.game[K.G_CELLS] + K.TO_MOVE] = 1 - player
+        return ((np.int64(1 - player), ply, n, last, empties), False), False
+    return (position[0], True), information[1] != K.RETRY
+
+
+_dark_games = playout_kernel(_dark_begin, _dark_status, _dark_advance)
+
+
+@kernel
+def _dark_playouts(starts, first_game, seed, max_tries, ints, bits, information, lengths, winners):
+    """compiler/information.py's games of tries for the family (a start holds no line nor connection).
+
+    starts: int32[n_starts, n_cells + 3] — the true positions games begin from, read only
+    ints: int32[n_packed] — the family's tables (applies)
+    bits: uint64[n_dirs] — the bit masks
+    information: int32[2] — the hiding's and the refusal's codes (program.information)
+    lengths, winners: int32[games] — written: each game's tries and winner
+    """
+    tables = unpack(ints, bits)
+    size = tables.game[K.G_CELLS]
+    work = (_start_work(starts, tables), np.empty((2, size), np.int32), np.empty((2, size), np.int32),
+            np.zeros(2, np.int64), information.copy())
+    _dark_games(starts, first_game, seed, max_tries, tables, work, lengths, winners)
+
+
+def dark_playouts(tables, starts, first_game, seed, max_tries, information, lengths, winners) -> bool:
+    """The family's games of tries; False (nothing played) for starts it cannot read in the placed
+    form (a line or a connection already there: compiler/information.py plays those)."""
+    ints, bb_mask, _ = tables
+    if _decided(starts, ints, bb_mask).any():
+        return False
+    _dark_playouts(starts, first_game, seed, max_tries, ints, bb_mask, information, lengths, winners)
+    return True

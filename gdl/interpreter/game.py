@@ -6,6 +6,8 @@ only strings them together.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -20,6 +22,9 @@ from .effects import apply_effects
 from .moves import EMPTY, arrive, candidates, piece
 from .topology import Topology
 from .turns import next_to_move, passes
+
+if TYPE_CHECKING:
+    from .information import DarkGame
 
 # Positions remembered per game (their moves and outcome). Transpositions make perft and
 # searches much faster; the bound keeps memory at tens of MB on a 10x10 board.
@@ -199,6 +204,10 @@ class ReferenceGame:
         return np.array(state.cells, dtype=int).reshape(self.rows, self.cols)
 
 
-def reference(stage: Stage) -> ReferenceGame:
-    """The reference interpreter of a stage."""
+def reference(stage: Stage) -> ReferenceGame | DarkGame:
+    """The reference interpreter of a stage: a DarkGame (gdl/interpreter/information.py) for a stage
+    with hidden information, played as tries on its true game; else a ReferenceGame."""
+    if stage.hidden is not None or stage.refused is not None or stage.announce:
+        from .information import DarkGame  # it builds on this module
+        return DarkGame(stage)
     return ReferenceGame(stage)

@@ -25,7 +25,7 @@ def run(args) -> int:
     if args.rules:
         print(inert(f"{stage.name}\n\n{gdl.rules_text(stage)}"), end="")
         return 0
-    game = gdl.reference(stage)
+    game = gdl.interpreter.ReferenceGame(stage.without_information())  # the start is public on a hidden stage too
     state = game.initial_state()
     print(_describe(stage))
     print(f"description length: {gdl.description_length(stage):.1f} bits")

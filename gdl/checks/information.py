@@ -1,0 +1,42 @@
+"""The information lines: `hidden`, `refused` and `announce` only mean something together."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic, diagnostic
+from ..printer import text
+from .context import Check, Context, collector, span_of
+
+CHECKS: list[Check] = []  # run in this order
+check = collector(CHECKS)
+
+
+@check
+def _refused_needs_hidden(ctx: Context) -> Iterator[Diagnostic]:
+    """A refused try or an announcement needs hidden information: with the whole board in view,
+    every move tried is legal and every move is known."""
+    if ctx.stage.hidden is not None or "hidden" in ctx.partial:
+        return
+    for node in (ctx.stage.refused, *ctx.stage.announce):
+        if node is not None:
+            yield diagnostic("check.information-without-hidden", span_of(node),
+                             "add `hidden opponent-pieces` to hide the board, or remove this line", line=text(node))
+
+
+@check
+def _hidden_needs_refused(ctx: Context) -> Iterator[Diagnostic]:
+    if ctx.stage.hidden is not None and ctx.stage.refused is None and "refused" not in ctx.partial:
+        yield diagnostic("check.hidden-without-refused", span_of(ctx.stage.hidden),
+                         "add `refused retry` (the mover tries again) or `refused lose-turn` (its turn is over)")
+
+
+@check
+def _announced_twice(ctx: Context) -> Iterator[Diagnostic]:
+    first: dict[type, object] = {}
+    for node in ctx.stage.announce:
+        if type(node) in first:
+            span = span_of(first[type(node)])
+            yield diagnostic("check.announce-twice", span_of(node), "remove one of the two lines", line=text(node),
+                             first=f"line {span.line}" if span is not None else "above")
+        else:
+            first[type(node)] = node

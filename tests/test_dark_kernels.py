@@ -1,0 +1,89 @@
+"""The kernels of hidden information (compiler/information.py, and the placement family's form in
+compiler/families/placement.py, through compiler/dark.py) play the reference's games
+(gdl/interpreter/information.py) try for try: for a seed, each random game has the same number of
+tries and the same winner, on OpenSpiel's dark games and on random hidden stages (piece moves,
+captures, flips, forced passes, both refusals; pure placements for the family)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ludica import compiler, gdl
+from ludica.gdl import ast as A
+from ludica.gdl.checks import check_stage
+from ludica.sampler import cost
+from strategies import placement_stages, playable_stages
+
+PHANTOM = ('game "Phantom tic-tac-toe"\nboard square 3\nplayers x o\nmove place empty\nend line 3: mover wins\n'
+           'end board-full: draw\nhidden opponent-pieces\nrefused {refused}\n')
+DARK_HEX = ('game "Dark Hex"\nboard hex {size}\nplayers red blue\nmove place empty\n'
+            'end connect top-bottom left-right: mover wins\nhidden opponent-pieces\nrefused {refused}\n')
+
+
+def reference_games(stage: A.Stage, n: int, seed: int, max_tries: int) -> list[tuple[int, int | None]]:
+    """(tries, winner) of the reference's random games drawn with the kernels' generator."""
+    game, out = gdl.reference(stage), []
+    for number in range(n):
+        x, state, tries = cost.game_generator(seed, number), game.initial_state(), 0
+        while not game.is_terminal(state) and tries < max_tries:
+            legal = game.legal_moves(state)
+            x, k = cost.draw(x, len(legal))
+            state, tries = game.apply(state, legal[k]), tries + 1
+        out.append((tries, game.winner(state) if game.is_terminal(state) else "cut"))
+    return out
+
+
+def kernel_games(stage: A.Stage, n: int, seed: int, max_tries: int, threads: int = 1, generic: bool = False):
+    p = compiler.compile_dark(stage).playouts(n, seed=seed, max_tries=max_tries, threads=threads, generic=generic)
+    winners = [0 if r[0] > 0 else 1 if r[1] > 0 else None for r in p.returns]
+    cut = [length >= max_tries and w is None for length, w in zip(p.lengths, winners)]
+    return [(int(length), "cut" if c else w) for length, w, c in zip(p.lengths, winners, cut)]
+
+
+@pytest.mark.parametrize("text", [PHANTOM.format(refused=r) for r in ("retry", "lose-turn")]
+                         + [DARK_HEX.format(size=s, refused=r) for s in (3, 5) for r in ("retry", "lose-turn")],
+                         ids=["phantom-retry", "phantom-lose-turn", "hex3-retry", "hex3-lose-turn", "hex5-retry",
+                              "hex5-lose-turn"])
+def test_the_kernels_play_the_references_dark_games(text):
+    stage = gdl.loads(text)
+    reference = reference_games(stage, 200, 3, 10_000)
+    assert compiler.kind(stage.without_information()) == "placement"  # the family's form plays them
+    assert kernel_games(stage, 200, seed=3, max_tries=10_000) == reference
+    assert kernel_games(stage, 200, seed=3, max_tries=10_000, generic=True) == reference
+
+
+def test_threads_play_the_same_games():
+    stage = gdl.loads(DARK_HEX.format(size=5, refused="retry"))
+    one = compiler.compile_dark(stage).playouts(400, seed=9)
+    two = compiler.compile_dark(stage).playouts(400, seed=9, threads=2)
+    assert (one.lengths == two.lengths).all() and (one.returns == two.returns).all()
+
+
+INFORMATION = st.fixed_dictionaries({"hidden": st.just(A.OpponentPieces()),
+                                     "refused": st.sampled_from([A.Retry(), A.LoseTurn()])})
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.tuples(playable_stages(max_side=5), INFORMATION).map(lambda t: replace(t[0], **t[1])).filter(
+    lambda s: not any(d.is_error for d in check_stage(s))))
+def test_the_kernels_play_the_references_games_on_random_hidden_stages(stage):
+    assert kernel_games(stage, 12, seed=5, max_tries=300) == reference_games(stage, 12, 5, 300)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.tuples(placement_stages(max_side=6), INFORMATION).map(lambda t: replace(t[0], **t[1])).filter(
+    lambda s: not any(d.is_error for d in check_stage(s))))
+def test_the_placement_familys_tries_are_the_references(stage):
+    """Gravity, blocked cells, setups that already hold a line (played by the generic form), every end."""
+    reference = reference_games(stage, 10, 4, 300)
+    assert kernel_games(stage, 10, seed=4, max_tries=300) == reference
+    assert kernel_games(stage, 10, seed=4, max_tries=300, generic=True) == reference
+
+
+def test_a_stage_that_hides_nothing_is_refused_with_a_pointer():
+    with pytest.raises(ValueError, match="hides nothing: compile it with compiler.compile"):
+        compiler.compile_dark(gdl.loads(PHANTOM.format(refused="retry").replace("hidden opponent-pieces\n", "")
+                                        .replace("refused retry\n", "")))
