@@ -9,10 +9,10 @@ phantom_ttt.cc and dark_hex/dark_hex.cc at v2.0.1, run as pyspiel 2.0.2), each s
     layout = Layout.of(spiel_game)
     tally = compare(spiel_game, game, tries=5000, seed=0)   # Tally(states, tries, games, mismatches, first)
 
-ludica's side is the reference interpreter's dark game: `to_move`, `legal_moves`, `apply`,
-`is_terminal`, `winner`, `returns`, `view(s, p)` (0 empty, 1 the first player's piece, 2 the
-second's), `history(s, p)` (`Seen(player, move, refused)`, the opponent's tries as
-`Seen(q, None, None)` and only under `announce turn-count`) and `tries(s)`.
+ludica's side is the reference interpreter's DarkGame (`gdl.reference` of a stage with `hidden`):
+its `view(s, p)` (0 empty, 1 the first player's piece, 2 the second's), the tries of `history(s, p)`
+(`Tried`: p's own with their move, the opponent's as `Tried(q, None, None)`, only under
+`announce turn-count`) and `tries(s)`.
 """
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ import random
 from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
+
+from ludica.gdl.game import Move
+from ludica.gdl.interpreter import DarkGame, DarkState, Tried
 
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL: OpenSpiel's current player once the game is over
 
@@ -86,12 +89,19 @@ class Layout:
         return self.board_size + count * bits
 
 
-def _cell(layout: Layout, move: Any) -> int:
+def _cell(layout: Layout, move: Move | None) -> int:
+    assert move is not None and move.dst is not None, move  # a placement: OpenSpiel has no pass
     row, col = move.dst
     return row * layout.cols + col
 
 
-def _board_block(layout: Layout, game: Any, state: Any, p: int) -> list[float]:
+def _tried(game: DarkGame, state: DarkState, p: int) -> list[Tried]:
+    """The tries in p's history. The other entries, boards shown to p (`Shown`), OpenSpiel never has:
+    a placement's view always offers a cell that is empty in truth; `_quantities` counts them."""
+    return [seen for seen in game.history(state, p) if isinstance(seen, Tried)]
+
+
+def _board_block(layout: Layout, game: DarkGame, state: DarkState, p: int) -> list[float]:
     t = [0.0] * layout.board_size
     view = game.view(state, p)
     if layout.hex:
@@ -101,7 +111,7 @@ def _board_block(layout: Layout, game: Any, state: Any, p: int) -> list[float]:
         codes = {0: 0, 1: 1, 2: -1}
         win = None
         if game.is_terminal(state) and game.winner(state) == p:
-            win = _cell(layout, [seen for seen in game.history(state, p) if seen.player == p][-1].move)
+            win = _cell(layout, [seen for seen in _tried(game, state, p) if seen.player == p][-1].move)
         for c, v in enumerate(view):
             code = codes[v] if c != win else (4 if p == 0 else -4)
             t[9 * c + code + 4] = 1.0
@@ -113,17 +123,17 @@ def _board_block(layout: Layout, game: Any, state: Any, p: int) -> list[float]:
     return t
 
 
-def observation_tensor(layout: Layout, game: Any, state: Any, p: int) -> list[float]:
+def observation_tensor(layout: Layout, game: DarkGame, state: DarkState, p: int) -> list[float]:
     """OpenSpiel's ObservationTensor(p) of ludica's `state`: the board block, then the turn bit."""
     t = _board_block(layout, game, state, p) + [0.0] * layout.turn_slots
     if layout.numturns:
-        k = len(game.history(state, p))  # all tries, the opponent's announced as Seen(q, None, None)
+        k = len(_tried(game, state, p))  # all tries, the opponent's announced as Tried(q, None, None)
         if k < layout.turn_slots:  # phantom_ttt at k = 17: no bit (see Layout.turn_slots)
             t[layout.board_size + k] = 1.0
     return t
 
 
-def information_state_tensor(layout: Layout, game: Any, state: Any, p: int) -> list[float]:
+def information_state_tensor(layout: Layout, game: DarkGame, state: DarkState, p: int) -> list[float]:
     """OpenSpiel's InformationStateTensor(p): the board block, then one record per try p knows of.
 
     reveal-nothing: p's own tries only, N bits each, bit a set. reveal-numturns: every try, N+2 bits
@@ -133,7 +143,7 @@ def information_state_tensor(layout: Layout, game: Any, state: Any, p: int) -> l
     count, bits = layout.records
     t = _board_block(layout, game, state, p) + [0.0] * (count * bits)
     off = layout.board_size
-    for seen in game.history(state, p):
+    for seen in _tried(game, state, p):
         if layout.numturns:
             t[off] = float(seen.player)
             t[off + 1 + (_cell(layout, seen.move) if seen.player == p else layout.cells)] = 1.0
@@ -169,7 +179,7 @@ def _ones(t: list[float]) -> str:
     return "{" + ",".join(str(i) for i, x in enumerate(t) if x) + "}"
 
 
-def _quantities(layout: Layout, game: Any, state: Any, spiel_state: Any):
+def _quantities(layout: Layout, game: DarkGame, state: DarkState, spiel_state: Any):
     """(name, ludica's value, OpenSpiel's value, how to say a value) for everything compared."""
     over = game.is_terminal(state)
     yield "current player", TERMINAL if over else game.to_move(state), spiel_state.current_player(), str
@@ -178,18 +188,21 @@ def _quantities(layout: Layout, game: Any, state: Any, spiel_state: Any):
     yield "returns", list(game.returns(state)), spiel_state.returns(), str
     yield "tries", game.tries(state), len(spiel_state.history()), str
     for p in (0, 1):
+        shown = len(game.history(state, p)) - len(_tried(game, state, p))
+        yield f"boards shown to player {p}", shown, 0, str
         yield (f"observation tensor of player {p}", observation_tensor(layout, game, state, p),
                spiel_state.observation_tensor(p), _ones)
         yield (f"information state tensor of player {p}", information_state_tensor(layout, game, state, p),
                spiel_state.information_state_tensor(p), _ones)
 
 
-def play(spiel_game: Any, game: Any, choose: Callable[[list[int], int], int | None]) -> Tally:
+def play(spiel_game: Any, game: DarkGame, choose: Callable[[list[int], int], int | None]) -> Tally:
     """One game on both engines, comparing every state; `choose(legal, k)` gives the k-th action
     (from OpenSpiel's legal actions), or None to stop there."""
     layout = Layout.of(spiel_game)
     state, spiel_state = game.initial_state(), spiel_game.new_initial_state()
-    tally, actions = Tally(games=1), []
+    tally = Tally(games=1)
+    actions: list[int] = []
     while True:
         tally.states += 1
         for name, ours, theirs, say in _quantities(layout, game, state, spiel_state):
@@ -211,7 +224,7 @@ def play(spiel_game: Any, game: Any, choose: Callable[[list[int], int], int | No
         tally.longest = max(tally.longest, len(actions))
 
 
-def compare(spiel_game: Any, game: Any, tries: int, seed: int = 0) -> Tally:
+def compare(spiel_game: Any, game: DarkGame, tries: int, seed: int = 0) -> Tally:
     """Uniformly random games on both engines until `tries` tries have been made in all."""
     rng, total = random.Random(seed), Tally()
     while total.tries < tries:
@@ -222,6 +235,6 @@ def compare(spiel_game: Any, game: Any, tries: int, seed: int = 0) -> Tally:
     return total
 
 
-def replay(spiel_game: Any, game: Any, actions: list[int]) -> Tally:
+def replay(spiel_game: Any, game: DarkGame, actions: list[int]) -> Tally:
     """The given actions on both engines (a scripted game), comparing every state."""
     return play(spiel_game, game, lambda legal, k: actions[k] if k < len(actions) else None)

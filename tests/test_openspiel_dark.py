@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 import openspiel_dark as od
-from dark_standin import StandIn
+from ludica import gdl
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -71,15 +71,15 @@ CONFIGS = [Config(size, abrupt, numturns)
 
 def games(config: Config):
     """(OpenSpiel's game, ludica's game) for one configuration."""
-    return pyspiel.load_game(config.spiel), StandIn(config.stage)
+    return pyspiel.load_game(config.spiel), gdl.reference(gdl.loads(config.stage))
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 def test_random_tries_match_openspiel(config):
     spiel_game, game = games(config)
-    tally = od.compare(spiel_game, game, tries=2000, seed=33)
+    tally = od.compare(spiel_game, game, tries=5000, seed=33)
     assert tally.mismatches == 0, tally.first
-    assert tally.tries >= 2000 and tally.states > tally.tries
+    assert tally.tries >= 5000 and tally.states > tally.tries
 
 
 @pytest.mark.slow
