@@ -107,7 +107,7 @@ def _board_block(layout: Layout, game: DarkGame, state: DarkState, p: int) -> li
     if layout.hex:
         # Cell-major [N][9], offset v+4 of hex's CellState v: the view holds only empty 0, black +1
         # and white -1 (a view cell is set once, when tried, so edge states never show), except that
-        # the winner's own winning stone shows as kBlackWin +4 / kWhiteWin -4 in its view at the end.
+        # the winner's winning stone (its last try) shows as kBlackWin +4 / kWhiteWin -4 in its view at the end.
         codes = {0: 0, 1: 1, 2: -1}
         win = None
         if game.is_terminal(state) and game.winner(state) == p:
