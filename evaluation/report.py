@@ -37,7 +37,7 @@ from ..runtime.entrants import MODEL_PREFIX
 from ..runtime.records import EDITED, StoreError
 from ..runtime.human import HUMAN, HUMAN_TIME
 from ..runtime.plans import MODEL_TIME
-from ..runtime.referee import result_of
+from ..runtime.referee import headline, result_of
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
@@ -505,8 +505,8 @@ def replays(s: Summary) -> list[dict]:
     format's games, then the adaptation games (name@f against the baselines) and the baselines'
     reference games, each marked with its `kind`. Per ply (0 = the start): the board, each player's
     pieces and the clock each has used; per move: the cells it captured (the opponent's pieces it
-    flipped, converted or removed, as row-major indices); `ending`: why the rules ended the game
-    (gdl/ending.py; None for a game they did not end: a forfeit, the ply cap)."""
+    flipped, converted or removed, as row-major indices); `ending`: how the game ended, its result
+    said once (runtime/referee.headline: the rules' words, gdl/ending.py, else who stopped it and how)."""
     out = []
     budget = _budgets(s.settings)
     games_by_stage: dict[str, list[tuple[str, dict]]] = {}
@@ -535,6 +535,8 @@ def replays(s: Summary) -> list[dict]:
                 taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
             seconds = json.loads(g.get("ply_seconds") or "[]")
             ending = _ending(game, state, g, s.store_path, st["name"]) if g["reason"] == "normal" else None
+            ending = headline(game.stage.player_names, (g["black"], g["white"]), g["result"], g["reason"],
+                              len(boards) - 1, ending)
             out.append({"stage": s.stage_name(st["stage_hash"]), "kind": kind, "black": g["black"], "white": g["white"],
                         "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
                         "moves": json.loads(g["moves"]), "seconds": seconds, "clocks": _clocks(seconds),

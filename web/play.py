@@ -38,6 +38,7 @@ from ..runtime import Hooks, Run, StagePlan, guarded
 from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
 from ..runtime.human import HUMAN_TIME, Turn
 from ..runtime.plans import Options
+from ..runtime.referee import headline
 from . import live
 from .runs import RunWatch
 from .stages import board_spec
@@ -280,28 +281,10 @@ class PlayRoom:
             return
         record = ended[0]["record"]
         ending = record.ending
-        game.finish({"result": _headline(record, [side["name"] for side in game.sides]), "reason": record.reason,
+        said = headline(stage.player_names, record.players, record.result, record.reason, len(record.plies), ending)
+        game.finish({"result": said, "reason": record.reason,
                      "shown": list(ending.cells) if ending else [], "log": list(record.log)}
                     | ({"scores": list(record.scores)} if game.counts else {}))
-
-
-# How a game the rules did not end ended, said of the player who lost it (runtime/referee.py's reasons)
-_STOPPED = {"time": "ran out of time", "resign": "resigned", "crash": "failed", "illegal": "made illegal moves",
-            "no-strategy": "had no strategy"}
-
-
-def _headline(record, names: list[str]) -> str:
-    """The end of a game in a line, the players named as the stage names them: why the rules ended
-    it (gdl/ending.py), else who stopped it and how."""
-    if record.ending is not None:
-        return str(record.ending)
-    if record.reason == "ply-cap":
-        return f"Stopped after {len(record.plies)} plies: a draw"
-    if record.winner is None:
-        return "Both players forfeit: nobody wins"
-    loser = 1 - record.winner
-    return (f"{names[loser]} ({record.players[loser]}) {_STOPPED.get(record.reason, 'forfeited')}: "
-            f"{names[record.winner]} ({record.players[record.winner]}) wins")
 
 
 def _same_origin(request: Request) -> bool:
