@@ -59,7 +59,8 @@ def to_dict(s: Summary) -> dict:
     return {
         "agents": s.agents, "baselines": s.baselines,
         "stages": [{k: v for k, v in st.items() if k != "text"} | {"title": s.stage_name(st["stage_hash"])}
-                   for st in s.stages],
+                   for st in s.shown_stages],  # an unseen stage still to be met: not a word of it (Summary.shown)
+        "stages_withheld": len(s.stages) - len(s.shown_stages),
         "ratings": {"overall": [rating(x) for x in s.overall.ratings], "resamples": s.overall.resamples,
                     "strata": s.overall.strata, "method": s.overall.method, "anchor": s.overall.anchor,
                     "level": s.overall.level, "notes": s.overall.notes,
@@ -223,6 +224,7 @@ class Metrics:
     stages: Table
     draw: str | None  # how the unseen stages were drawn, revealed once the run is over
     unseen: list[UnseenStage]  # each unseen stage's text, change and rules
+    withheld: int = 0  # the unseen stages not shown: none of their games played yet (Summary.shown)
 
 
 @dataclass(frozen=True)
@@ -316,8 +318,8 @@ def unseen_stages(s: Summary) -> list[UnseenStage]:
     met unseen when it is resumed, as its draw's seed is withheld: Summary.draw)."""
     base = stored_stage(s, s.settings["base"], "setting 'base'") if "base" in s.settings else None
     out = []
-    for st in s.stages:
-        if st["role"] != "unseen" or not (s.finished or st["stage_hash"] in s.begun):
+    for st in s.shown_stages:
+        if st["role"] != "unseen":
             continue
         stage = stored_stage(s, st["text"], _stage_row(st))
         change = describe(base, stage) if base is not None else None
@@ -387,12 +389,12 @@ def metrics(s: Summary) -> Metrics:
                    f"{st['analysis_time']:g}",
                    sum(1 for g in every_game if g["stage_hash"] == st["stage_hash"]), st["planned"],
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
-                   if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
+                   if st["stage_hash"] in s.per_stage else "—"] for st in s.shown_stages]
     stages = Table(["Stage", "Role", "Board", "Weight", "Divergence", "Analysis s", "Games", "Planned",
                     "Best (per-stage Elo)"], stage_rows, "text-last", words=(0, 2, 8))
     measured = any(c["points"] for c in s.metrics["A"].values())
     return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s) if s.scores else None, stages,
-                   None if s.draw is None else revealed(s.draw), unseen_stages(s))
+                   None if s.draw is None else revealed(s.draw), unseen_stages(s), len(s.stages) - len(s.shown_stages))
 
 
 def anytime(s: Summary) -> Anytime:
