@@ -37,7 +37,7 @@ from ..runtime.entrants import MODEL_PREFIX
 from ..runtime.records import EDITED, StoreError
 from ..runtime.human import HUMAN, HUMAN_TIME
 from ..runtime.plans import MODEL_TIME
-from ..runtime.referee import headline, result_of
+from ..runtime.referee import explain_end, headline, result_of
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
@@ -550,18 +550,25 @@ def replays(s: Summary) -> list[dict]:
     return out
 
 
-def _ending(game, state, g: dict, store_path: str, stage_name: str) -> str:
-    """Why the rules ended a game the store says they ended, checked against its result: a game
-    whose moves do not end it, or whose result is not the rules', was edited after the referee."""
+def _ending(game, state, g: dict, store_path: str, stage_name: str):
+    """Why the rules ended a game the store says they ended, checked against its result. A game
+    whose moves do not end it by the compiled rules (the referee's), or whose result is not theirs,
+    was edited after the referee; one they end as stored but the reference interpreter cannot
+    explain is the two engines' disagreement (a bug of ludica's, as the referee logged it), said so."""
     where = f"{store_path}: table games, row {g['id']}"
-    try:
-        ending = game.ending(state)
-    except ValueError:
+    if not game.is_terminal(state):
         raise StoreError(f"{where}: its moves do not end the game on {stage_name[:60]!r}, yet its reason is "
-                         f"'normal' (the rules ended it); {EDITED}") from None
-    if g["result"] != result_of(ending.winner):
-        raise StoreError(f"{where}, column result: {str(g['result'])[:20]!r}, but by the rules {ending}; {EDITED}")
-    return str(ending)
+                         f"'normal' (the rules ended it); {EDITED}")
+    winner = game.winner(state)
+    if g["result"] != result_of(winner):
+        raise StoreError(f"{where}, column result: {str(g['result'])[:20]!r}, but by the rules the result is "
+                         f"{result_of(winner)!r}; {EDITED}")
+    ending, wrong = explain_end(game, state, winner)
+    if ending is None:
+        said = headline(game.stage.player_names, (g["black"], g["white"]), g["result"], "normal", 0, None)
+        return (f"{said}; why cannot be said: the compiled rules end the game here, but {wrong} "
+                "(a bug in ludica, not an edit of the store: please report it)")
+    return ending
 
 
 def _budgets(settings: dict[str, str]):

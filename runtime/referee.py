@@ -130,6 +130,30 @@ def headline(sides: tuple[str, ...], players: tuple[str, str], result: str, reas
     return f"{_who(sides, players, 1 - winner)} {_STOPPED.get(reason, 'forfeited')}: {_who(sides, players, winner)} wins"
 
 
+def explain_end(game: CompiledGame, state: np.ndarray, winner: int | None) -> tuple[Ending | None, str]:
+    """(why the rules ended a game the compiled kernels ended with `winner`, gdl/ending.py's words
+    from the reference interpreter, ""); or (None, what disagreed) where the reference does not
+    explain it so: the two engines of the rules disagree, a bug of ludica's, not the players'."""
+    try:
+        ending = game.ending(state)
+    except Exception as err:  # whatever the explanation's failure: the one game, never the run, pays for it
+        return None, f"the reference interpreter cannot explain it ({type(err).__name__}: {str(err)[:200]})"
+    if ending.winner != winner:
+        return None, f"the reference interpreter gives another result ({ending})"
+    return ending, ""
+
+
+def _explained(game: CompiledGame, state: np.ndarray, record: GameRecord) -> Ending | None:
+    """The rules' reason for the end of a game (None where the two engines disagree: the game
+    stands as the kernels played it, without a reason, and the log says what to report)."""
+    ending, wrong = explain_end(game, state, record.winner)
+    if ending is None:
+        record.log.append(f"Internal error: the compiled rules ended the game after ply {len(record.plies)} "
+                          f"({headline(game.stage.player_names, record.players, record.result, 'normal', 0, None)}), "
+                          f"but {wrong}. A bug in ludica: please report it with the stage and this log")
+    return ending
+
+
 def _who(sides: tuple[str, ...], players: tuple[str, str], p: int) -> str:
     """Player p as the end of a game names it: the stage's name, then the agent's ("x (greedy)")."""
     return f"{sides[p]} ({players[p]})"
@@ -244,7 +268,7 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
         record.scores = (int((board == 1).sum()), int((board == 2).sum()))
         if record.reason == "normal":  # the rules ended it: why, in their words (gdl/ending.py)
             record.winner = game.winner(state)
-            record.ending = game.ending(state)
+            record.ending = _explained(game, state, record)
         log.append("Game over: " + headline(game.stage.player_names, names, record.result, record.reason,
                                             len(record.plies), record.ending))
         decided = True

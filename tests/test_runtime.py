@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -82,6 +83,28 @@ def test_log_lines_follow_the_arena_format():
                         r"\d+ to \d+|a draw, \d+ pieces each)", log[-1])
     assert record.reason == "normal" and len(record.plies) == len([l for l in log if "(B): " in l or "(W): " in l]) + \
         sum(line.endswith(" passes") for line in log)
+
+
+def test_an_end_the_reference_interpreter_cannot_explain_is_logged_as_ludica_s_bug_and_the_game_kept(monkeypatch):
+    """The compiled kernels ended the game, the reference interpreter says it is not over (or gives
+    another result): the two engines disagree. The game stands as played, without the rules' reason,
+    and the log says what to report; the run is not aborted."""
+    game = compiled("tic-tac-toe")
+
+    def seats():
+        return Scripted("alpha", ["a1", "b1", "c1"]), Scripted("beta", ["a2", "b2"])
+
+    other = replace(play_game(game, seats(), seed=1).ending, winner=1)  # the rules' reason, another winner
+    monkeypatch.setattr(game, "ending", lambda state: (_ for _ in ()).throw(ValueError("not over at ply 5")))
+    record = play_game(game, seats(), seed=1)
+    assert record.reason == "normal" and record.winner == 0 and record.ending is None
+    assert record.log[-2] == ("Internal error: the compiled rules ended the game after ply 5 (x (alpha) wins), but the "
+                              "reference interpreter cannot explain it (ValueError: not over at ply 5). A bug in "
+                              "ludica: please report it with the stage and this log")
+    assert record.log[-1] == "Game over: x (alpha) wins"
+    monkeypatch.setattr(game, "ending", lambda state: other)
+    record = play_game(game, seats(), seed=1)
+    assert record.ending is None and "the reference interpreter gives another result" in record.log[-2]
 
 
 def test_a_forced_pass_is_played_without_asking_and_logged():
