@@ -213,7 +213,7 @@ def rules_in_memory(agents: list[AgentSpec], options: Options, stages: list[Eval
 
     Not the default, measured (benchmarks/referee_cost.py, benchmarks/isolation.py): the referee's
     cost per move is the same either way and an agent's start 1.2x, but every API call is a round
-    trip, about 12x an in-process call. For the submitted agents alone it would give the built-in
+    trip (its cost: ludica/arguments.py's ISOLATION_COST, as --help and the README say it). For the submitted agents alone it would give the built-in
     baselines an API an order of magnitude faster than the agents rated against them; for everyone,
     it would weaken the baselines' tree search (mcts) per node and so change the scale of every
     result. So the evaluation says it instead, before it plays and in its report."""
