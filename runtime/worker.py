@@ -62,12 +62,23 @@ def crash_text(agent_file: str | None) -> str:
     frames = [f for f in traceback.extract_tb(tb) if agent_file is not None and f.filename == agent_file]
     line = ""
     if kind is not None and frames:
-        said = traceback.format_exception_only(kind, error)[-1].strip()[:CRASH_TEXT]
+        said = _said(kind, error)
         where, code = frames[-1], (frames[-1].line or "").strip()[:CRASH_TEXT]
         line = (f"\n{said} ({os.path.basename(where.filename)}, line {where.lineno}, in "
                 f"{where.name[:CRASH_TEXT]}{': ' + code if code else ''})")
     text, room = traceback.format_exc().rstrip(), ERROR_TEXT - len(line)
     return (text if len(text) <= room else "…" + text[-room + 1:]) + line
+
+
+def _said(kind: type, error: BaseException) -> str:
+    """An exception in one line: its type and message, whitespace collapsed (a message of many lines
+    would end the line early), its notes left out (format_exception_only's last line may be one),
+    bounded to CRASH_TEXT."""
+    try:
+        message = " ".join(str(error).split())
+    except Exception:  # an agent's exception whose __str__ itself raises
+        message = "(its message cannot be read)"
+    return (f"{kind.__name__}: {message}" if message else kind.__name__)[:CRASH_TEXT]
 
 
 def load_agent(source: str, path: str) -> types.ModuleType:
