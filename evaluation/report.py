@@ -108,8 +108,9 @@ def _is_a_report(path: Path) -> bool:
     return isinstance(data, dict) and {"ratings", "matrix", "anytime"} <= data.keys()
 
 
-def write_report(s: Summary, folder: Path) -> dict[str, Path]:
-    """The report's files in `folder` (made if need be)."""
+def write_report(s: Summary, folder: Path, running: bool = False) -> dict[str, Path]:
+    """The report's files in `folder` (made if need be); `running`: a process still plays the run
+    (its page says so, not to --resume it)."""
     folder.mkdir(parents=True, exist_ok=True)
     data = to_dict(s)
     paths = {"html": folder / "report.html", "json": folder / "report.json", "csv": folder / "ratings.csv",
@@ -118,7 +119,7 @@ def write_report(s: Summary, folder: Path) -> dict[str, Path]:
     write_atomic(paths["json"], json.dumps(data, indent=1, default=_plain))
     write_atomic(paths["csv"], _ratings_csv(s))
     write_atomic(paths["games"], _games_csv(s))
-    write_atomic(paths["html"], render_html(s))
+    write_atomic(paths["html"], render_html(s, running))
     return paths
 
 
@@ -342,9 +343,9 @@ def _stage_row(st: dict) -> str:
     return f"table stages, the row of stage {st['stage_hash'][:16]!r}, column text"
 
 
-def render_html(s: Summary) -> str:
+def render_html(s: Summary, running: bool = False) -> str:
     """report.html: one self-contained file (its CSS and script inlined, nothing loaded)."""
-    return render("report.html.j2", **page_views(s))
+    return render("report.html.j2", **page_views(s, running=running))
 
 
 def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
