@@ -79,7 +79,7 @@ class Stopping:
     max_stages: int | None = None  # unseen stages
     max_time: float | None = None  # seconds of this invocation
     until_separated: bool = False  # once the tested pairs are told apart (stopping.py)
-    min_stages: int = 3  # unseen stages before separation may stop the run
+    min_stages: int = separation.MIN_STAGES  # unseen stages before separation may stop the run
     pairs: tuple[tuple[str, str], ...] = ()  # the pairs to tell apart; none: every pair of submitted agents
     level: float = separation.LEVEL
 
