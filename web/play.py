@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -381,7 +381,7 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
 
     async def watch(request: Request):
         game = game_of(request)
-        rules = next((f"/stages/{k}/{p.name}#stage-rules" for k, s in enumerate(sets) for p in s.files
+        rules = next((f"/stages/{k}/{quote(p.name)}#stage-rules" for k, s in enumerate(sets) for p in s.files
                       if p == game.stage_file), None)
         return page("serve_play.html.j2", scripts("board.js", "serve_play.js"), game=game, rules=rules,
                     shown={"sides": game.sides, "counts": game.counts})
