@@ -128,7 +128,7 @@ def test_demo_runs_a_tournament_of_the_builtins(tmp_path, capsys):
     assert main(args) == 0  # a second run finds every game played: it resumes and only prints
 
 
-def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypatch):
+def test_a_slow_wait_before_the_first_stage_fails_nothing_and_a_piped_log_gets_no_notice(tmp_path, capsys, monkeypatch):
     """The run's warm-up may wait (compiling) before any stage has a progress line: nothing fails in
     the threads, and a piped log (as here) gets no notice of it, as issue 38 asks."""
     import threading
