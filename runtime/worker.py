@@ -58,11 +58,11 @@ def crash_text(agent_file: str | None) -> str:
     agent called what raised it: `IndexError: list index out of range (bot.py, line 6, in helper:
     return moves[99])`. The referee's message quotes that line (the agent's own text, bounded
     here; escaped where shown)."""
-    kind, error, tb = sys.exc_info()
+    _, error, tb = sys.exc_info()
     frames = [f for f in traceback.extract_tb(tb) if agent_file is not None and f.filename == agent_file]
     line = ""
-    if kind is not None and frames:
-        said = _said(kind, error)
+    if error is not None and frames:
+        said = _said(error)
         where, code = frames[-1], (frames[-1].line or "").strip()[:CRASH_TEXT]
         line = (f"\n{said} ({os.path.basename(where.filename)}, line {where.lineno}, in "
                 f"{where.name[:CRASH_TEXT]}{': ' + code if code else ''})")
@@ -70,7 +70,7 @@ def crash_text(agent_file: str | None) -> str:
     return (text if len(text) <= room else "…" + text[-room + 1:]) + line
 
 
-def _said(kind: type, error: BaseException) -> str:
+def _said(error: BaseException) -> str:
     """An exception in one line: its type and message, whitespace collapsed (a message of many lines
     would end the line early), its notes left out (format_exception_only's last line may be one),
     bounded to CRASH_TEXT."""
@@ -78,7 +78,8 @@ def _said(kind: type, error: BaseException) -> str:
         message = " ".join(str(error).split())
     except Exception:  # an agent's exception whose __str__ itself raises
         message = "(its message cannot be read)"
-    return (f"{kind.__name__}: {message}" if message else kind.__name__)[:CRASH_TEXT]
+    kind = type(error).__name__
+    return (f"{kind}: {message}" if message else kind)[:CRASH_TEXT]
 
 
 def load_agent(source: str, path: str) -> types.ModuleType:
