@@ -79,7 +79,7 @@ class Stopping:
     max_stages: int | None = None  # unseen stages
     max_time: float | None = None  # seconds of this invocation
     until_separated: bool = False  # once the tested pairs are told apart (stopping.py)
-    min_stages: int = 3  # unseen stages before separation may stop the run
+    min_stages: int = separation.MIN_STAGES  # unseen stages before separation may stop the run
     pairs: tuple[tuple[str, str], ...] = ()  # the pairs to tell apart; none: every pair of submitted agents
     level: float = separation.LEVEL
 
@@ -213,7 +213,7 @@ def rules_in_memory(agents: list[AgentSpec], options: Options, stages: list[Eval
 
     Not the default, measured (benchmarks/referee_cost.py, benchmarks/isolation.py): the referee's
     cost per move is the same either way and an agent's start 1.2x, but every API call is a round
-    trip, about 12x an in-process call. For the submitted agents alone it would give the built-in
+    trip (its cost: ludica/arguments.py's ISOLATION_COST, as --help and the README say it). For the submitted agents alone it would give the built-in
     baselines an API an order of magnitude faster than the agents rated against them; for everyone,
     it would weaken the baselines' tree search (mcts) per node and so change the scale of every
     result. So the evaluation says it instead, before it plays and in its report."""

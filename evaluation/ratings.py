@@ -70,6 +70,7 @@ INTERVALS = ("profile", "percentile")
 TIE_ELO = 1e-6  # replicate ratings this close are exactly tied (the fits converge far closer)
 _MAX_STEP = 2.0  # nats per Newton step: a sweep's first steps would overshoot
 _TOL = 1e-10
+_SETTLED = _TOL ** 2  # a step's promised gain below this (_TOL in the curvature's own measure): at the maximum
 _ARMIJO = 1e-4  # the share of the step's first-order gain a step must make
 _REACH = 60.0  # nats (≈ 10,000 Elo): a profile that has not dropped by then is unbounded
 _BLOCK = 1_000_000  # resampled game indices held at once (a few arrays of this many: tens of MB)
@@ -238,7 +239,7 @@ def _fit(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray | None = 
             step = np.linalg.solve(kkt, np.append(score, 0.0))[:-1]
         step *= min(1.0, _MAX_STEP / max(np.abs(step).max(), 1e-300))
         slope = float(score @ step)  # step · curvature · step: the gain the step promises, doubled
-        if slope <= _TOL ** 2:  # a step below _TOL in the curvature's own measure: at the maximum
+        if slope <= _SETTLED:
             break
         full = np.zeros(n)
         full[keep] = step
@@ -263,7 +264,7 @@ def _fit_many(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray) -> 
     replicates, n, _ = wins.shape
     keep = np.array([i for i in range(n) if i != ref], dtype=np.int64)
     theta = np.repeat((start - start[ref])[None, :], replicates, axis=0)
-    value = _objectives(wins, theta, keep, jeffreys)
+    value = _objectives(wins, theta, keep, jeffreys)  # each replicate's objective at its theta, always
     settled = np.zeros(replicates, dtype=bool)
     for _ in range(100):
         score, info = _score(wins, theta, keep, jeffreys)
@@ -271,15 +272,16 @@ def _fit_many(wins: np.ndarray, ref: int, jeffreys: bool, start: np.ndarray) -> 
         big = np.abs(step).max(axis=1)
         step *= np.minimum(1.0, _MAX_STEP / np.maximum(big, 1e-300))[:, None]
         slope = (score * step).sum(axis=1)
-        settled = (big < 1e-9) | (slope <= 1e-18)
+        settled = (big < 1e-9) | (slope <= _SETTLED)
         if settled.all():
             break
-        trial = theta.copy()
+        trial, new = theta.copy(), value.copy()
         pending = ~settled
         for _ in range(40):
             trial[pending[:, None] & (np.arange(n) != ref)[None, :]] = (
                 theta[:, keep] + step)[pending].ravel()
-            new = np.where(pending, _objectives(wins, trial, keep, jeffreys), value)
+            # only the replicates still halving: one that gained keeps its trial's objective
+            new[pending] = _objectives(wins[pending], trial[pending], keep, jeffreys)
             pending &= ~_gains(new, value, slope)
             if not pending.any():
                 break

@@ -37,7 +37,7 @@ from ..runtime.entrants import MODEL_PREFIX
 from ..runtime.records import EDITED, StoreError
 from ..runtime.human import HUMAN, HUMAN_TIME
 from ..runtime.plans import MODEL_TIME
-from ..runtime.referee import result_of
+from ..runtime.referee import explain_end, headline, result_of
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
@@ -59,7 +59,8 @@ def to_dict(s: Summary) -> dict:
     return {
         "agents": s.agents, "baselines": s.baselines,
         "stages": [{k: v for k, v in st.items() if k != "text"} | {"title": s.stage_name(st["stage_hash"])}
-                   for st in s.stages],
+                   for st in s.shown_stages],  # an unseen stage still to be met: not a word of it (Summary.shown)
+        "stages_withheld": len(s.stages) - len(s.shown_stages),
         "ratings": {"overall": [rating(x) for x in s.overall.ratings], "resamples": s.overall.resamples,
                     "strata": s.overall.strata, "method": s.overall.method, "anchor": s.overall.anchor,
                     "level": s.overall.level, "notes": s.overall.notes,
@@ -107,8 +108,9 @@ def _is_a_report(path: Path) -> bool:
     return isinstance(data, dict) and {"ratings", "matrix", "anytime"} <= data.keys()
 
 
-def write_report(s: Summary, folder: Path) -> dict[str, Path]:
-    """The report's files in `folder` (made if need be)."""
+def write_report(s: Summary, folder: Path, running: bool = False) -> dict[str, Path]:
+    """The report's files in `folder` (made if need be); `running`: a process still plays the run
+    (its page says so, not to --resume it)."""
     folder.mkdir(parents=True, exist_ok=True)
     data = to_dict(s)
     paths = {"html": folder / "report.html", "json": folder / "report.json", "csv": folder / "ratings.csv",
@@ -117,7 +119,7 @@ def write_report(s: Summary, folder: Path) -> dict[str, Path]:
     write_atomic(paths["json"], json.dumps(data, indent=1, default=_plain))
     write_atomic(paths["csv"], _ratings_csv(s))
     write_atomic(paths["games"], _games_csv(s))
-    write_atomic(paths["html"], render_html(s))
+    write_atomic(paths["html"], render_html(s, running))
     return paths
 
 
@@ -223,6 +225,7 @@ class Metrics:
     stages: Table
     draw: str | None  # how the unseen stages were drawn, revealed once the run is over
     unseen: list[UnseenStage]  # each unseen stage's text, change and rules
+    withheld: int = 0  # the unseen stages not shown: none of their games played yet (Summary.shown)
 
 
 @dataclass(frozen=True)
@@ -316,8 +319,8 @@ def unseen_stages(s: Summary) -> list[UnseenStage]:
     met unseen when it is resumed, as its draw's seed is withheld: Summary.draw)."""
     base = stored_stage(s, s.settings["base"], "setting 'base'") if "base" in s.settings else None
     out = []
-    for st in s.stages:
-        if st["role"] != "unseen" or not (s.finished or st["stage_hash"] in s.begun):
+    for st in s.shown_stages:
+        if st["role"] != "unseen":
             continue
         stage = stored_stage(s, st["text"], _stage_row(st))
         change = describe(base, stage) if base is not None else None
@@ -340,9 +343,9 @@ def _stage_row(st: dict) -> str:
     return f"table stages, the row of stage {st['stage_hash'][:16]!r}, column text"
 
 
-def render_html(s: Summary) -> str:
+def render_html(s: Summary, running: bool = False) -> str:
     """report.html: one self-contained file (its CSS and script inlined, nothing loaded)."""
-    return render("report.html.j2", **page_views(s))
+    return render("report.html.j2", **page_views(s, running=running))
 
 
 def leaderboard(s: Summary, replay_page: str = "") -> Leaderboard:
@@ -387,12 +390,12 @@ def metrics(s: Summary) -> Metrics:
                    f"{st['analysis_time']:g}",
                    sum(1 for g in every_game if g["stage_hash"] == st["stage_hash"]), st["planned"],
                    ", ".join(f"{x.name} {x.elo:.0f}" for x in s.per_stage[st["stage_hash"]].ratings[:3])
-                   if st["stage_hash"] in s.per_stage else "—"] for st in s.stages]
+                   if st["stage_hash"] in s.per_stage else "—"] for st in s.shown_stages]
     stages = Table(["Stage", "Role", "Board", "Weight", "Divergence", "Analysis s", "Games", "Planned",
                     "Best (per-stage Elo)"], stage_rows, "text-last", words=(0, 2, 8))
     measured = any(c["points"] for c in s.metrics["A"].values())
     return Metrics(table, plots.adaptation_plot(s) if measured else None, plots.stage_plot(s) if s.scores else None, stages,
-                   None if s.draw is None else revealed(s.draw), unseen_stages(s))
+                   None if s.draw is None else revealed(s.draw), unseen_stages(s), len(s.stages) - len(s.shown_stages))
 
 
 def anytime(s: Summary) -> Anytime:
@@ -505,8 +508,8 @@ def replays(s: Summary) -> list[dict]:
     format's games, then the adaptation games (name@f against the baselines) and the baselines'
     reference games, each marked with its `kind`. Per ply (0 = the start): the board, each player's
     pieces and the clock each has used; per move: the cells it captured (the opponent's pieces it
-    flipped, converted or removed, as row-major indices); `ending`: why the rules ended the game
-    (gdl/ending.py; None for a game they did not end: a forfeit, the ply cap)."""
+    flipped, converted or removed, as row-major indices); `ending`: how the game ended, its result
+    said once (runtime/referee.headline: the rules' words, gdl/ending.py, else who stopped it and how)."""
     out = []
     budget = _budgets(s.settings)
     games_by_stage: dict[str, list[tuple[str, dict]]] = {}
@@ -535,6 +538,8 @@ def replays(s: Summary) -> list[dict]:
                 taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
             seconds = json.loads(g.get("ply_seconds") or "[]")
             ending = _ending(game, state, g, s.store_path, st["name"]) if g["reason"] == "normal" else None
+            ending = headline(game.stage.player_names, (g["black"], g["white"]), g["result"], g["reason"],
+                              len(boards) - 1, ending)
             out.append({"stage": s.stage_name(st["stage_hash"]), "kind": kind, "black": g["black"], "white": g["white"],
                         "result": g["result"], "reason": g["reason"], "score": [g["black_score"], g["white_score"]],
                         "moves": json.loads(g["moves"]), "seconds": seconds, "clocks": _clocks(seconds),
@@ -546,18 +551,25 @@ def replays(s: Summary) -> list[dict]:
     return out
 
 
-def _ending(game, state, g: dict, store_path: str, stage_name: str) -> str:
-    """Why the rules ended a game the store says they ended, checked against its result: a game
-    whose moves do not end it, or whose result is not the rules', was edited after the referee."""
+def _ending(game, state, g: dict, store_path: str, stage_name: str):
+    """Why the rules ended a game the store says they ended, checked against its result. A game
+    whose moves do not end it by the compiled rules (the referee's), or whose result is not theirs,
+    was edited after the referee; one they end as stored but the reference interpreter cannot
+    explain is the two engines' disagreement (a bug of ludica's, as the referee logged it), said so."""
     where = f"{store_path}: table games, row {g['id']}"
-    try:
-        ending = game.ending(state)
-    except ValueError:
+    if not game.is_terminal(state):
         raise StoreError(f"{where}: its moves do not end the game on {stage_name[:60]!r}, yet its reason is "
-                         f"'normal' (the rules ended it); {EDITED}") from None
-    if g["result"] != result_of(ending.winner):
-        raise StoreError(f"{where}, column result: {str(g['result'])[:20]!r}, but by the rules {ending}; {EDITED}")
-    return str(ending)
+                         f"'normal' (the rules ended it); {EDITED}")
+    winner = game.winner(state)
+    if g["result"] != result_of(winner):
+        raise StoreError(f"{where}, column result: {str(g['result'])[:20]!r}, but by the rules the result is "
+                         f"{result_of(winner)!r}; {EDITED}")
+    ending, wrong = explain_end(game, state, winner)
+    if ending is None:
+        said = headline(game.stage.player_names, (g["black"], g["white"]), g["result"], "normal", 0, None)
+        return (f"{said}; why cannot be said: the compiled rules end the game here, but {wrong} "
+                "(a bug in ludica, not an edit of the store: please report it)")
+    return ending
 
 
 def _budgets(settings: dict[str, str]):

@@ -47,6 +47,7 @@ from . import metrics
 from .summary import complete_stages, split_games
 
 LEVEL = 0.95
+MIN_STAGES = 3  # unseen stages before separation may stop a run (evaluate.Stopping.min_stages' default)
 TIE = 1e-9  # scores closer than this are even
 LOG_BETA_HALF_HALF = math.log(math.pi)  # B(½, ½) = π
 
@@ -131,7 +132,7 @@ def bar(pairs: int, level: float = LEVEL) -> float:
     return pairs / (1.0 - level)
 
 
-def fewest_stages(pairs: int, level: float = LEVEL, min_stages: int = 3) -> int:
+def fewest_stages(pairs: int, level: float = LEVEL, min_stages: int = MIN_STAGES) -> int:
     """The fewest unseen stages after which the rule can stop: every stage led by the same agent of
     each pair (7 for one pair at 95%), and never before `min_stages`."""
     n = 0
@@ -140,14 +141,17 @@ def fewest_stages(pairs: int, level: float = LEVEL, min_stages: int = 3) -> int:
     return max(n, min_stages)
 
 
-def cannot_stop(pairs: int, unseen: int, level: float = LEVEL, min_stages: int = 3) -> str | None:
-    """Why the rule can never stop a run of `unseen` unseen stages (said at its start), or None."""
+def cannot_stop(pairs: int, unseen: int, given: bool = False, level: float = LEVEL,
+                min_stages: int = MIN_STAGES) -> str | None:
+    """Why the rule can never stop a run of `unseen` unseen stages (said at its start), or None;
+    `given`: the unseen stages are a folder's (--unseen DIR), not drawn (--variants)."""
     fewest = fewest_stages(pairs, level, min_stages)
     if unseen >= fewest:
         return None
+    more = f"a folder of {fewest} or more stages to --unseen" if given else f"--variants {fewest} or more"
     return (f"--until-separated cannot stop this run: with {pairs} pair{'' if pairs == 1 else 's'} to tell apart at "
             f"{100 * level:g}% it needs at least {fewest} unseen stages (each led by the same agent of a pair), and "
-            f"the run plays {unseen}; give --variants {fewest} or more (and --max-stages no lower) for it to act")
+            f"the run plays {unseen}; give {more} (and --max-stages no lower) for it to act")
 
 
 def standing(state: list[Pair], stages: int, level: float = LEVEL) -> str:
@@ -173,7 +177,7 @@ def stopping_stage(state: list[Pair], min_stages: int) -> int | None:
 
 
 def decide(stages: list[dict[str, float]], pairs: list[tuple[str, str]], level: float = LEVEL,
-           min_stages: int = 3) -> str | None:
+           min_stages: int = MIN_STAGES) -> str | None:
     """Why the run stops now, or None to go on."""
     state = track(stages, pairs, level)
     at = stopping_stage(state, min_stages)

@@ -64,6 +64,16 @@ class Summary:
         """The hashes of the stages with a game played (of any kind): a run stopped early planned more."""
         return {g["stage_hash"] for g in self.games + self.adaptation_games + self.reference_games}
 
+    def shown(self, stage: dict) -> bool:
+        """Whether a stage of the run may be shown (its name, text, board, numbers): an unseen stage
+        without a game stays secret until the run is finished, as the draw's seed does (a resumed
+        run has still to meet it unseen)."""
+        return stage["role"] != "unseen" or self.finished or stage["stage_hash"] in self.begun
+
+    @property
+    def shown_stages(self) -> list[dict]:
+        return [st for st in self.stages if self.shown(st)]
+
     @property
     def stages_played(self) -> int:
         return sum(s["stage_hash"] in self.begun for s in self.stages)

@@ -13,7 +13,10 @@ runtime/local.LocalSeat for trusted in-process play) only ever answers "which mo
 - a game still going after MAX_PLIES plies is stopped as a draw;
 - a seat that resigns (a human: `resign`, or the end of their input) loses the game.
 A watcher (`on_ply`) is shown the position at the start and after every ply, passes too.
-The log follows the Othello AI Arena's line format (runtime/logs.py writes the files).
+The log follows the Othello AI Arena's line format (runtime/logs.py writes the files), but for
+its end: the result is said once, in its last line, the players named as the stage names them (see
+`headline`), never by seat colour, which a stage's names may contradict (breakthrough's first
+player is white).
 """
 from __future__ import annotations
 
@@ -102,6 +105,60 @@ def result_of(winner: int | None) -> str:
     return "draw" if winner is None else SEAT_NAMES[winner].lower()
 
 
+# How a game the rules did not end ended, said of the player who lost it (the reasons above)
+_STOPPED = {"time": "ran out of time", "resign": "resigned", "crash": "failed", "illegal": "made illegal moves",
+            "no-strategy": "had no strategy"}
+
+
+def headline(sides: tuple[str, ...], players: tuple[str, str], result: str, reason: str, plies: int,
+             ending: Ending | str | None) -> str:
+    """The end of a game in a line, its result said once: the one wording of the referee's last log
+    line, `ludica play`, the Play page and the replay. The players are named as the stage names them
+    (`sides`), each with its agent (`players`): why the rules ended it (`ending`, gdl/ending.py's
+    words), else who stopped it and how. `result` and `reason` are as the store keeps them."""
+    if ending is not None:
+        return str(ending)
+    if reason == "ply-cap":
+        return f"stopped after {plies} plies: a draw"
+    if result == "none":
+        return "both players forfeit: nobody wins"
+    if result == "draw":  # the rules ended it, their reason unsaid (an engine's bug: play_game)
+        return "a draw"
+    winner = SEAT_NAMES.index(result.capitalize())
+    if reason == "normal":
+        return f"{_who(sides, players, winner)} wins"
+    return f"{_who(sides, players, 1 - winner)} {_STOPPED.get(reason, 'forfeited')}: {_who(sides, players, winner)} wins"
+
+
+def explain_end(game: CompiledGame, state: np.ndarray, winner: int | None) -> tuple[Ending | None, str]:
+    """(why the rules ended a game the compiled kernels ended with `winner`, gdl/ending.py's words
+    from the reference interpreter, ""); or (None, what disagreed) where the reference does not
+    explain it so: the two engines of the rules disagree, a bug of ludica's, not the players'."""
+    try:
+        ending = game.ending(state)
+    except Exception as err:  # whatever the explanation's failure: the one game, never the run, pays for it
+        return None, f"the reference interpreter cannot explain it ({type(err).__name__}: {str(err)[:200]})"
+    if ending.winner != winner:
+        return None, f"the reference interpreter gives another result ({ending})"
+    return ending, ""
+
+
+def _explained(game: CompiledGame, state: np.ndarray, record: GameRecord) -> Ending | None:
+    """The rules' reason for the end of a game (None where the two engines disagree: the game
+    stands as the kernels played it, without a reason, and the log says what to report)."""
+    ending, wrong = explain_end(game, state, record.winner)
+    if ending is None:
+        record.log.append(f"Internal error: the compiled rules ended the game after ply {len(record.plies)} "
+                          f"({headline(game.stage.player_names, record.players, record.result, 'normal', 0, None)}), "
+                          f"but {wrong}. A bug in ludica: please report it with the stage and this log")
+    return ending
+
+
+def _who(sides: tuple[str, ...], players: tuple[str, str], p: int) -> str:
+    """Player p as the end of a game names it: the stage's name, then the agent's ("x (greedy)")."""
+    return f"{sides[p]} ({players[p]})"
+
+
 @dataclass(frozen=True)
 class Moment:
     """What a watcher of a live game is shown at its start and after each ply: the record so far
@@ -174,6 +231,7 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
         if black is None or white is None:
             raise ValueError("play_game: a seat without a strategy has no name: give `names`")
         names = (black.name, white.name)
+    sides = game.stage.player_names
     ready = (black, white) if black is not None and white is not None else None  # else a forfeit below
     state = game.initial_state()
     if seat_seeds is None:
@@ -187,18 +245,18 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
     try:
         for p in (0, 1):
             if seats[p] is None:
-                _forfeit(record, p, "no-strategy", f"{SEAT_NAMES[p]} ({names[p]}) has no strategy: {no_strategy[p]}")
+                _forfeit(record, p, "no-strategy", f"{_who(sides, names, p)} has no strategy: {no_strategy[p]}")
         if ready is not None:
             for p in (0, 1):
                 answer = ready[p].start_game(seat_seeds[p], budgets[p], p)
                 started[p] = True
                 record.time_used[p] += answer.seconds  # what the agent does as a game starts is its time
                 if answer.failure == "timeout":
-                    _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of "
-                                                f"{budgets[p]:g}s! (starting the game: {answer.detail})", by_time=True)
+                    _forfeit(record, p, "time", f"{_who(sides, names, p)} exceeded the time limit of "
+                                                f"{budgets[p]:g}s! (starting the game: {answer.detail})")
                     break
                 if answer.failure:
-                    _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) could not start the game: "
+                    _forfeit(record, p, "crash", f"{_who(sides, names, p)} could not start the game: "
                                                  f"{_first_line(answer.detail)}")
                     break
         watch = _Watch(game, record, budgets, on_ply) if on_ply is not None else None
@@ -210,12 +268,9 @@ def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: 
         record.scores = (int((board == 1).sum()), int((board == 2).sum()))
         if record.reason == "normal":  # the rules ended it: why, in their words (gdl/ending.py)
             record.winner = game.winner(state)
-            ending = record.ending = game.ending(state)
-            # a stage decided by counting keeps the Arena's line, its reason added; any other has no score
-            log.append(f"Game over: Final score {record.scores[0]}-{record.scores[1]} ({ending.reason})"
-                       if ending.counts else f"Game over: {ending}")
-        if record.reason in ("normal", "ply-cap"):
-            log.append("Tie!" if record.winner is None else f"{SEAT_NAMES[record.winner]} wins!")
+            record.ending = _explained(game, state, record)
+        log.append("Game over: " + headline(game.stage.player_names, names, record.result, record.reason,
+                                            len(record.plies), record.ending))
         decided = True
     finally:
         for p in (0, 1):
@@ -248,11 +303,10 @@ class _Watch:
 def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng: random.Random,
           budgets: tuple[float, float], watch: _Watch | None) -> np.ndarray:
     """Play until the game ends or a seat forfeits; returns the last state."""
-    log, names = record.log, record.players
+    log, names, sides = record.log, record.players, game.stage.player_names
     while not game.is_terminal(state):
         if len(record.plies) >= MAX_PLIES:
             record.reason, record.detail = "ply-cap", f"stopped after {MAX_PLIES} plies"
-            log.append(f"Game stopped after {MAX_PLIES} plies: a draw")
             return state
         p = game.to_move(state)
         legal = game.legal_moves(state)
@@ -269,23 +323,22 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         record.time_used[p] += answer.seconds
         _add_usage(record, p, answer)
         if answer.failure == "timeout" or record.time_used[p] > budgets[p]:  # (a failure's reply: only its usage)
-            _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) exceeded the time limit of {budgets[p]:g}s!"
-                     + (f" ({answer.detail})" if answer.detail else ""), by_time=True)
+            _forfeit(record, p, "time", f"{_who(sides, names, p)} exceeded the time limit of {budgets[p]:g}s!"
+                     + (f" ({answer.detail})" if answer.detail else ""))
             return state
         if answer.failure == "tokens":  # a language model's other budget: spent, it is out of time as surely
-            _forfeit(record, p, "time", f"{SEAT_NAMES[p]} ({names[p]}) spent its token budget: {_first_line(answer.detail)}",
-                     by_time=True)
+            _forfeit(record, p, "time", f"{_who(sides, names, p)} spent its token budget: {_first_line(answer.detail)}")
             return state
         if answer.failure == "resign":
-            _forfeit(record, p, "resign", f"{SEAT_NAMES[p]} ({names[p]}) resigns", penalty=False)
+            _forfeit(record, p, "resign", f"{_who(sides, names, p)} resigns", penalty=False)
             return state
         if answer.failure == "illegal":  # a seat that ran out of attempts itself (a language model's four)
             record.illegal[p] += 1
-            _forfeit(record, p, "illegal", f"{SEAT_NAMES[p]} ({names[p]}) gave no legal move: "
+            _forfeit(record, p, "illegal", f"{_who(sides, names, p)} gave no legal move: "
                                            f"{_first_line(answer.detail)}")
             return state
         if answer.failure:
-            _forfeit(record, p, "crash", f"{SEAT_NAMES[p]} ({names[p]}) failed ({answer.failure}): "
+            _forfeit(record, p, "crash", f"{_who(sides, names, p)} failed ({answer.failure}): "
                                          f"{_first_line(answer.detail)}")
             record.detail = answer.detail
             return state
@@ -296,7 +349,7 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
             record.illegal[p] += 1
             shown = repr(text)[:60]
             if record.illegal[p] >= ILLEGAL_LIMIT:
-                _forfeit(record, p, "illegal", f"{SEAT_NAMES[p]} ({names[p]}) made {ILLEGAL_LIMIT} illegal moves "
+                _forfeit(record, p, "illegal", f"{_who(sides, names, p)} made {ILLEGAL_LIMIT} illegal moves "
                                                f"(the last: {shown})")
                 return state
             move = rng.choice(legal)
@@ -340,7 +393,7 @@ def _score(record: GameRecord, p: int) -> int:
     return 1 if record.winner == p else -1
 
 
-def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool = False, penalty: bool = True) -> None:
+def _forfeit(record: GameRecord, p: int, reason: str, line: str, penalty: bool = True) -> None:
     """Seat p loses the game (both lose if both forfeit before it starts); a resignation is no penalty."""
     record.log.append(line)
     if penalty:
@@ -349,12 +402,7 @@ def _forfeit(record: GameRecord, p: int, reason: str, line: str, by_time: bool =
     lost[p] = True
     record.forfeited = (lost[0], lost[1])
     record.reason = reason
-    if all(lost):
-        record.winner = None
-        record.log.append("Both players forfeit: nobody wins")
-        return
-    record.winner = 1 - p
-    record.log.append(f"{SEAT_NAMES[1 - p]} wins by {'time ' if by_time else ''}forfeit!")
+    record.winner = None if all(lost) else 1 - p  # the result is said as the game ends (headline)
 
 
 def _parse(game: CompiledGame, text) -> object:

@@ -65,6 +65,7 @@ class Run:
     def __init__(self, folder: Path, store: ResultsStore, resume: bool, lock: IO[str] | None = None):
         self.folder, self.store, self.resume, self._lock = folder, store, resume, lock
         self.secrets: tuple[guarded.Secret, ...] = guarded.of_run(folder)  # what no agent may see
+        self.learnt: dict = {}  # what its model endpoints turned out to take (runtime/models/endpoint.Learnt)
 
     @classmethod
     def open(cls, folder: Path, *, resume: bool = False) -> Run:
@@ -178,7 +179,7 @@ class Run:
             if unjailed:  # an in-process seat runs Python files; a program has no place there, nor a clock
                 raise LudicaError(f"{', '.join(unjailed)}: an agent program runs only in the sandbox; leave out "
                                   "--in-process (or these agents)")
-        check_endpoints(agents, options.endpoints)
+        check_endpoints(agents, options.endpoints, self.learnt)
         self._keep_stages(plans)
         secret = seatseeds.kept_or_made(self.folder)
         with notice_if_slow(hooks.on_wait, f"{COMPILING}, every kind of stage side by side"):
@@ -191,18 +192,19 @@ class Run:
         _Jobs(self, plans, {a.name: a for a in agents}, options, secret, hooks).play(jobs)
 
 
-def check_endpoints(agents: list[AgentSpec], endpoints: dict) -> None:
+def check_endpoints(agents: list[AgentSpec], endpoints: dict, learnt: dict | None = None) -> None:
     """Every language model names an endpoint the run allows (`endpoints`: the evaluator's
     --endpoint table), and it answers before anything is played: one that is down fails the run
     now, with the URL and what to check, not as a lost game per move. (An evaluation asks before it
-    draws its unseen stages too, which takes minutes.)"""
+    draws its unseen stages too, which takes minutes.) What the endpoints take goes into `learnt`,
+    the run's (Run.learnt)."""
     models = [a for a in agents if a.kind == "model" and a.path is not None]
     if models:
         from .models import check, load_config  # the `openai` client: only runs with a model load it
 
         for agent in models:
             assert agent.path is not None
-            check(load_config(agent.path, endpoints))
+            check(load_config(agent.path, endpoints), learnt=learnt)
 
 
 class _Jobs:
@@ -284,7 +286,7 @@ class _Jobs:
             warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
         text = format_stage(stage)
         entrants = {name: Entrant(self.agents[name], game, text, options, store, stage,
-                                  plan.budget(name), self.stopping) for name in plan.entrants}
+                                  plan.budget(name), self.stopping, self.run.learnt) for name in plan.entrants}
         self.live.update(entrants.values())
         folder = self.run.folder / "logs" / logs.slug(title(stage, [stage]) + "-" + h[:8])
         try:

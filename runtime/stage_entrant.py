@@ -36,22 +36,25 @@ def sandboxed(spec: AgentSpec, text: str, options: Options) -> AgentProcess:
                                  files=tuple((str(p), x) for p, x in spec.files)), name=spec.name)
 
 
-def model_seat(spec: AgentSpec, game, text: str, options: Options) -> ModelSeat:
+def model_seat(spec: AgentSpec, game, text: str, options: Options, learnt: dict | None = None) -> ModelSeat:
     """A language model's seat (runtime/models) at the endpoint its file names among those the run
-    allows (--endpoint), told the rules as the run says (--rules)."""
-    from .models import ModelSeat, load_config  # the `openai` client: only runs with a model load it
+    allows (--endpoint), told the rules as the run says (--rules); `learnt`: what the run's endpoints
+    turned out to take (runtime/models/endpoint.Learnt, Run.learnt)."""
+    from .models import Endpoint, ModelSeat, load_config  # the `openai` client: only runs with a model load it
 
     assert spec.path is not None
-    return ModelSeat(spec.name, game, load_config(spec.path, options.endpoints), text, rules=options.model_rules)
+    config = load_config(spec.path, options.endpoints)
+    return ModelSeat(spec.name, game, config, text, rules=options.model_rules, endpoint=Endpoint(config, learnt=learnt))
 
 
 class Entrant:
     """One agent on one stage: its seat (sandboxed or local), analysed, restarted if its worker dies.
-    `analysis_time` is its budget on this stage (StagePlan.budget)."""
+    `analysis_time` is its budget on this stage (StagePlan.budget); `learnt`: the run's table of what
+    its model endpoints take (Run.learnt)."""
 
     def __init__(self, spec: AgentSpec, game, text: str, options: Options, store, stage, analysis_time: float,
-                 stopping: threading.Event | None = None):
-        self.spec, self.game, self.text, self.options = spec, game, text, options
+                 stopping: threading.Event | None = None, learnt: dict | None = None):
+        self.spec, self.game, self.text, self.options, self.learnt = spec, game, text, options, learnt
         self.store, self.stage, self.stopping = store, stage, stopping
         self.analysis_time = analysis_time
         self.seat: AgentProcess | LocalSeat | HumanSeat | ModelSeat | None = None
@@ -101,7 +104,7 @@ class Entrant:
             seat = HumanSeat(self.spec.name, self.game, self.spec.source or TerminalSource())
             answer = Answer({"op": "analysed", "ok": True}, 0.0, 0.0)
         elif self.spec.kind == "model":  # on the referee's side: the model is remote, its harness ours
-            seat = model_seat(self.spec, self.game, self.text, o)
+            seat = model_seat(self.spec, self.game, self.text, o, self.learnt)
             self._note_sent(seat.config)
             # its own budget in wall seconds (a CPU budget of 2 s is no time for a conversation), scaled
             # as this stage's plan scales the CPU budget

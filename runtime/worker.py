@@ -58,16 +58,28 @@ def crash_text(agent_file: str | None) -> str:
     agent called what raised it: `IndexError: list index out of range (bot.py, line 6, in helper:
     return moves[99])`. The referee's message quotes that line (the agent's own text, bounded
     here; escaped where shown)."""
-    kind, error, tb = sys.exc_info()
+    _, error, tb = sys.exc_info()
     frames = [f for f in traceback.extract_tb(tb) if agent_file is not None and f.filename == agent_file]
     line = ""
-    if kind is not None and frames:
-        said = traceback.format_exception_only(kind, error)[-1].strip()[:CRASH_TEXT]
+    if error is not None and frames:
+        said = _said(error)
         where, code = frames[-1], (frames[-1].line or "").strip()[:CRASH_TEXT]
         line = (f"\n{said} ({os.path.basename(where.filename)}, line {where.lineno}, in "
                 f"{where.name[:CRASH_TEXT]}{': ' + code if code else ''})")
     text, room = traceback.format_exc().rstrip(), ERROR_TEXT - len(line)
     return (text if len(text) <= room else "…" + text[-room + 1:]) + line
+
+
+def _said(error: BaseException) -> str:
+    """An exception in one line: its type and message, whitespace collapsed (a message of many lines
+    would end the line early), its notes left out (format_exception_only's last line may be one),
+    bounded to CRASH_TEXT."""
+    try:
+        message = " ".join(str(error).split())
+    except Exception:  # an agent's exception whose __str__ itself raises
+        message = "(its message cannot be read)"
+    kind = type(error).__name__
+    return (f"{kind}: {message}" if message else kind)[:CRASH_TEXT]
 
 
 def load_agent(source: str, path: str) -> types.ModuleType:

@@ -128,7 +128,7 @@ def test_demo_runs_a_tournament_of_the_builtins(tmp_path, capsys):
     assert main(args) == 0  # a second run finds every game played: it resumes and only prints
 
 
-def test_a_slow_wait_before_the_first_stage_is_shown(tmp_path, capsys, monkeypatch):
+def test_a_slow_wait_before_the_first_stage_fails_nothing_and_a_piped_log_gets_no_notice(tmp_path, capsys, monkeypatch):
     """The run's warm-up may wait (compiling) before any stage has a progress line: nothing fails in
     the threads, and a piped log (as here) gets no notice of it, as issue 38 asks."""
     import threading
@@ -334,3 +334,13 @@ def test_demo_hands_the_tournament_the_options_its_command_line_gives(tmp_path, 
     assert played["out"] == tmp_path and played["resume"] is False and played["jobs"] is None
     assert played["options"] == Options(games=1, analysis_time=0.5, game_time=2.0, seed=7,
                                         limits={"memory_mb": 2048})  # in the sandbox, not revealed
+
+
+def test_a_piped_sample_says_its_progress_as_it_goes(tmp_path, capsys):
+    """Piped, `ludica sample` drew no bar and said nothing until its summary: it says what it
+    prepares, then a line for each stage accepted, before the summary."""
+    assert main(["sample", "--fresh", "-n", "2", "--seed", "1", "--filters", "none", "--out", str(tmp_path / "set")]) == 0
+    said = capsys.readouterr().out
+    lines = [said.index(f"{k} of 2 stages accepted, ") for k in (1, 2)]
+    assert said.index("preparing: the public stages' fingerprints") < lines[0] < lines[1] \
+        < said.index("stages and manifest.json in")

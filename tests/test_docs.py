@@ -46,12 +46,33 @@ def test_the_isolation_cost_is_said_once_in_the_same_words():
     from ludica.arguments import ISOLATION_COST
     readme = _readme()
     assert ISOLATION_COST in readme and "measured by benchmarks/isolation.py" in ISOLATION_COST
-    assert len(re.findall(r"times an in-process call|x slower per call", readme)) == 1  # no other figure
+    assert len(re.findall(r"times an in-process call|x slower per call", readme)) == 1
+    assert not _other_call_costs(), "--isolate-rules' cost said apart from ISOLATION_COST: say it by that alone"
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     table = text[text.index("`benchmarks/isolation.py` on this 2-core machine"):]
     ratios = [float(r) for r in re.findall(r"per call\s.*?([\d.]+)x\n", table[: table.index("```\n\n")])]
     low, high = re.search(r"(\d+) to (\d+) times an in-process call", ISOLATION_COST).groups()
     assert (int(low), int(high)) == (round(min(ratios)), round(max(ratios))), ratios
+
+
+# a cost as a figure: "12x", "1.5×", "20 times", "9 to 31 times"
+_FIGURE = re.compile(r"\b\d+(\.\d+)?\s?[x×](?![\w-])|\b\d+(\.\d+)? (to \d+(\.\d+)? )?times\b")
+
+
+def _other_call_costs() -> list[str]:
+    """Every clause of the README, docs/ and the sources' text (code blocks left out) that gives a
+    call's cost as a figure, ISOLATION_COST's own words left out: where the one figure is written again."""
+    from ludica.arguments import ISOLATION_COST
+    skip = {".venv", "tests", "benchmarks", "node_modules"}
+    files = PAGES + [p for p in ROOT.rglob("*.py") if not skip & set(p.relative_to(ROOT).parts)]
+    found = []
+    for path in files:
+        text = re.sub(r"```.*?```", " ", path.read_text(encoding="utf-8"), flags=re.S)
+        text = re.sub(r"\"\s*\n\s*\"", "", text)  # a Python string written over lines, as one
+        text = " ".join(text.split()).replace(ISOLATION_COST, " ")
+        found += [f"{path.name}: {c.strip()}" for c in re.split(r"[.;:,(]\s", text)
+                  if re.search(r"\bcalls?\b", c) and _FIGURE.search(c)]
+    return found
 
 
 def test_every_command_takes_its_time_budgets_from_the_one_table(monkeypatch):

@@ -68,7 +68,7 @@ def test_resign_or_the_end_of_input_loses_the_game_cleanly(last):
     assert record.reason == "resign" and record.winner == 1 and record.forfeited == (True, False)
     assert not record.penalties  # resigning is no penalty
     assert [p.move for p in record.plies] == ["a1", "b1"]
-    assert "Black (ann) resigns" in record.log and record.log[-1] == "White wins by forfeit!"
+    assert "x (ann) resigns" in record.log and record.log[-1] == "Game over: x (ann) resigned: o (bob) wins"
 
 
 def test_a_person_is_charged_wall_time_against_a_budget_of_their_own():
@@ -170,7 +170,7 @@ def test_the_end_of_input_resigns_at_ludica_play():
                   "--in-process", stdin="")
     assert out.returncode == 0, out.stderr
     assert "White (O), human, 1:30 left: your move" in out.stdout
-    assert "White (human) resigns" in out.stdout and "Black wins by forfeit!" in out.stdout
+    assert "o (human) resigns" in out.stdout and "Game over: o (human) resigned: x (random) wins" in out.stdout
 
 
 def test_a_persons_games_are_recorded_in_the_results_store(tmp_path):
@@ -271,4 +271,4 @@ def test_the_prompt_gives_up_when_the_person_s_clock_runs_out():
         code, text = terminal.ended()
     assert code == 0, text
     assert "time is up: the game is lost on time" in text and 1.5 < waited < 60
-    assert "Black (human) exceeded the time limit of 2s!" in text and "White wins by time forfeit!" in text
+    assert "x (human) exceeded the time limit of 2s!" in text and "x (human) ran out of time: o (random) wins" in text

@@ -34,7 +34,6 @@ from ludica.runtime.records import ResultsStore
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.models import (ATTEMPTS, Endpoint, EndpointDown, EndpointError, ModelConfig, ModelConfigError,
                                    ModelSeat, Prices, check, load_config)
-from ludica.runtime.models import endpoint as endpoint_module
 from ludica.runtime.models import prompts
 from ludica.runtime.models.endpoint import MAX_ANSWER_BYTES, MAX_TOOL_CALLS, SENT_BACK
 from ludica.runtime.models.parsing import found_move, hint
@@ -42,13 +41,6 @@ from ludica.runtime.models.parsing import found_move, hint
 from llm_standin import REFUSED_MAX_TOKENS, Scripted, Standin, counted
 
 GAMES: dict[str, compiler.CompiledGame] = {}
-
-
-@pytest.fixture(autouse=True)
-def a_run_of_its_own(monkeypatch):
-    """What an endpoint turned out to take is remembered for the run, in this process: each test
-    starts as a run of its own (a later stand-in may get an earlier one's port)."""
-    monkeypatch.setattr(endpoint_module, "_LEARNT", {})
 
 
 def game_of(name: str) -> compiler.CompiledGame:
@@ -509,6 +501,38 @@ def test_a_reasoning_model_is_asked_in_max_completion_tokens_and_refuses_max_tok
     with Standin(default=answer, lists_models=lists_models) as server:
         played(server, "plain")
         assert all("max_tokens" in c and "max_completion_tokens" not in c for c in server.chats)
+
+
+def test_what_an_endpoint_takes_is_learnt_for_one_run_not_for_the_process(tmp_path: Path):
+    """Two runs in one process (as `ludica serve` plays them) at the same endpoint and model: the
+    first learns that it wants `max_completion_tokens`; the endpoint changes (another server, or the
+    same with other parameters); the second asks as a run of its own, in `max_tokens`. Within a run,
+    the seats share what its check learnt (one refusal in all)."""
+    (tmp_path / "m.model").write_text('model = "standin-model"\n')
+    agents = [resolve(str(tmp_path / "m.model")), resolve("random")]
+
+    def answer(body: dict) -> Scripted:
+        return Scripted("pong") if body["messages"][-1]["content"] == "ping" else first_empty(body)
+
+    with Standin(default=answer, lists_models=False, reasoning=True) as server:
+        def played(out: str) -> list[dict]:
+            before = len(server.chats)
+            tournament.run([stages.path("tic-tac-toe")], agents, tmp_path / out, tournament.Options(
+                sandbox=False, analysis_time=0.2, game_time=1.0, model_time=30.0, endpoints=allowed(server)))
+            return server.chats[before:]
+
+        first = played("first")
+        assert sum("max_tokens" in c for c in first) == 1 and len(first) > 3
+        server.reasoning = False
+        second = played("second")
+    assert second and all("max_tokens" in c and "max_completion_tokens" not in c for c in second)
+    # in one run, what an endpoint takes is its own with the evaluator's parameters there, not its URL's
+    config, learnt = ModelConfig(model="m", base_url="http://127.0.0.1:9/v1", api_key_env=""), {}
+    one, same = Endpoint(config, learnt=learnt), Endpoint(config, learnt=learnt)
+    other = Endpoint(replace(config, params={"top_p": 0.9}), learnt=learnt)
+    assert one.accepts is same.accepts and other.accepts is not one.accepts
+    for e in (one, same, other):
+        e.close()
 
 
 def test_the_evaluators_parameters_are_in_every_request_kept_with_the_run_and_shown_in_its_report(

@@ -137,3 +137,16 @@ def test_the_live_page_tells_to_resume_only_a_run_that_has_stopped(run, tmp_path
     with lock_folder(folder):  # as a run holds its folder while it plays
         going = client.get("/runs/0").text
     assert "still going" in going and "--resume" not in going and 'data-running="true"' in going
+
+
+def test_a_report_elsewhere_of_a_run_still_going_says_it_goes_on_not_to_resume_it(run, tmp_path):
+    """`ludica report DIR --out OTHER` while a run holds DIR: the page and the terminal say the run
+    is still going (a stopped run's alone are told to --resume)."""
+    folder = _cut(run, tmp_path / "cut", set(_ids(run)[:10]))
+    with lock_folder(folder):  # as a run holds its folder while it plays
+        code, said = _quietly(["report", str(folder), "--out", str(tmp_path / "going"), "--resamples", "10"])
+    page = (tmp_path / "going" / "report.html").read_text()
+    assert code == 0 and "still going" in page and "--resume" not in page
+    assert "still going" in said and "--resume" not in said
+    code, said = _quietly(["report", str(folder), "--out", str(tmp_path / "stopped"), "--resamples", "10"])
+    assert "--resume" in (tmp_path / "stopped" / "report.html").read_text() and "--resume" in said

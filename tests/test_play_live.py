@@ -242,3 +242,25 @@ def test_play_says_where_a_python_agent_crashed(tmp_path, sandbox):
             assert "IndexError: list index out of range (crasher.py" in line
         else:
             assert "ValueError: \\x1b]0;a title of its own" in line
+
+
+@pytest.mark.parametrize("raised, said", [
+    ("ValueError('bad move\\nsecond line')", "ValueError: bad move second line (bot.py, line 5, in f)"),
+    ("noted(KeyError('a1'))", "KeyError: 'a1' (bot.py, line 5, in f)"),
+    ("RuntimeError('  ' + 'x' * 500)", f"RuntimeError: {'x' * 106} (bot.py, line 5, in f)"),
+    ("StopIteration()", "StopIteration (bot.py, line 5, in f)"),
+])
+def test_a_crash_is_said_in_one_line_its_type_and_message_without_its_notes(raised, said):
+    """The crash's line is the exception's type and message, whitespace collapsed (a message of many
+    lines gave only its last: "second line (bot.py ...)"), its notes left out (format_exception_only
+    ended with the last note), bounded."""
+    from ludica.runtime.worker import crash_text
+
+    space: dict = {}  # an agent's file, bot.py: line 5 raises (its code not on disk: no line shown)
+    exec(compile("def noted(e):\n    e.add_note('a note of the agent')\n    return e\ndef f(error):\n    raise error\n",
+                 "bot.py", "exec"), space)
+    try:
+        space["f"](eval(raised, space))
+    except BaseException:
+        text = crash_text("bot.py")
+    assert text.splitlines()[-1] == said

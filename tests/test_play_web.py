@@ -226,3 +226,19 @@ def test_the_players_are_coloured_as_their_names_say_else_a_first_and_a_second()
     assert side_colours(("red", "blue")) == ("#d32f2f", "#1e5bd6")
     assert side_colours(("white", "black")) == ("#f4f4f4", "#111111")  # Breakthrough: white moves first
     assert side_colours(("x", "o")) == side_colours(("red", "x")) == side_colours(("red", "Red")) == DEFAULT_COLOURS
+
+
+def test_the_rules_link_of_a_stage_whose_file_name_needs_escaping_finds_its_rules(tmp_path):
+    """A served stage's file name with a space, a '#' or a '?' is escaped in the Play page's rules
+    link (as the stages page escapes it): unescaped, '#1.gdl' was read as the link's fragment."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "my stage #1?.gdl").write_text(stages.path("tic-tac-toe").read_text())
+    room = PlayRoom(tmp_path / "store", sandbox=False)
+    with TestClient(create_app(sort_folders([folder]), resamples=20, room=room), base_url=LOCAL) as c:
+        chosen = re.search(r'value="(\d+/my stage #1\?\.gdl)"', html.unescape(c.get("/play").text)).group(1)
+        number = start(c, black="random", stage=chosen)
+        link = html.unescape(re.search(r'href="(/stages/[^"]*#stage-rules)"', c.get(f"/play/{number}").text).group(1))
+        assert link.endswith("/my%20stage%20%231%3F.gdl#stage-rules"), link
+        rules = c.get(link.removesuffix("#stage-rules"))
+    assert rules.status_code == 200 and 'id="stage-rules"' in rules.text

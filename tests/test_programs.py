@@ -472,5 +472,5 @@ def test_a_program_that_never_flushes_is_told_which_line_never_came(tmp_path, fl
                            "--white", "random", "--analysis-time", "1", "--game-time", "1"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("Black (quiet) "))
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("x (quiet) "))
     assert f"{missing}: did it flush its output? (Python: print(..., flush=True); C: fflush(stdout)" in line, line

@@ -295,3 +295,35 @@ def test_a_fit_on_few_games_reaches_its_maximum_alone_and_in_a_stack(games):
     stack = np.repeat(wins[None], 3, axis=0)
     many = ratings._fit_many(stack, 0, True, np.zeros(len(agents)))
     assert np.abs(ratings._score(stack, many, keep, True)[0]).max() < 1e-9
+
+
+def test_a_stack_of_different_replicates_keeps_each_one_s_objective_at_its_own_theta(monkeypatch):
+    """Replicates that differ halve their steps apart: one gains at once while another still halves.
+    The one that gained must keep its new objective (it was reset to its old one, and Armijo's test
+    then compared its next step with a stale value). Identical replicates (np.repeat) cannot show it."""
+    agents = ["a", "b", "random"]
+    sets = [[Outcome("s", "a", "random", 1.0), Outcome("s", "b", "random", 1.0)],  # few: steps overshoot, halved
+            [Outcome("s", "a", "b", 1.0), Outcome("s", "b", "random", 0.5)] * 20,  # many: the full step gains
+            [Outcome("s", "a", "b", 1.0)] * 3 + [Outcome("s", "b", "random", 1.0)] * 3,
+            [Outcome("s", "random", "a", 1.0), Outcome("s", "b", "a", 0.5)]]
+    stack = np.stack([ratings._Table(games, agents).points() for games in sets])
+    keep = np.arange(1, len(agents))
+    held = {}
+    score, gains = ratings._score, ratings._gains
+
+    def scored(wins, theta, keep, jeffreys):  # where each step starts: the theta its objective is of
+        if wins is stack:  # _fit_many's own (not the one-at-a-time fit's, for any that does not settle)
+            held["theta"], held["fresh"] = theta.copy(), True
+        return score(wins, theta, keep, jeffreys)
+
+    def gained(new, value, slope):
+        if held.pop("fresh", False):
+            assert value == pytest.approx(ratings._objectives(stack, held["theta"], keep, True), abs=1e-12)
+            held["checked"] = held.get("checked", 0) + 1
+        return gains(new, value, slope)
+
+    monkeypatch.setattr(ratings, "_score", scored)
+    monkeypatch.setattr(ratings, "_gains", gained)
+    many = ratings._fit_many(stack, 0, True, np.zeros(len(agents)))
+    assert held["checked"] > 1
+    assert np.abs(score(stack, many, keep, True)[0]).max() < 1e-9

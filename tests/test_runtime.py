@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -75,11 +77,34 @@ def test_log_lines_follow_the_arena_format():
     assert log[0] == "Game started: alpha(B) vs beta(W) on Stage: 8x8, fewer pieces continue"
     assert log[1].startswith("alpha(B): ") and any(line.startswith("beta(W): ") for line in log)
     assert any(line.endswith("continues (fewer pieces rule)") for line in log)
-    b, w = record.scores  # a stage decided by counting: the Arena's line, with why the game ended
-    assert log[-2] == f"Game over: Final score {b}-{w} (neither black nor white can move)"
-    assert log[-1] == {0: "Black wins!", 1: "White wins!", None: "Tie!"}[record.winner]
+    # the end, said once in the last line: why, and the result by the pieces, which decide it here
+    assert log[-1] == f"Game over: {record.ending}" and log[-2].startswith(("alpha(B): ", "beta(W): "))
+    assert re.fullmatch(r"Game over: neither black nor white can move: ((black|white) wins with more pieces, "
+                        r"\d+ to \d+|a draw, \d+ pieces each)", log[-1])
     assert record.reason == "normal" and len(record.plies) == len([l for l in log if "(B): " in l or "(W): " in l]) + \
         sum(line.endswith(" passes") for line in log)
+
+
+def test_an_end_the_reference_interpreter_cannot_explain_is_logged_as_ludica_s_bug_and_the_game_kept(monkeypatch):
+    """The compiled kernels ended the game, the reference interpreter says it is not over (or gives
+    another result): the two engines disagree. The game stands as played, without the rules' reason,
+    and the log says what to report; the run is not aborted."""
+    game = compiled("tic-tac-toe")
+
+    def seats():
+        return Scripted("alpha", ["a1", "b1", "c1"]), Scripted("beta", ["a2", "b2"])
+
+    other = replace(play_game(game, seats(), seed=1).ending, winner=1)  # the rules' reason, another winner
+    monkeypatch.setattr(game, "ending", lambda state: (_ for _ in ()).throw(ValueError("not over at ply 5")))
+    record = play_game(game, seats(), seed=1)
+    assert record.reason == "normal" and record.winner == 0 and record.ending is None
+    assert record.log[-2] == ("Internal error: the compiled rules ended the game after ply 5 (x (alpha) wins), but the "
+                              "reference interpreter cannot explain it (ValueError: not over at ply 5). A bug in "
+                              "ludica: please report it with the stage and this log")
+    assert record.log[-1] == "Game over: x (alpha) wins"
+    monkeypatch.setattr(game, "ending", lambda state: other)
+    record = play_game(game, seats(), seed=1)
+    assert record.ending is None and "the reference interpreter gives another result" in record.log[-2]
 
 
 def test_a_forced_pass_is_played_without_asking_and_logged():
@@ -100,8 +125,8 @@ def test_cumulative_time_over_the_budget_loses_even_with_a_legal_move():
 
     record = play_game(compiled("tic-tac-toe"), (Slow("slow"), Scripted("quick")), seed=0, game_time=1.0)
     assert record.reason == "time" and record.winner == 1
-    assert record.log[-2] == "Black (slow) exceeded the time limit of 1s!"
-    assert record.log[-1] == "White wins by time forfeit!"
+    assert record.log[-2] == "x (slow) exceeded the time limit of 1s!"
+    assert record.log[-1] == "Game over: x (slow) ran out of time: o (quick) wins"
     assert len(record.plies) == 2  # the second answer took the time over 1 s
 
 
@@ -409,7 +434,27 @@ def test_play_prints_one_result_line(tmp_path):
                           "greedy", "--quiet", "--in-process"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     # a1 b1 c1 a2 b2 c2 a3: the a3-c1 diagonal, said as the rules say it; no piece count, which decides nothing here
-    assert out.stdout.strip() == "Black wins! x made three in a row at a3 b2 c1: x wins (7 plies)"
+    assert out.stdout.strip() == "Game over: x made three in a row at a3 b2 c1: x wins (7 plies)"
+
+
+def test_the_end_of_a_game_names_the_winner_once_as_the_stage_names_the_players():
+    """Breakthrough's first player is white: a seat's colour ("Black wins!") beside the rules' words
+    ("black reached row 1: black wins") named two winners. The result is said once, in the last line,
+    in the stage's names; a forfeit too, each player with its agent."""
+    game = compiled("breakthrough")
+    assert game.stage.player_names == ("white", "black")
+    record = play_game(game, (Scripted("alpha"), Scripted("beta")), seed=3)
+    assert record.reason == "normal" and record.ending is not None
+    assert record.log[-1] == f"Game over: {record.ending}"
+    assert record.log[-1].endswith(f": {game.stage.player_names[record.winner]} wins")
+    assert not [line for line in record.log if re.search(r"\b(Black|White)\b|wins!|Tie!", line)]
+
+    class Resigns(Scripted):
+        def think(self, state, legal, remaining):
+            return Answer({}, 0.0, 0.0, failure="resign")
+
+    record = play_game(game, (Resigns("alpha"), Scripted("beta")), seed=3)
+    assert record.log[-2:] == ["white (alpha) resigns", "Game over: white (alpha) resigned: black (beta) wins"]
 
 
 def test_logs_are_written_in_the_arena_shape(tmp_path):

@@ -5,6 +5,7 @@ alone. Small runs: two built-ins in this process, 2 variants of the 6x6 board, o
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
 import sqlite3
@@ -111,7 +112,13 @@ def test_a_run_stopped_early_keeps_its_seed_secret_until_it_is_finished(runs, tm
     for name in ("report.html", "report.json"):
         text = (stopped / name).read_text()
         assert seed not in text and shown not in text and last["text"] not in text, name
-    assert json.loads((stopped / "report.json").read_text())["draw"] == {"seed": None, "secret": True}
+    report = json.loads((stopped / "report.json").read_text())
+    assert report["draw"] == {"seed": None, "secret": True}
+    # nor any row of it: the stages table and the JSON's stages list the stages played alone, and say how many wait
+    assert last["stage_hash"] not in (stopped / "report.json").read_text()
+    assert last["stage_hash"] not in {st["stage_hash"] for st in report["stages"]} and report["stages_withheld"] == 1
+    page = (stopped / "report.html").read_text()
+    assert f">{html.escape(last['name'])}<" not in page and "1 unseen stage still to be played" in page
     with Run.read(stopped) as run:
         assert not summarise(run.store, resamples=10).finished
     assert seed in said["resumed"][1] and shown in (root / "second" / "report.html").read_text()

@@ -179,6 +179,9 @@ def test_a_run_too_short_to_separate_is_warned_of_and_ends_with_where_its_pairs_
     assert code == 0
     assert ("warning: --until-separated cannot stop this run: with 1 pair to tell apart at 95% it needs at least 7 "
             "unseen stages") in said and said.index("cannot stop") < said.index("Leaderboard")
+    # its stages are a folder's: more of them, not --variants, which draws stages this run does not
+    assert "the run plays 2; give a folder of 7 or more stages to --unseen" in said and "--variants" not in said
+    assert "give --variants 7 or more" in stopping.cannot_stop(1, 4)
     end = said[said.index("report:"):]
     assert ("--until-separated: not every pair told apart; separation after 2 unseen stages: last led on 2, "
             "bad_analysis on 0, 0 even: evidence 1.5 of the 20 needed, not told apart yet") in end

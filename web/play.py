@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -38,6 +38,7 @@ from ..runtime import Hooks, Run, StagePlan, guarded
 from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
 from ..runtime.human import HUMAN_TIME, Turn
 from ..runtime.plans import Options
+from ..runtime.referee import headline
 from . import live
 from .runs import RunWatch
 from .stages import board_spec
@@ -280,28 +281,10 @@ class PlayRoom:
             return
         record = ended[0]["record"]
         ending = record.ending
-        game.finish({"result": _headline(record, [side["name"] for side in game.sides]), "reason": record.reason,
+        said = headline(stage.player_names, record.players, record.result, record.reason, len(record.plies), ending)
+        game.finish({"result": said, "reason": record.reason,
                      "shown": list(ending.cells) if ending else [], "log": list(record.log)}
                     | ({"scores": list(record.scores)} if game.counts else {}))
-
-
-# How a game the rules did not end ended, said of the player who lost it (runtime/referee.py's reasons)
-_STOPPED = {"time": "ran out of time", "resign": "resigned", "crash": "failed", "illegal": "made illegal moves",
-            "no-strategy": "had no strategy"}
-
-
-def _headline(record, names: list[str]) -> str:
-    """The end of a game in a line, the players named as the stage names them: why the rules ended
-    it (gdl/ending.py), else who stopped it and how."""
-    if record.ending is not None:
-        return str(record.ending)
-    if record.reason == "ply-cap":
-        return f"Stopped after {len(record.plies)} plies: a draw"
-    if record.winner is None:
-        return "Both players forfeit: nobody wins"
-    loser = 1 - record.winner
-    return (f"{names[loser]} ({record.players[loser]}) {_STOPPED.get(record.reason, 'forfeited')}: "
-            f"{names[record.winner]} ({record.players[record.winner]}) wins")
 
 
 def _same_origin(request: Request) -> bool:
@@ -398,7 +381,7 @@ def routes(room: PlayRoom, sets: list, page: Callable, scripts: Callable, resamp
 
     async def watch(request: Request):
         game = game_of(request)
-        rules = next((f"/stages/{k}/{p.name}#stage-rules" for k, s in enumerate(sets) for p in s.files
+        rules = next((f"/stages/{k}/{quote(p.name)}#stage-rules" for k, s in enumerate(sets) for p in s.files
                       if p == game.stage_file), None)
         return page("serve_play.html.j2", scripts("board.js", "serve_play.js"), game=game, rules=rules,
                     shown={"sides": game.sides, "counts": game.counts})

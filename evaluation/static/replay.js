@@ -55,8 +55,7 @@
   }
 
   function title(g) {
-    return g.stage + ": " + g.black + " vs " + g.white + " → " + g.result +
-      (g.reason === "normal" ? "" : " (" + g.reason + ")") + (g.kind === "main" ? "" : " [" + g.kind + " game]");
+    return g.stage + ": " + g.black + " vs " + g.white + " → " + g.ending + (g.kind === "main" ? "" : " [" + g.kind + " game]");
   }
 
   function list() {
@@ -116,8 +115,7 @@
       moves.appendChild(li);
     });
     movesBox.replaceChildren(element("p", "● " + game.black + " (first) – ○ " + game.white + " (second)"),
-      moves, element("p", game.ending ? "Game over: " + game.ending  // the rules' words, no score where none counts
-        : "Ended: " + game.result + " (" + game.reason + ")"));
+      moves, element("p", "Game over: " + game.ending));  // the result once, the stage's names (referee.headline)
   }
 
   function go(p) {

@@ -231,7 +231,7 @@ def run(args) -> int:
         if args.until_separated or args.separate:
             unseen = sum(s.role == "unseen" for s in stages)
             pairs = separation.tested_pairs([a.name for a in agents], set(baselines), args.separate or ())
-            never = separation.cannot_stop(len(pairs), min(unseen, args.max_stages or unseen))
+            never = separation.cannot_stop(len(pairs), min(unseen, args.max_stages or unseen), given=bool(args.unseen))
             if never:
                 console.print(f"[bold yellow]warning:[/] {inert_rich(never)}")
         summary = _played(args, run, stages, agents, config, baselines, jobs, draw, console,

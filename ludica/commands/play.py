@@ -52,15 +52,16 @@ def run(args) -> int:
         print("\ninterrupted: the game is abandoned", file=sys.stderr)
         return 130
     record = ended[0]["record"]
-    if args.quiet:  # the result, and why: the rules' words (gdl/ending.py), else the referee's reason
-        why = f"{record.ending} " if record.ending is not None else ""
-        print(inert(record.log[-1]) + f" {why}({len(record.plies)} plies"
+    if args.quiet:  # the referee's last line: the result once, and why (the rules' words, gdl/ending.py)
+        print(inert(record.log[-1]) + f" ({len(record.plies)} plies"
               + ("" if record.reason == "normal" else f", {record.reason}") + ")")
         return 0
     _show_output([(record.players[o["seat"]], "game", o["text"], o["bytes"]) for o in record.output])
+    # how it ended: a forfeit's line ("x (bot) failed ...", which holds the agent's exception text) and the result
+    forfeits = tuple(f"{side} (" for side in stage.player_names)
     for line in record.log:
-        if line.startswith(("Game over", "Black", "White", "Tie", "Both", "Game stopped")) or "forfeit" in line:
-            print(inert(line))  # a forfeit's line holds the agent's exception text
+        if line.startswith(("Game over", "Internal error", *forfeits)):
+            print(inert(line))
     return 0
 
 

@@ -35,7 +35,7 @@ def run(args) -> int:
     from ludica.evaluation.report import check_report_folder, run_info, write_report
     from ludica.files import unwritable
     from ludica.runtime import Run
-    from ludica.runtime.records import lock_folder
+    from ludica.runtime.records import in_use, lock_folder
 
     folder = Path(args.folder)
     if not (folder / "results.sqlite").is_file():
@@ -50,17 +50,18 @@ def run(args) -> int:
     held = (lock_folder(folder, busy="it writes its report when it ends; for a report of the games so far, "
                                      "give --out OTHER") if target == folder else nullcontext())
     with held:
+        running = target != folder and in_use(folder)  # a run still going: its report says so, not --resume
         with Run.read(folder) as run:  # a run may be writing: SQLite allows it
             if not run.store.holds_a_run():
                 raise gdl.LudicaError(f"{folder / 'results.sqlite'} holds no run (no run was started in it): give "
                                       "the --out folder of a `ludica evaluate` run")
             # the run's own bootstrap seed, read back: the report's numbers are the run's
             summary = summarise(run.store, resamples=args.resamples, seed=run.options.seed)
-        paths = write_report(summary, target)
+        paths = write_report(summary, target, running)
     console = Console()
     for what, value in run_info(summary):  # the report page's header: when, how, seeds, version, machine
         console.print(f"[bold]{what}:[/] {inert_rich(value)}", highlight=False)
-    show(summary, console)
+    show(summary, console, running)
     console.print(f"\nreport: {paths['html']} (and {paths['json'].name}, {paths['csv'].name})")
     return 0
 
@@ -86,7 +87,7 @@ def anytime_line(point) -> str:
     return (f"anytime after {point.stages} unseen stage(s) ({'; '.join(notes)}): " + inert_rich(point.ranked()))
 
 
-def show(summary, console) -> None:
+def show(summary, console, running: bool = False) -> None:
     """The leaderboard with intervals and failures, warnings, metrics and the anytime estimate."""
     from rich.table import Table
 
@@ -139,6 +140,8 @@ def show(summary, console) -> None:
                       "themselves); 95% intervals: the jackknife over stages, skewness-corrected, and Fieller's[/]")
     if summary.draw is not None:
         console.print(drawseed.revealed(summary.draw))
-    if summary.played < summary.planned:
-        console.print(f"[yellow]this run is not finished: {summary.played} of {summary.planned} planned games "
+    if summary.played < summary.planned:  # `running`: a process still plays it (report --out OTHER of a live run)
+        console.print(f"[yellow]this run is still going: {summary.played} of its {summary.planned} planned games are "
+                      "played so far; every figure is over those[/]" if running else
+                      f"[yellow]this run is not finished: {summary.played} of {summary.planned} planned games "
                       "played; every figure is over those (--resume goes on)[/]")

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import time
 from dataclasses import replace
 from pathlib import Path
 
 from ludica import gdl
 from ludica.arguments import MAX_CANDIDATES, count_up_to, jobs_count, stage_count, stage_path
+from ludica.terminal import clock
 
 
 def add_parser(sub) -> None:
@@ -94,14 +96,20 @@ def run(args) -> int:
                             min_divergence=args.min_divergence)
     except ValueError as err:  # an unknown family: said by the Spec
         raise gdl.LudicaError(str(err)) from None
+    preparing = ("preparing: the public stages' fingerprints" + (
+        ", the base's score for divergence" if spec.measures_divergence else "") + " (the first run also "
+        "compiles the kernels, about a minute)")
+    lines = None if console.is_terminal else _Lines(args.n, lambda line: console.print(line, highlight=False, soft_wrap=True))
+    if lines is not None:
+        lines.say(preparing)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, disable=not console.is_terminal) as progress:  # piped: no bar left in the log
-        task = progress.add_task("preparing: the public stages' fingerprints" + (
-            ", the base's score for divergence" if spec.measures_divergence else "") + " (the first run also "
-            "compiles the kernels, about a minute)", total=args.n)
+                  console=console, disable=lines is not None) as progress:  # piped: no bar left in the log, lines
+        task = progress.add_task(preparing, total=args.n)
 
         def on_candidate(c, accepted: int) -> None:
             progress.update(task, completed=accepted, description=f"candidate {c.number}: {c.verdict}")
+            if lines is not None:
+                lines.candidate(c.number, accepted)
 
         try:
             result = sampler.run(spec, args.n, jobs=args.jobs or 0, exclude=exclude,
@@ -117,6 +125,24 @@ def run(args) -> int:
         console.print(f"[yellow]stopped early: {result.stopped}[/]")
         return 1
     return 0
+
+
+class _Lines:
+    """The screening's progress as plain lines, where no bar is drawn (piped, CI, nohup), as a run's
+    is (terminal.PlainProgress): a line for each stage accepted, and between those at most one every
+    `every` seconds, each with the candidates screened and the time taken."""
+
+    def __init__(self, wanted: int, say, every: float = 60.0, now=time.monotonic):
+        self.wanted, self.say, self.every, self.now = wanted, say, every, now
+        self.started = self.last = now()
+        self.accepted = 0
+
+    def candidate(self, number: int, accepted: int) -> None:
+        if accepted == self.accepted and self.now() - self.last < self.every:
+            return
+        self.accepted, self.last = accepted, self.now()
+        self.say(f"{accepted} of {self.wanted} stages accepted, {number} candidates screened, "
+                 f"{clock(self.last - self.started)} taken")
 
 
 def _spread(values: list[float]) -> str:

@@ -253,9 +253,16 @@ class Accepts:
     temperature: bool = True
 
 
-# What each (endpoint URL, model) takes, learnt once for the run (this process): every seat's Endpoint
-# and the check before the run share it, so a reasoning model's 400 is met once, not once a stage.
-_LEARNT: dict[tuple[str, str], Accepts] = {}
+# What each endpoint (its name, URL, model and the evaluator's params there) takes, learnt once for a run:
+# the run holds one (runtime/run.Run.learnt), which every seat's Endpoint and the check before the run
+# share, so a reasoning model's 400 is met once, not once a stage; never the process's (`ludica serve`
+# plays many runs, whose endpoints and params may differ).
+Learnt = dict[tuple, Accepts]
+
+
+def _learnt_key(config: ModelConfig) -> tuple:
+    return (config.endpoint, config.base_url, config.model, tuple(sorted((k, repr(v)) for k, v in config.params.items())))
+
 # the evaluator's parameters (runtime/endpoints.PARAMS) sent as they are; the others are the config's own
 # temperature and max_tokens (ModelConfig.resolved)
 AS_GIVEN = ("top_p", "reasoning_effort")
@@ -264,16 +271,17 @@ AS_GIVEN = ("top_p", "reasoning_effort")
 class Endpoint:
     """Chat calls to one model (`config`) with retries; `sleep` is how back-off waits (tests may
     pass one that records); `forgiven`: the wall seconds past the clock's that one request may take
-    in failed attempts and back-off, which are not charged (FORGIVEN)."""
+    in failed attempts and back-off, which are not charged (FORGIVEN); `learnt`: the run's table of what
+    its endpoints take (Learnt; none given: this Endpoint's own)."""
 
     def __init__(self, config: ModelConfig, backoff: float = BACKOFF, sleep: Callable[[float], None] = time.sleep,
-                 forgiven: float = FORGIVEN):
+                 forgiven: float = FORGIVEN, learnt: Learnt | None = None):
         self.config, self.backoff, self.sleep, self.forgiven = config, backoff, sleep, forgiven
         self.guard = _Guard()
         self.client = client(config, guard=self.guard)
         # the evaluator's max_completion_tokens is sent in its own name from the first request
         first = "max_completion_tokens" if "max_completion_tokens" in config.params else "max_tokens"
-        self.accepts = _LEARNT.setdefault((config.base_url, config.model), Accepts(first))
+        self.accepts = ({} if learnt is None else learnt).setdefault(_learnt_key(config), Accepts(first))
         self.sent = 0  # chat requests sent, whatever came of them (the model's seat counts them: Usage.requests)
 
     def close(self) -> None:
@@ -405,10 +413,11 @@ def _cause(error: Exception) -> str:
     return str(cause or error)[:300]
 
 
-def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
+def check(config: ModelConfig, timeout: float = 10.0, learnt: Learnt | None = None) -> list[str]:
     """Fail early and clearly (EndpointDown) when the endpoint does not answer, refuses the key or
     does not serve the model; returns the models it lists (empty: it lists none, and a one-token
-    chat found the model). A run calls this before it starts. A missing key is a ModelConfigError."""
+    chat found the model). A run calls this before it starts, what the endpoint takes learnt into
+    its `learnt`. A missing key is a ModelConfigError."""
     url, where = config.base_url, config.source or config.name
     option = f"--endpoint {config.endpoint or 'NAME'}={url}"
     limit, guard = min(timeout, config.request_timeout), _Guard()
@@ -433,19 +442,19 @@ def check(config: ModelConfig, timeout: float = 10.0) -> list[str]:
     if listed is not None:
         if config.model in listed or f"{config.model}:latest" in listed:  # Ollama's implicit tag
             if config.params:  # the evaluator's parameters tried before the run, not refused at its first move
-                _ping(config, limit, where)
+                _ping(config, limit, where, learnt)
             return listed
         shown = ", ".join(listed[:20]) + (", ..." if len(listed) > 20 else "") if listed else "none"
         raise EndpointDown(f"{url}: the endpoint does not serve the model {config.model!r} (it lists: {shown}): "
                            f"fix `model` in {where}")
-    return _ping(config, limit, where)
+    return _ping(config, limit, where, learnt)
 
 
-def _ping(config: ModelConfig, limit: float, where: str) -> list[str]:
+def _ping(config: ModelConfig, limit: float, where: str, learnt: Learnt | None) -> list[str]:
     """A one-token chat, as the run's requests are made (Endpoint.chat): what the endpoint turns out
     to take is learnt for the run, and a parameter it refuses fails here, before anything is played."""
     url, given = config.base_url, ", ".join(f"{k}={v}" for k, v in config.params.items())
-    endpoint = Endpoint(replace(config, request_timeout=limit, retries=0))
+    endpoint = Endpoint(replace(config, request_timeout=limit, retries=0), learnt=learnt)
     try:
         endpoint.chat([{"role": "user", "content": "ping"}], max_tokens=1)
     except EndpointError as e:
