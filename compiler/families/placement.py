@@ -543,7 +543,10 @@ def _select(tries, k, in_byte):
 
 @inline
 def _flip(tries, cell):
-    """Cell `cell` into or out of the bitmap `tries` (uint64[n_words]), changed in place."""
+    """Cell `cell` into or out of the bitmap `tries`, changed in place.
+
+    tries: uint64[n_words] — a player's tries, one bit a cell, row-major (n_words = ceil(n_cells / 64))
+    """
     tries[cell >> 6] ^= np.uint64(1) << np.uint64(cell & 63)
 
 
