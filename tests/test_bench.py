@@ -79,9 +79,9 @@ def test_bench_variants_are_valid_stages(benchmarks):
             assert v != stage and gdl.loads(gdl.format(v)) == v
 
 
-def _openspiel_compare():
-    path = ROOT / "benchmarks" / "openspiel_compare.py"
-    spec = importlib.util.spec_from_file_location("openspiel_compare", path)
+def _script(name: str):
+    """The benchmark script benchmarks/NAME.py, loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -89,14 +89,14 @@ def _openspiel_compare():
 
 def test_openspiel_compare_skips_cleanly_without_pyspiel(benchmarks, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` now raises ImportError
-    assert _openspiel_compare().main(["--seconds", "0.1"]) == 0
+    assert _script("openspiel_compare").main(["--seconds", "0.1"]) == 0
     assert "skipped: pyspiel (OpenSpiel) is not installed" in capsys.readouterr().out
 
 
 def test_openspiel_compare_runs(benchmarks, tmp_path, capsys):
     pytest.importorskip("pyspiel")
     out_json = tmp_path / "os.json"
-    assert _openspiel_compare().main(["--seconds", "0.1", "--games", "tic_tac_toe", "--json", str(out_json)]) == 0
+    assert _script("openspiel_compare").main(["--seconds", "0.1", "--games", "tic_tac_toe", "--json", str(out_json)]) == 0
     out = capsys.readouterr().out
     assert "tic_tac_toe vs tic-tac-toe" in out and "ratio" in out and "targets" in out
     (game,) = json.loads(out_json.read_text())["games"]
@@ -105,24 +105,16 @@ def test_openspiel_compare_runs(benchmarks, tmp_path, capsys):
     assert abs(game["openspiel"]["plies_per_game"] - game["ludica-kernel"]["plies_per_game"]) < 1.5
 
 
-def _dark_compare():
-    path = ROOT / "benchmarks" / "dark_compare.py"
-    spec = importlib.util.spec_from_file_location("dark_compare", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_dark_compare_skips_cleanly_without_pyspiel(benchmarks, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    assert _dark_compare().main(["--seconds", "0.1"]) == 0
+    assert _script("dark_compare").main(["--seconds", "0.1"]) == 0
     assert "skipped: pyspiel (OpenSpiel) is not installed" in capsys.readouterr().out
 
 
 def test_dark_compare_runs(benchmarks, tmp_path, capsys):
     pytest.importorskip("pyspiel")
     out_json = tmp_path / "dark.json"
-    assert _dark_compare().main(["--seconds", "0.1", "--games", "dark_hex 3x3 adh", "--json", str(out_json)]) == 0
+    assert _script("dark_compare").main(["--seconds", "0.1", "--games", "dark_hex 3x3 adh", "--json", str(out_json)]) == 0
     out = capsys.readouterr().out
     assert "dark_hex 3x3 adh: OpenSpiel C++ loop" in out and "targets" in out
     (game,) = json.loads(out_json.read_text())["games"]
