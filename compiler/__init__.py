@@ -26,6 +26,7 @@ from . import families
 from .dark import CompiledDarkGame
 from .game import CompiledGame, Games, Playouts, Solution
 from .info import GameInfo
+from .played import PlayedGame
 from .program import Program, build
 
 # Games kept at once: an evaluation has up to a few hundred stages (each compiled once while it
@@ -56,10 +57,19 @@ def kind(stage: Stage) -> str:
     return family.NAME if family is not None else "generic"
 
 
+@lru_cache(maxsize=KEPT)
 def compile_dark(stage: Stage) -> CompiledDarkGame:
-    """The kernels of a stage with hidden information (compiler/dark.py): random games of tries."""
+    """The game of a stage with hidden information (compiler/dark.py): the referee's tries, the true
+    game's kernels, random games of tries; shared within the process as `compile`'s."""
     return CompiledDarkGame(stage)
 
 
-__all__ = ["compile", "compile_dark", "kind", "CompiledDarkGame", "CompiledGame", "GameInfo", "Games", "Playouts",
+def playable(stage: Stage) -> PlayedGame:
+    """The game the referee plays on any stage: `compile`'s, or `compile_dark`'s for a stage with a
+    `hidden` line. Both offer the Game contract, `position` (the truth) and `information` (what a
+    player is given)."""
+    return compile_dark(stage) if stage.hidden is not None else compile(stage)
+
+
+__all__ = ["compile", "compile_dark", "playable", "kind", "CompiledDarkGame", "CompiledGame", "PlayedGame", "GameInfo", "Games", "Playouts",
            "Solution"]

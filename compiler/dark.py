@@ -1,7 +1,12 @@
-"""A stage with hidden information, compiled: random games of tries inside the kernel
-(compiler/information.py), the same games as the reference (gdl/interpreter/information.py) for a
-seed. The step-by-step game for agents (tries, views and observations one call at a time) is the
-next part of issue 33; until then `gdl.reference(stage)` plays a hidden stage move by move.
+"""A stage with hidden information, compiled: its true game's kernels, random games of tries inside
+the kernel (compiler/information.py, the same games as the reference for a seed), and the game the
+referee plays, a try at a time.
+
+The referee's steps are the reference's (gdl/interpreter/information.py's DarkGame: its states are
+DarkState values), not a second copy of the rules of information: a game has a few hundred tries
+at most, where a search needs millions of steps. Searches run on the true game's kernels: an agent
+is given its information state (compiler/knowledge.py), draws worlds from it
+(gdl/interpreter/worlds.py), and searches those with the base stage's compiled game.
 """
 from __future__ import annotations
 
@@ -10,9 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..gdl.ast import Stage
+from ..gdl.ending import Ending
+from ..gdl.game import Move
+from ..gdl.interpreter.information import DarkGame, DarkState
 from . import codes as K
 from . import information as dark_kernels
+from . import knowledge
 from .game import CompiledGame, Playouts
+from .info import GameInfo
 from .program import information
 
 
@@ -25,7 +35,10 @@ class CompiledDarkGame:
             raise ValueError(f"{stage.name!r} hides nothing: compile it with compiler.compile")
         self.stage = stage
         self.truth = CompiledGame(stage.without_information())  # checks the stage, lowers its base
+        self.reference = DarkGame(stage)  # the referee's steps
         self.name, self.players = stage.name, self.truth.players
+        self.rows, self.cols, self.n_cells = self.truth.rows, self.truth.cols, self.truth.n_cells
+        self.announced = len(stage.announce)  # the planes of announcements an observation has
         self._information = information(stage)
         program = self.truth.program
         size = int(program.game[K.G_CELLS])
@@ -33,8 +46,83 @@ class CompiledDarkGame:
         # cell is seen taken and never tried again), else one per move code.
         self._capacity = size if self.truth.placements_only else size * (size + 1)
 
-    def initial_state(self) -> np.ndarray:
-        """The true initial position (public: both views start as it)."""
+    # --- the referee's game: the Game contract on DarkState, a try at a time --------------------------
+
+    def initial_state(self) -> DarkState:
+        return self.reference.initial_state()
+
+    def legal_moves(self, state: DarkState) -> list[Move]:
+        """The tries of the player to move (a forced pass when the truth gives one)."""
+        return self.reference.legal_moves(state)
+
+    def apply(self, state: DarkState, move: Move) -> DarkState:
+        return self.reference.apply(state, move)
+
+    def apply_counted(self, state: DarkState, move: Move) -> tuple[DarkState, int]:
+        """(the position after the try `move`, the pieces it took: 0 if the truth refused it)."""
+        return self.reference.apply_counted(state, move)
+
+    def refused(self, state: DarkState) -> bool:
+        """Whether the last try was refused (the truth did not allow it)."""
+        return self.reference.refused(state)
+
+    def to_move(self, state: DarkState) -> int:
+        return self.reference.to_move(state)
+
+    def is_terminal(self, state: DarkState) -> bool:
+        return self.reference.is_terminal(state)
+
+    def winner(self, state: DarkState) -> int | None:
+        return self.reference.winner(state)
+
+    def returns(self, state: DarkState) -> tuple[float, float]:
+        return self.reference.returns(state)
+
+    def board(self, state: DarkState) -> np.ndarray:
+        """The true board: rows × cols ints (-1 blocked, 0 empty, 1 and 2 the players' pieces)."""
+        return self.reference.board(state)
+
+    def ending(self, state: DarkState) -> Ending:
+        """Why the true position ended the game (gdl/ending.py); ValueError if it did not."""
+        return self.truth.ending(self.position(state))
+
+    def parse_move(self, text: str) -> Move:
+        return self.truth.parse_move(text)
+
+    @property
+    def info(self) -> GameInfo:
+        """The true game's information (its length bound counts moves, not tries)."""
+        return self.truth.info
+
+    def neighbours(self) -> np.ndarray:
+        """The board's neighbour table (CompiledGame.neighbours): the true game's board."""
+        return self.truth.neighbours()
+
+    def position(self, state: DarkState) -> np.ndarray:
+        """The true position, as the true game's kernels hold it (read-only): the referee's alone."""
+        truth = state.truth
+        out = np.array([*truth.cells, truth.to_move, truth.mover, truth.ply], dtype=np.int32)
+        out.flags.writeable = False
+        return out
+
+    def information(self, state: DarkState, player: int) -> np.ndarray:
+        """What `player` knows (compiler/knowledge.py): the only state an agent of that seat is given."""
+        return knowledge.encode(self.reference.view(state, player), self.reference.history(state, player), player,
+                                self.to_move(state), self.cols)
+
+    def view_board(self, state: DarkState, player: int) -> np.ndarray:
+        """The board as `player` last saw it: rows × cols ints, as `board`."""
+        return np.array(self.reference.view(state, player), dtype=int).reshape(self.rows, self.cols)
+
+    def forget_stage(self) -> None:
+        """Let go of the stage's AST, as CompiledGame.forget_stage: the kernels play on. The reference
+        game of tries keeps it, for the worlds' search (sample_world): under --isolate-rules that runs
+        in the rules oracle, out of the agent's process."""
+        self.truth.forget_stage()
+        del self.stage
+
+    def start(self) -> np.ndarray:
+        """The true initial position (public: both views start as it), as the kernels hold it."""
         return self.truth.initial_state()
 
     def playouts(self, n: int, seed: int = 0, threads: int = 1, max_tries: int = 100_000,
@@ -45,7 +133,7 @@ class CompiledDarkGame:
         of compiler/families/ with `dark_playouts` plays them faster; `generic` forces
         compiler/information.py's kernels (to compare the two)."""
         lengths, winners = np.zeros(n, np.int32), np.zeros(n, np.int32)
-        starts = np.ascontiguousarray(self.initial_state()[None, :])
+        starts = np.ascontiguousarray(self.start()[None, :])
         flat, masks = self.truth._flat, self.truth._masks
 
         family = self.truth._family if self.truth._family is not None and not generic else None

@@ -231,6 +231,15 @@ class CompiledGame:
         _, n, over, won = self._look(state)
         return self._out[:n].tolist(), bool(over), int(won)
 
+    def position(self, state: np.ndarray) -> np.ndarray:
+        """The true position of a state: the state itself (CompiledDarkGame's differs)."""
+        return state
+
+    def information(self, state: np.ndarray, player: int) -> np.ndarray:
+        """What `player` knows of a state: all of it, under perfect information (CompiledDarkGame's is
+        its information state, compiler/knowledge.py)."""
+        return state
+
     def with_to_move(self, state: np.ndarray, player: int) -> np.ndarray:
         """The same position with `player` (0 or 1) to move: a new read-only state."""
         out = state.copy()
@@ -420,9 +429,8 @@ class HiddenInformationError(LudicaError, ValueError):
 
     def __init__(self, name: str):
         self.name = name
-        super().__init__(f"{name!r} has hidden information (a `hidden` line): the compiled kernels, and so `ludica "
-                         "play`, `evaluate` and the sampler, do not play such a stage yet; gdl.reference(stage) "
-                         "plays it, as tries (gdl/interpreter/information.py)")
+        super().__init__(f"{name!r} has hidden information (a `hidden` line): compiler.playable(stage) gives its "
+                         "game (compiler/dark.py), played as tries")
 
     def __reduce__(self):  # rebuilt from its name when it crosses processes (not from its message)
         return HiddenInformationError, (self.name,)

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from ..compiler import compile as compile_stage
+from ..compiler import CompiledDarkGame, playable
 from ..files import check_writable, write_atomic
 from .. import gdl
 from ..gdl import loads
@@ -509,7 +509,9 @@ def replays(s: Summary) -> list[dict]:
     reference games, each marked with its `kind`. Per ply (0 = the start): the board, each player's
     pieces and the clock each has used; per move: the cells it captured (the opponent's pieces it
     flipped, converted or removed, as row-major indices); `ending`: how the game ended, its result
-    said once (runtime/referee.headline: the rules' words, gdl/ending.py, else who stopped it and how)."""
+    said once (runtime/referee.headline: the rules' words, gdl/ending.py, else who stopped it and how).
+    On a stage with hidden information the moves are tries and the boards the truth, with `views`
+    (per player, its view at each ply) and `refused` (per try, whether the truth refused it)."""
     out = []
     budget = _budgets(s.settings)
     games_by_stage: dict[str, list[tuple[str, dict]]] = {}
@@ -520,11 +522,13 @@ def replays(s: Summary) -> list[dict]:
         games = games_by_stage.get(st["stage_hash"], [])
         if not games:
             continue
-        game = compile_stage(stored_stage(s, st["text"], _stage_row(st)))
-        info = game.info
+        game = playable(stored_stage(s, st["text"], _stage_row(st)))
+        info, dark = game.info, game if isinstance(game, CompiledDarkGame) else None
         for kind, g in games:  # in GAME_KINDS' order, as gathered
             state = game.initial_state()
             boards, captured, taken = [board_cells(game.board(state))], [], []
+            views = [[board_cells(dark.view_board(state, p))] for p in (0, 1)] if dark else []
+            refused: list[bool] = []
             for ply, text in enumerate(json.loads(g["moves"])):
                 other = "2" if game.to_move(state) == 0 else "1"
                 try:
@@ -534,6 +538,10 @@ def replays(s: Summary) -> list[dict]:
                                      f"{text[:20]!r}, is not a legal move of the game on {st['name'][:60]!r} "
                                      f"({str(err)[:120]}); {EDITED}") from None
                 boards.append(board_cells(game.board(state)))
+                if dark:
+                    for p in (0, 1):
+                        views[p].append(board_cells(dark.view_board(state, p)))
+                    refused.append(dark.refused(state))
                 captured.append(took)
                 taken.append([i for i, (a, b) in enumerate(zip(boards[-2], boards[-1])) if a == other != b])
             seconds = json.loads(g.get("ply_seconds") or "[]")
@@ -547,7 +555,8 @@ def replays(s: Summary) -> list[dict]:
                         "captured": captured, "taken": taken,
                         "counts": [[b.count("1"), b.count("2")] for b in boards],
                         "boards": boards, "rows": info.rows, "cols": info.cols,
-                        "hex": info.board_kind == "hex", "log": g["log"], "ending": ending})
+                        "hex": info.board_kind == "hex", "log": g["log"], "ending": ending,
+                        **({"views": views, "refused": refused} if dark else {})})
     return out
 
 
@@ -608,7 +617,7 @@ def board_cells(board) -> str:
 def _board_cell(s: Summary, st: dict) -> str:
     """The stage's board as its compiled game declares it (what the Arena shows an agent too):
     `8x8 square, 4 blocked`."""
-    info = compile_stage(stored_stage(s, st["text"], _stage_row(st))).info
+    info = playable(stored_stage(s, st["text"], _stage_row(st))).info
     blocked = info.cells - info.playable_cells
     return (f"{info.rows}x{info.cols} {info.board_kind}" + (" wrapped" if info.wrap else "")
             + (f", {blocked} blocked" if blocked else ""))

@@ -34,7 +34,10 @@ def check_game(game: Game, games: int = 20, seed: int = 0, max_plies: int = 10_0
             assert np.array_equal(game.board(after), game.board(again)) and game.to_move(after) == game.to_move(
                 again), f"{where}: apply is not deterministic"
             assert taken >= 0, f"{where}: negative capture count {taken}"
-            if move != PASS:  # effects only ever take enemy pieces: the arrival cell is the mover's
+            refused = getattr(game, "refused", None)  # hidden information: a try the truth refuses
+            if refused is not None and refused(after):
+                assert np.array_equal(game.board(after), before) and taken == 0, f"{where}: a refused {move} changed the board"
+            elif move != PASS:  # effects only ever take enemy pieces: the arrival cell is the mover's
                 assert game.board(after)[move.dst] == game.to_move(state) + 1, f"{where}: {move} left no piece on {move.dst}"
             state = after
         else:

@@ -52,9 +52,11 @@ def run_options(args):
                    reveal=args.reveal, limits={"memory_mb": args.memory_mb}, sandbox=not args.in_process,
                    isolate_rules=args.isolate_rules, endpoints=allowed(args.endpoint, args.endpoint_key, args.endpoint_param), **more)
 
-def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (), commands: Sequence[str] = ()):
+def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (), commands: Sequence[str] = (),
+                  hidden: bool = False):
     """The agents the arguments name (and the agent programs `--agent-cmd` gives), each with the
-    data folder `--agent-data AGENT=DIR` gives it."""
+    data folder `--agent-data AGENT=DIR` gives it; the built-ins too (`with_builtins`: those for
+    hidden information as well where a stage hides it, `hidden`)."""
     import shlex
     from dataclasses import replace
 
@@ -68,7 +70,7 @@ def chosen_agents(specs: list[str], with_builtins: bool, data: Sequence[str] = (
             raise gdl.LudicaError(f"--agent-cmd {command!r}: {e}; quote it as a shell would") from None
         chosen.append(agents.program(words, Path.cwd(), where=f"--agent-cmd {command!r}"))
     if with_builtins:
-        chosen += [b for b in agents.builtins() if b.path not in {c.path for c in chosen}]
+        chosen += [b for b in agents.builtins(hidden) if b.path not in {c.path for c in chosen}]
     folders = {}
     for item in data:
         agent, sep, folder = item.partition("=")

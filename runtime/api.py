@@ -9,13 +9,17 @@ and every method that takes a move also takes its text.
 from __future__ import annotations
 
 import operator
+import random
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..compiler import CompiledGame, Playouts
+from ..compiler import CompiledDarkGame, CompiledGame, PlayedGame, Playouts
+from ..compiler import knowledge
 from ..compiler.layout import as_state
+from ..gdl.interpreter.information import Tried, observation
+from ..gdl.interpreter.worlds import sample_world
 from ..gdl.game import Move
 from . import metrics
 
@@ -42,16 +46,22 @@ class StageView:
     initial_state: Any
     legal_first_moves: tuple[Move, ...]
     description: str | None = None
+    hidden: bool = False  # whether the stage hides information: states are then information states
 
 
-def stage_view(game: CompiledGame, description: str | None = None) -> StageView:
+
+
+def stage_view(game: PlayedGame, description: str | None = None) -> StageView:
+    """What an agent is shown of a stage: on a hidden one, its initial state is the first player's
+    information state at the start (compiler/knowledge.py), public as the start is."""
     start, info = game.initial_state(), game.info
     board = game.board(start)
-    return StageView(name=info.name, rows=info.rows, cols=info.cols,
+    return StageView(name=game.name, rows=info.rows, cols=info.cols,
                      shape="hex" if info.board_kind == "hex" else "square",
                      blocked=tuple((int(r), int(c)) for r, c in zip(*np.nonzero(board < 0))),
-                     players=info.players, action_bound=info.action_bound, initial_state=start,
-                     legal_first_moves=tuple(game.legal_moves(start)), description=description)
+                     players=info.players, action_bound=info.action_bound, initial_state=game.information(start, 0),
+                     legal_first_moves=tuple(game.legal_moves(start)), description=description,
+                     hidden=isinstance(game, CompiledDarkGame))
 
 
 def seat(player) -> int:
@@ -132,6 +142,19 @@ class Rules(Protocol):
         """The move written `text` (`d3`, `b2-b3`, `pass`)."""
         ...
 
+    def observe(self, state: np.ndarray) -> np.ndarray:
+        """What the player of an information state sees: int32[4 + A, rows, cols] (planes: the first
+        and the second player's pieces as seen, cells seen empty, blocked cells, then one per
+        announcement). Of a state of a perfect-information stage: its board, A = 0."""
+        ...
+
+    def sample_world(self, state: np.ndarray, seed: int = 0, budget: int = 20_000) -> np.ndarray:
+        """A true position consistent with everything the player of an information state has seen,
+        that player to move, drawn with `seed`: a state of the true game, for a determinised search
+        (every method takes it). LookupError if none is found within `budget` tries of search. Of a
+        state of a perfect-information stage: the state itself."""
+        ...
+
 
 class RulesApi(Rules):
     """The agents' API (`Rules`) in the agent's own process, over the compiled game: a call is a
@@ -184,17 +207,133 @@ class RulesApi(Rules):
     def parse_move(self, text: str) -> Move:
         return self._game.parse_move(text)
 
+    def position_of(self, state: np.ndarray) -> np.ndarray:
+        """The position a state holds (of an information state, the player's view; not of the Rules
+        protocol: what the rules oracle answers from)."""
+        return as_state(state)
 
-def compiled(text: str, reveal: bool) -> tuple[CompiledGame, StageView]:
+    def observe(self, state: np.ndarray) -> np.ndarray:
+        game = self._game
+        return observation(tuple(game.board(as_state(state)).ravel().tolist()), game.rows, game.cols, [])
+
+    def sample_world(self, state: np.ndarray, seed: int = 0, budget: int = 20_000) -> np.ndarray:
+        count_and_seed(budget, seed)
+        return as_state(state)
+
+
+MAX_WORLD_BUDGET = 2_000_000  # tries of search one sample_world may ask for
+
+
+class DarkRulesApi(RulesApi):
+    """The agents' API on a stage with hidden information. An agent is given its information state
+    (compiler/knowledge.py): its view as a position, then its history. Every method reads a position
+    (of an information state, its view: an agent written for perfect information plays as if its view
+    were the truth); `legal_moves` of an information state gives its tries (the moves of the view
+    but those refused since the player's last played try); `sample_world` draws a true position
+    consistent with the history, whose every continuation the true game's kernels play."""
+
+    def __init__(self, game: CompiledDarkGame):
+        super().__init__(game.truth)
+        self._dark = game.reference  # the worlds' search: the reference game of tries (it holds the rules)
+        self._size, self._cols, self._rows = game.n_cells, game.cols, game.rows
+        self._announced = game.announced
+
+    def position_of(self, state: np.ndarray) -> np.ndarray:
+        state = as_state(state)
+        return knowledge.position(state, self._size) if knowledge.is_information(state, self._size) else state
+
+    _at = position_of
+
+    def _refused_now(self, state: np.ndarray) -> set[Move]:
+        """The moves refused to the player of an information state since its last played try."""
+        state = as_state(state)
+        if not knowledge.is_information(state, self._size):
+            return set()
+        player, history = knowledge.decode(state, self._size, self._cols)
+        refused: set[Move] = set()
+        for entry in history:
+            if isinstance(entry, Tried) and entry.player == player and entry.move is not None:
+                refused = refused | {entry.move} if entry.refused else set()
+            elif not isinstance(entry, Tried) and entry.player == player:
+                refused = set()  # the board shown: the view is the truth
+        return refused
+
+    def legal_moves(self, state: np.ndarray) -> list[Move]:
+        moves = self._game.legal_moves(self._at(state))
+        refused = self._refused_now(state)
+        return [m for m in moves if m not in refused] if refused else moves
+
+    def legal_actions(self, state: np.ndarray) -> list[int]:
+        refused = self._refused_now(state)
+        actions = self._game.legal_actions(self._at(state))
+        return [a for a in actions if self._game.move_of(a) not in refused] if refused else actions
+
+    def apply(self, state: np.ndarray, move: Move | str) -> tuple[np.ndarray, int]:
+        return super().apply(self._at(state), move)
+
+    def apply_action(self, state: np.ndarray, action: int) -> tuple[np.ndarray, int]:
+        return super().apply_action(self._at(state), action)
+
+    def to_move(self, state: np.ndarray) -> int:
+        return super().to_move(self._at(state))
+
+    def is_terminal(self, state: np.ndarray) -> bool:
+        return super().is_terminal(self._at(state))
+
+    def returns(self, state: np.ndarray) -> tuple[float, float]:
+        return super().returns(self._at(state))
+
+    def board(self, state: np.ndarray) -> np.ndarray:
+        return super().board(self._at(state))
+
+    def evaluate(self, state: np.ndarray, player: int) -> dict[str, float]:
+        return super().evaluate(self._at(state), player)
+
+    def playouts(self, state: np.ndarray | None, n: int, seed: int = 0) -> Playouts:
+        return super().playouts(None if state is None else self._at(state), n, seed)
+
+    def observe(self, state: np.ndarray) -> np.ndarray:
+        state = as_state(state)
+        if not knowledge.is_information(state, self._size):
+            return super().observe(state)
+        _, history = knowledge.decode(state, self._size, self._cols)
+        told = sum(isinstance(entry, Tried) for entry in history)
+        view = tuple(state[: self._size].tolist())
+        return observation(view, self._rows, self._cols, [told] * self._announced)
+
+    def sample_world(self, state: np.ndarray, seed: int = 0, budget: int = 20_000) -> np.ndarray:
+        budget, seed = count_and_seed(budget, seed)
+        if not 1 <= budget <= MAX_WORLD_BUDGET:
+            raise ValueError(f"budget {budget}: a world's search plays 1 to {MAX_WORLD_BUDGET:,} tries")
+        state = as_state(state)
+        if not knowledge.is_information(state, self._size):
+            return state  # a true position already: the only world it is
+        player, history = knowledge.decode(state, self._size, self._cols)
+        world = sample_world(self._dark, history, player, random.Random(seed), budget)
+        truth = world.truth
+        out = np.array([*truth.cells, truth.to_move, truth.mover, truth.ply], dtype=np.int32)
+        out.flags.writeable = False
+        return out
+
+
+def rules_api(game: PlayedGame) -> RulesApi:
+    """The agents' API over a game: DarkRulesApi on a stage with hidden information."""
+    if isinstance(game, CompiledDarkGame):
+        return DarkRulesApi(game)
+    assert isinstance(game, CompiledGame)
+    return RulesApi(game)
+
+
+def compiled(text: str, reveal: bool) -> tuple[PlayedGame, StageView]:
     """A stage's text compiled, its kernels warmed (loaded before a lock-down, see `warm`), and
     the view an agent gets (the text too in GGP mode, `reveal`): what a worker, or its rules
     oracle, does before it locks itself down."""
-    from ..compiler import compile as compile_stage
+    from ..compiler import playable
     from ..gdl import loads
 
-    game = compile_stage(loads(text))
+    game = playable(loads(text))
     view = stage_view(game, text if reveal else None)
-    warm(RulesApi(game), view.initial_state)
+    warm(rules_api(game), view.initial_state)
     return game, view
 
 
@@ -208,3 +347,4 @@ def warm(api: RulesApi, start) -> None:
         api.is_terminal(state), api.returns(state), api.board(state), api.to_move(state)
         api.evaluate(state, 0)
         api.playouts(state, 2, seed=0)
+        api.observe(state)

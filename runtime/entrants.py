@@ -40,6 +40,8 @@ from .runfolder import SECRET_MARKS
 
 BUILTIN_DIR = Path(__file__).parent / "agents"
 BUILTINS = ("random", "greedy", "corners", "positional", "mcts", "adaptive")
+# Built-ins for hidden information, in the field only where a stage hides it (named, anywhere)
+HIDDEN_BUILTINS = ("determinised",)
 
 
 KINDS = ("python", "program", "arena", "model", HUMAN)
@@ -369,7 +371,7 @@ def resolve(spec: str) -> AgentSpec:
     model's `.model` file."""
     if spec == HUMAN:
         return AgentSpec(HUMAN, None, kind=HUMAN)
-    if spec in BUILTINS:
+    if spec in BUILTINS or spec in HIDDEN_BUILTINS:
         path = BUILTIN_DIR / f"{spec}.py"
     else:
         path = Path(spec).expanduser()
@@ -396,5 +398,7 @@ def resolve(spec: str) -> AgentSpec:
     return AgentSpec(name, path)
 
 
-def builtins() -> list[AgentSpec]:
-    return [resolve(name) for name in BUILTINS if (BUILTIN_DIR / f"{name}.py").is_file()]
+def builtins(hidden: bool = False) -> list[AgentSpec]:
+    """The built-in agents of a field: those for hidden information too where a stage hides it."""
+    names = BUILTINS + (HIDDEN_BUILTINS if hidden else ())
+    return [resolve(name) for name in names if (BUILTIN_DIR / f"{name}.py").is_file()]

@@ -26,6 +26,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..compiler.dark import CompiledDarkGame
 from ..compiler.game import CompiledGame
 from ..gdl import render
 from .sandbox import Answer
@@ -80,8 +81,10 @@ class MoveSource(Protocol):
 class HumanSeat:
     """A person in one seat of a game (runtime/referee.Seat), fed by a MoveSource."""
 
-    def __init__(self, name: str, game: CompiledGame, source: MoveSource):
-        self.name, self.game, self.source = name, game, source
+    def __init__(self, name: str, game: CompiledGame | CompiledDarkGame, source: MoveSource):
+        # on a stage with hidden information a person is given their information state, whose
+        # position is their own view: drawn, and read, with the true game's board
+        self.name, self.game, self.source = name, game.truth if isinstance(game, CompiledDarkGame) else game, source
 
     def start_game(self, seed: int, budget: float, seat: int = 0) -> Answer:
         return Answer({"op": "game-ready"}, 0.0, 0.0)

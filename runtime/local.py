@@ -20,20 +20,20 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..compiler.game import CompiledGame
-from .api import RulesApi, stage_view
+from ..compiler import CompiledDarkGame, CompiledGame
+from .api import rules_api, stage_view
 from .clock import Clock
 from .sandbox import Answer
 from .worker import crash_text, load_agent
 
 
 class LocalSeat:
-    def __init__(self, name: str, path: str, game: CompiledGame, reveal_text: str | None = None):
+    def __init__(self, name: str, path: str, game: CompiledGame | CompiledDarkGame, reveal_text: str | None = None):
         self.name, self.game = name, game
         with open(path, encoding="utf-8") as f:
             self.module = load_agent(f.read(), str(path))
         self.view = stage_view(game, reveal_text)
-        self.api = RulesApi(game)
+        self.api = rules_api(game)
         self.strategy: Callable[..., object] | None = None  # what analyze returned, once it succeeded
 
     def analyze(self, budget: float) -> Answer:

@@ -133,7 +133,7 @@ def stage_value(view: StageView, api: Rules) -> dict:
             "action_bound": view.action_bound, "initial_state": [int(v) for v in start],
             "legal_first_moves": [str(m) for m in view.legal_first_moves],
             "legal_first_actions": [int(a) for a in api.legal_actions(start)],
-            "description": view.description, "arena": _arena_config(view.description)}
+            "description": view.description, "arena": _arena_config(view.description), "hidden": view.hidden}
 
 
 def _arena_config(description: str | None) -> dict | None:
@@ -170,6 +170,9 @@ class Calls:
             "parse_move": lambda c: str(api.parse_move(_text(c.get("text"), "text"))),
             "evaluate": lambda c: api.evaluate(_state(c.get("state")), seat(_integer(c.get("player"), "player"))),
             "playouts": self._playouts,
+            "observe": lambda c: np.asarray(api.observe(_state(c.get("state")))).tolist(),
+            "sample_world": lambda c: [int(v) for v in api.sample_world(
+                _state(c.get("state")), _integer(c.get("seed", 0), "seed"), _integer(c.get("budget", 20_000), "budget"))],
             "clock": self._clock,
         }
 

@@ -25,11 +25,12 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from ..compiler.game import CompiledGame
+from ..compiler.dark import CompiledDarkGame
+from ..compiler.played import PlayedGame
 from ..gdl import ast as A
 from ..gdl.ending import Ending
 from ..gdl.printer import format as format_stage
@@ -130,7 +131,7 @@ def headline(sides: tuple[str, ...], players: tuple[str, str], result: str, reas
     return f"{_who(sides, players, 1 - winner)} {_STOPPED.get(reason, 'forfeited')}: {_who(sides, players, winner)} wins"
 
 
-def explain_end(game: CompiledGame, state: np.ndarray, winner: int | None) -> tuple[Ending | None, str]:
+def explain_end(game: PlayedGame, state: np.ndarray, winner: int | None) -> tuple[Ending | None, str]:
     """(why the rules ended a game the compiled kernels ended with `winner`, gdl/ending.py's words
     from the reference interpreter, ""); or (None, what disagreed) where the reference does not
     explain it so: the two engines of the rules disagree, a bug of ludica's, not the players'."""
@@ -143,7 +144,7 @@ def explain_end(game: CompiledGame, state: np.ndarray, winner: int | None) -> tu
     return ending, ""
 
 
-def _explained(game: CompiledGame, state: np.ndarray, record: GameRecord) -> Ending | None:
+def _explained(game: PlayedGame, state: np.ndarray, record: GameRecord) -> Ending | None:
     """The rules' reason for the end of a game (None where the two engines disagree: the game
     stands as the kernels played it, without a reason, and the log says what to report)."""
     ending, wrong = explain_end(game, state, record.winner)
@@ -165,7 +166,8 @@ class Moment:
     (its last ply the one just played), the plies played, the position (`state`, flat as the
     kernels hold it, read-only, for gdl.render) and its board, each seat's time left (black, white)
     and who moves next with their legal moves (`to_move` None and no moves: the game is over, or a
-    seat forfeited)."""
+    seat forfeited). On a stage with hidden information `state` and `board` are the truth, for a
+    spectator, and `seen` each player's view (black's, white's), for a player: show a person only theirs."""
 
     record: GameRecord
     ply: int
@@ -174,6 +176,7 @@ class Moment:
     remaining: tuple[float, float]
     to_move: int | None
     legal: tuple[str, ...]
+    seen: tuple[list[list[int]], list[list[int]]] | None = None
 
     @property
     def last(self) -> Ply | None:
@@ -212,7 +215,7 @@ def _continues_note(stage: A.Stage) -> str:
     return "turn rule"
 
 
-def play_game(game: CompiledGame, seats: tuple[Seat | None, Seat | None], seed: int,
+def play_game(game: PlayedGame, seats: tuple[Seat | None, Seat | None], seed: int,
               game_time: float | tuple[float, float] = 10.0, names: tuple[str, str] | None = None,
               no_strategy: tuple[str, str] = ("", ""), on_ply: Watcher | None = None,
               seat_seeds: tuple[int, int] | None = None) -> GameRecord:
@@ -285,25 +288,30 @@ class _Watch:
     """Calls a watcher with the game's Moment after each ply (the legal moves are worked out only
     for a watcher: a game nobody watches pays nothing for it)."""
 
-    def __init__(self, game: CompiledGame, record: GameRecord, budgets: tuple[float, float], on_ply: Watcher):
+    def __init__(self, game: PlayedGame, record: GameRecord, budgets: tuple[float, float], on_ply: Watcher):
         self.game, self.record, self.budgets, self.on_ply = game, record, budgets, on_ply
 
-    def __call__(self, state: np.ndarray) -> None:
+    def __call__(self, state: Any) -> None:
         game, record = self.game, self.record
         going = record.reason == "normal" and not game.is_terminal(state)
         to_move = game.to_move(state) if going else None
-        state = state.copy()
-        state.flags.writeable = False
-        self.on_ply(Moment(record, len(record.plies), state, game.board(state).tolist(),
+        shown = game.position(state).copy()
+        shown.flags.writeable = False
+        self.on_ply(Moment(record, len(record.plies), shown, game.board(state).tolist(),
                            (max(0.0, self.budgets[0] - record.time_used[0]),
                             max(0.0, self.budgets[1] - record.time_used[1])),
-                           to_move, tuple(str(m) for m in game.legal_moves(state)) if going else ()))
+                           to_move, tuple(str(m) for m in game.legal_moves(state)) if going else (),
+                           (game.view_board(state, 0).tolist(), game.view_board(state, 1).tolist())
+                           if isinstance(game, CompiledDarkGame) else None))
 
 
-def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng: random.Random,
-          budgets: tuple[float, float], watch: _Watch | None) -> np.ndarray:
-    """Play until the game ends or a seat forfeits; returns the last state."""
+def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.Random,
+          budgets: tuple[float, float], watch: _Watch | None) -> Any:
+    """Play until the game ends or a seat forfeits; returns the last state. On a stage with hidden
+    information a seat is given only what it knows (game.information) and its tries; a try the truth
+    does not allow is refused by the rule, noted on its ply."""
     log, names, sides = record.log, record.players, game.stage.player_names
+    dark = isinstance(game, CompiledDarkGame)  # a stage with hidden information: its moves are tries
     while not game.is_terminal(state):
         if len(record.plies) >= MAX_PLIES:
             record.reason, record.detail = "ply-cap", f"stopped after {MAX_PLIES} plies"
@@ -319,7 +327,7 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
             continue
         texts = [str(m) for m in legal]
         remaining = budgets[p] - record.time_used[p]
-        answer = seats[p].think(state.tolist(), texts, remaining)
+        answer = seats[p].think(game.information(state, p).tolist(), texts, remaining)
         record.time_used[p] += answer.seconds
         _add_usage(record, p, answer)
         if answer.failure == "timeout" or record.time_used[p] > budgets[p]:  # (a failure's reply: only its usage)
@@ -362,8 +370,13 @@ def _loop(game: CompiledGame, seats, record: GameRecord, state: np.ndarray, rng:
         usage = answer.reply.get("usage")
         record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note,
                                 usage if isinstance(usage, dict) else None))
-        log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
-        if not game.is_terminal(state) and game.to_move(state) == p:
+        if isinstance(game, CompiledDarkGame) and game.refused(state):
+            record.plies[-1].note = (note + "; " if note else "") + "refused"
+            log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move} refused: "
+                       + ("tries again" if game.to_move(state) == p else "loses the turn"))
+        else:
+            log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
+        if not dark and not game.is_terminal(state) and game.to_move(state) == p:
             log.append(f"{names[p]} continues ({_continues_note(game.stage)})")
         if watch is not None:
             watch(state)
@@ -405,7 +418,7 @@ def _forfeit(record: GameRecord, p: int, reason: str, line: str, penalty: bool =
     record.winner = None if all(lost) else 1 - p  # the result is said as the game ends (headline)
 
 
-def _parse(game: CompiledGame, text) -> object:
+def _parse(game: PlayedGame, text) -> object:
     """The move a reply names (its text as `Move.parse` reads it), or None."""
     if not isinstance(text, str) or len(text) > 40:
         return None

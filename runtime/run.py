@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import IO
 from collections.abc import Callable, Sequence
 
-from ..compiler import compile as compile_stage
+from ..compiler import playable
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
 from ..gdl.printer import format as format_stage
 from . import guarded, jail, logs, seatseeds
-from .api import RulesApi, warm
+from .api import rules_api, warm
 from .entrants import AgentSpec
 from .plans import LATER_OPTIONS, Options, StagePlan, title
 from .records import ResultsStore, lock_folder
@@ -282,8 +282,8 @@ class _Jobs:
         if not todo:
             return
         with notice_if_slow(hooks.on_wait, f"{stage.name}: {COMPILING}"):
-            game = compile_stage(stage)
-            warm(RulesApi(game), game.initial_state())  # fill numba's cache once, before the workers read it
+            game = playable(stage)
+            warm(rules_api(game), game.information(game.initial_state(), 0))  # fill numba's cache once, before the workers read it
         text = format_stage(stage)
         entrants = {name: Entrant(self.agents[name], game, text, options, store, stage,
                                   plan.budget(name), self.stopping, self.run.learnt) for name in plan.entrants}

@@ -14,12 +14,12 @@ import subprocess
 import sys
 import time
 
-from ..compiler import compile as compile_stage
+from ..compiler import playable
 from ..compiler import kind
 from ..gdl import loads
 from ..gdl.ast import Stage
 from ..gdl.printer import format as format_stage
-from .api import RulesApi, warm
+from .api import rules_api, warm
 
 
 def kinds(stages: list[Stage]) -> dict[str, Stage]:
@@ -66,5 +66,5 @@ def warm_stages(stages: list[Stage], jobs: int | None = None) -> list[str]:
 
 def main() -> None:
     """A warm-up process: the stage's text on stdin."""
-    game = compile_stage(loads(sys.stdin.read()))
-    warm(RulesApi(game), game.initial_state())
+    game = playable(loads(sys.stdin.read()))
+    warm(rules_api(game), game.information(game.initial_state(), 0))

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..compiler.jit import cache_use
 from . import limits, oracle, protocol
-from .api import Rules, RulesApi, StageView, compiled
+from .api import Rules, StageView, compiled, rules_api
 from .clock import Clock, cpu_seconds
 from .jail import AGENT_DIR
 from .program import Program, ProgramFailed
@@ -220,7 +220,7 @@ def main(fd: int, isolate: bool = False) -> None:
         setup = reader.read()
         game, view = compiled(setup["stage"], bool(setup.get("reveal")))
         game.forget_stage()  # the rules out of the agent's easy reach
-        api = RulesApi(game)
+        api = rules_api(game)
         rules = {"kernels": cache_use()}
     settings, seq = setup["limits"], setup.get("seq")
     del setup  # the rules' text is not kept in reach (GGP mode hands it over in the view)

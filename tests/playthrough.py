@@ -1,22 +1,50 @@
 """The playthrough format of tests/golden/playthroughs/: one game, every position with its legal
-moves, the move played with what it took, the board after it, and the final returns."""
+moves, the move played with what it took, the board after it, and the final returns. On a stage
+with hidden information the moves are tries: a refused one says so, and each board is followed by
+each player's view of it."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from ludica import gdl
+
+
+class _Sight:
+    """A player's view of a hidden-information game, drawn by gdl.render as a board."""
+
+    def __init__(self, game, player: int):
+        self.game, self.player = game, player
+        self.stage, self.rows, self.cols = game.stage, game.rows, game.cols
+
+    def board(self, state) -> np.ndarray:
+        return np.array(self.game.view(state, self.player)).reshape(self.rows, self.cols)
+
+
+def _boards(game, state) -> list[str]:
+    out = ["board", gdl.render(game, state)]
+    if hasattr(game, "view"):  # hidden information: what each player sees
+        for p, name in enumerate(game.players):
+            out += [f"seen by {name}", gdl.render(_Sight(game, p), state)]
+    return out
+
+
+def _refused(game, state) -> bool:
+    tries = [e for e in getattr(state, "record", ()) if hasattr(e, "refused")]
+    return bool(tries) and tries[-1].refused
 
 
 def record(game, header: str, choose: Callable) -> str:
     """Play `game` from its initial state, `choose(legal_moves) -> move` picking each move."""
     state = game.initial_state()
-    out = [header, "board", gdl.render(game, state)]
+    out = [header, *_boards(game, state)]
     while not game.is_terminal(state):
         legal = game.legal_moves(state)
         move = choose(legal)
         out.append(f"legal {' '.join(map(str, legal))}")
         state, taken = game.apply_counted(state, move)
-        out += [f"move {move} taken {taken}", "board", gdl.render(game, state)]
+        out += [f"move {move} taken {taken}" + (" refused" if _refused(game, state) else ""), *_boards(game, state)]
     out.append(f"returns {' '.join(f'{r:+g}' for r in game.returns(state))}")
     return "\n".join(out) + "\n"
 

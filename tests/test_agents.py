@@ -20,7 +20,7 @@ import ludica.compiler
 import ludica.gdl
 import ludica.stages
 from ludica.runtime import metrics, resolve
-from ludica.runtime.api import RulesApi
+from ludica.runtime.api import RulesApi, rules_api
 from ludica.runtime.clock import Clock
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.referee import play_game
@@ -42,8 +42,8 @@ ARENA_TABLE = [
 def compiled(stage: str):
     """The stage compiled, every API call made once (as the sandboxed worker does before it starts
     the clock), so that no kernel is compiled on an agent's time."""
-    game = ludica.compiler.compile(ludica.gdl.load(ludica.stages.path(stage)))
-    api, start = RulesApi(game), game.initial_state()
+    game = ludica.compiler.playable(ludica.gdl.load(ludica.stages.path(stage)))
+    api, start = rules_api(game), game.information(game.initial_state(), 0)
     moves = api.legal_moves(start)
     api.apply(start, moves[0])
     api.is_terminal(start), api.returns(start), api.board(start), api.to_move(start)
@@ -220,7 +220,8 @@ def test_every_builtin_plays_whole_legal_games(stage):
     The referee checks every move; a forfeit, a crash or an illegal move fails the test (the agents
     plan for 1 s a game; the referee forfeits only past its GRACE, see Planned)."""
     turn = STAGES.index(stage) % 2
-    for pair, seed in ((("mcts", "corners"), 1), (("adaptive", "positional"), 2), (("greedy", "random"), 3)):
+    for pair, seed in ((("mcts", "corners"), 1), (("adaptive", "positional"), 2), (("greedy", "random"), 3),
+                       (("determinised", "random"), 4)):
         a, b = (seat(name, stage, analysis=0.5) for name in pair)
         black, white = (a, b) if turn == 0 else (b, a)
         record = play(stage, black, white, seed=seed, game_time=1.0)

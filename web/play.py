@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, quote
 
+import numpy as np
+
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -28,14 +30,14 @@ from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route
 
 from ..budgets import BUDGETS
-from ..compiler import compile as compile_stage
+from ..compiler import playable
 from ..files import bounded_json
 from ..gdl import ast as A
 from ..gdl import load
 from ..gdl.ending import counts_pieces
 from ..gdl.diagnostics import LudicaError
 from ..runtime import Hooks, Run, StagePlan, guarded
-from ..runtime.entrants import BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
+from ..runtime.entrants import BUILTINS, HIDDEN_BUILTINS, HUMAN, AgentSpec, check_compiles, resolve, seated
 from ..runtime.human import HUMAN_TIME, Turn
 from ..runtime.plans import Options
 from ..runtime.referee import headline
@@ -127,20 +129,38 @@ class PlayGame:
     stage_file: Path | None = None  # for the link to its rules
 
     def watch(self, game, title: str, number: int, moment) -> None:
-        """Hooks.on_ply: the position the page draws next."""
+        """Hooks.on_ply: the position the page draws next. On a stage with hidden information a game
+        with a person shows (and sends the page) only a person's view and their own tries, until it
+        is over: with two people at one page, the view of the one to move."""
         ply = moment.last
-        spec = board_spec(game, moment.state)
+        truth = getattr(game, "truth", game)
+        viewer = self._viewer(moment)
+        if viewer is None:
+            spec = board_spec(truth, moment.state)
+        else:
+            spec = board_spec(truth, np.array([v for row in moment.seen[viewer] for v in row], dtype=np.int32))
         # a person to move, asked for it (a forced pass is played for them, unasked)
         people = moment.to_move is not None and moment.to_move in self.sources and list(moment.legal) != ["pass"]
-        spec["last"] = _cells_of(ply.move) if ply else []
+        hidden_try = viewer is not None and ply is not None and ply.player != viewer
+        spec["last"] = _cells_of(ply.move) if ply and not hidden_try else []
         # a person's legal moves: the page lights their cells (a move's from cell, then its to cells)
+        move = None if ply is None else "a try" if hidden_try else ply.move + (" (refused)" if "refused" in ply.note else "")
         shown = {"ply": moment.ply, "board": spec, "remaining": list(moment.remaining), "to_move": moment.to_move,
-                 "person": people, "legal": list(moment.legal) if people else [], "move": ply.move if ply else None,
+                 "person": people, "legal": list(moment.legal) if people else [], "move": move,
                  "mover": None if ply is None else ply.player}
         with self.changed:
             self.moments.append(shown)
             self.awaiting = False
             self.changed.notify_all()
+
+    def _viewer(self, moment) -> int | None:
+        """Whose view a hidden-information game shows now: a person's (None: the truth, for a game of
+        agents alone, or once it is over)."""
+        if moment.seen is None or not self.sources or moment.to_move is None:
+            return None
+        if len(self.sources) == 1:
+            return next(iter(self.sources))
+        return moment.to_move
 
     def finish(self, end: dict) -> None:
         with self.changed:
@@ -232,12 +252,12 @@ class PlayRoom:
 
     def choices(self) -> list[str]:
         """Whom a seat may hold: a person, the built-ins, the agent files given."""
-        return [HUMAN, *BUILTINS, *self.agents]
+        return [HUMAN, *BUILTINS, *HIDDEN_BUILTINS, *self.agents]
 
     def entrant(self, choice: str) -> AgentSpec:
         if choice == HUMAN:
             return AgentSpec(HUMAN, None, source=WebSource())
-        if choice in BUILTINS:
+        if choice in BUILTINS or choice in HIDDEN_BUILTINS:
             return resolve(choice)
         if choice in self.agents:
             return self.agents[choice]
@@ -267,7 +287,7 @@ class PlayRoom:
         return game
 
     def _play(self, game: PlayGame, stage, seats: list[AgentSpec], options: Options, stage_file: Path) -> None:
-        compiled = compile_stage(stage)
+        compiled = playable(stage)
         plan = StagePlan(stage, ((seats[0].name, seats[1].name),), 1, stage.name, options.analysis_time)
         ended: list[dict] = []
         try:

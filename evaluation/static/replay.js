@@ -8,7 +8,8 @@
 // P (0: the start); #agent=NAME lists only NAME's games; #pair=A|B only the games between A and B,
 // either seat (each name encoded with encodeURIComponent). The address follows the position as it
 // changes (history.replaceState), and a changed address is followed; an address that names none of
-// these (the index's #leaderboard...) is left to the browser.
+// these (the index's #leaderboard...) is left to the browser. A game of a stage with hidden
+// information (its `views` and `refused`) can be shown as either seat saw it: #seat=0 or #seat=1.
 // Keys, while the replay is on screen: ← → a ply, Home End the start and the end.
 (function () {
   "use strict";
@@ -16,8 +17,9 @@
   const $ = id => document.getElementById(id);
   const section = $("replay"), pick = $("replay-game"), where = $("replay-where"), status = $("replay-status");
   const boardBox = $("replay-board"), movesBox = $("replay-moves"), filterBox = $("replay-filter");
-  const playButton = $("replay-play"), speed = $("replay-speed");
+  const playButton = $("replay-play"), speed = $("replay-speed"), seatBox = $("replay-seat-box"), seatPick = $("replay-seat");
   let shown = [], game = null, index = -1, ply = 0, filter = null, timer = null;
+  let seat = "";  // "" the whole board, "0" or "1" that seat's view (a hidden-information game's)
 
   function element(tag, text) {
     const e = document.createElement(tag);
@@ -44,6 +46,7 @@
     if (filter && filter.agent !== undefined) parts.push("agent=" + encodeURIComponent(filter.agent));
     if (filter && filter.pair) parts.push("pair=" + filter.pair.map(encodeURIComponent).join("|"));
     parts.push("game=" + index, "ply=" + ply);
+    if (seat !== "" && game && game.views) parts.push("seat=" + seat);
     history.replaceState(null, "", "#" + parts.join("&"));
   }
 
@@ -83,11 +86,15 @@
 
   function draw() {
     const total = game.boards.length - 1;
-    const played = move(ply), cells = game.boards[ply];
+    const played = move(ply), viewed = seat !== "" && game.views;
+    const cells = viewed ? game.views[+seat][ply] : game.boards[ply];
     const last = ply > 0 && played !== "pass" ? played.split("-") : [];
     const drawn = ludicaBoard.draw(boardBox, {rows: game.rows, cols: game.cols, hex: game.hex, cells: cells,
                                               last: last, taken: ply > 0 ? game.taken[ply - 1] : []});
-    where.textContent = "ply " + ply + " of " + total + (ply > 0 ? ": " + played : " (the start)");
+    const refused = ply > 0 && game.refused && game.refused[ply - 1];
+    where.textContent = (game.views ? "try " : "ply ") + ply + " of " + total +
+      (ply > 0 ? ": " + played + (refused ? " (refused)" : "") : " (the start)") +
+      (viewed ? ", as " + (seat === "0" ? game.black : game.white) + " saw it" : "");
     const clocks = game.clocks[Math.min(ply, game.clocks.length - 1)];
     const budget = k => game.budget && game.budget[k] ? " of " + game.budget[k] + " s" : "";
     const side = (mark, name, k) => mark + " " + name + ": " + drawn.counts[k] + " pieces, clock " +
@@ -109,11 +116,12 @@
     const moves = document.createElement("ol");
     game.moves.forEach((mv, k) => {
       const t = game.seconds[k], who = t ? (t[0] === 0 ? game.black : game.white) : "";
-      const li = element("li", who + ": " + mv + (game.captured[k] ? " ×" + game.captured[k] : "") +
-        (t ? " (" + t[1].toFixed(3) + " s)" : ""));
+      const li = element("li", who + ": " + mv + (game.refused && game.refused[k] ? " refused" : "") +
+        (game.captured[k] ? " ×" + game.captured[k] : "") + (t ? " (" + t[1].toFixed(3) + " s)" : ""));
       li.addEventListener("click", () => go(k + 1));
       moves.appendChild(li);
     });
+    seatBox.hidden = !game.views;
     movesBox.replaceChildren(element("p", "● " + game.black + " (first) – ○ " + game.white + " (second)"),
       moves, element("p", "Game over: " + game.ending));  // the result once, the stage's names (referee.headline)
   }
@@ -158,6 +166,8 @@
       return named;
     }
     if (open !== index || !game) load(open);
+    seat = wanted.seat === "0" || wanted.seat === "1" ? wanted.seat : "";
+    seatPick.value = seat;
     const p = +(wanted.ply || 0);
     ply = Math.max(0, Math.min(game.boards.length - 1, Number.isInteger(p) ? p : 0));
     draw();
@@ -176,6 +186,7 @@
   playButton.addEventListener("click", play);
   speed.addEventListener("change", () => { if (timer) { stop(); play(); } });
   pick.addEventListener("change", () => { stop(); load(+pick.value); go(0); });
+  seatPick.addEventListener("change", () => { seat = seatPick.value; go(ply); });
   document.addEventListener("keydown", e => {
     if (!game || e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
     const box = section.getBoundingClientRect();

@@ -238,6 +238,11 @@ class DarkGame:
     def apply(self, state: DarkState, move: Move) -> DarkState:
         return self.apply_counted(state, move)[0]
 
+    def refused(self, state: DarkState) -> bool:
+        """Whether the last try was refused (the truth did not allow it)."""
+        tries = [event for event in state.record if isinstance(event, Try)]
+        return bool(tries) and tries[-1].refused
+
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
 
@@ -291,15 +296,20 @@ class DarkGame:
         return tuple(out)
 
     def observe(self, state: DarkState, player: int) -> np.ndarray:
-        """`player`'s observation: int32[4 + A, rows, cols]. Planes 0 and 1: the first and the second
-        player's pieces as `player` sees them (1 where seen); 2: cells seen empty; 3: blocked cells;
-        then one plane per announcement, in the stage's order, holding its value on every cell
-        (`turn-count`: the tries made so far)."""
-        view = np.array(state.views[player], dtype=np.int32).reshape(self.rows, self.cols)
-        planes = [view == piece(0), view == piece(1), view == EMPTY, view == -1]
+        """`player`'s observation (`observation`: planes of its view and of what it was told)."""
         told = len([e for e in self.history(state, player) if isinstance(e, Tried)])
-        planes += [np.full((self.rows, self.cols), told) for _ in self.stage.announce]
-        return np.stack(planes).astype(np.int32)
+        return observation(state.views[player], self.rows, self.cols, [told] * len(self.stage.announce))
+
+
+def observation(view: Cells, rows: int, cols: int, announced: list[int]) -> np.ndarray:
+    """A player's observation: int32[4 + A, rows, cols]. Planes 0 and 1: the first and the second
+    player's pieces as it sees them (1 where seen); 2: cells seen empty; 3: blocked cells; then one
+    plane per announcement, in the stage's order, holding its value on every cell (`turn-count`: the
+    tries it was told of, its own included). A player of a perfect-information stage sees the board."""
+    board = np.array(view, dtype=np.int32).reshape(rows, cols)
+    planes = [board == piece(0), board == piece(1), board == EMPTY, board == -1]
+    planes += [np.full((rows, cols), value) for value in announced]
+    return np.stack(planes).astype(np.int32)
 
 
 def dark(stage: Stage) -> DarkGame:

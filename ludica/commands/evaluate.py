@@ -186,11 +186,12 @@ def run(args) -> int:
 
     console = Console()
     out = Path(args.out)
-    agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data, args.agent_cmd)
+    stages, to_draw = _given_stages(args)
+    hidden = any(entry.stage.hidden is not None for entry in stages)  # the field gains a baseline for it
+    agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data, args.agent_cmd, hidden=hidden)
     tournament.check_entrants(agents)
     options = run_options(args)
     check_endpoints(agents, options.endpoints)  # before minutes of drawing stages
-    stages, to_draw = _given_stages(args)
     config = evaluate.Config(options, format=args.format, schedule=args.schedule, adaptation=args.adaptation,
                              reference_games=args.reference_games)
     baselines = [n for n in evaluate.BASELINES if n in {a.name for a in agents}]  # named or not, a baseline

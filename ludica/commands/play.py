@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from ludica import gdl
 from ludica.arguments import chosen_agents, episode_options, run_options, stage_path
 from ludica.terminal import clock, inert
@@ -26,7 +28,7 @@ def run(args) -> int:
     import tempfile
     from dataclasses import replace
 
-    from ludica.compiler import compile as compile_stage
+    from ludica.compiler import playable
     from ludica.runtime import Hooks, Run, StagePlan, TerminalSource, guarded
     from ludica.runtime.entrants import seated
 
@@ -46,7 +48,9 @@ def run(args) -> int:
         with tempfile.TemporaryDirectory() as tmp, Run.open(Path(tmp) / "run") as one_game:
             one_game.start([stage], [black, white], options,
                            secrets=guarded.of_run(Path(tmp), stage_files=[stage_path(args.stage)]))
-            live = None if args.quiet else _Live(compile_stage(stage), one_game.store)
+            # a person on a stage with hidden information sees their own view, never the truth
+            person = next((p for p, a in enumerate((black, white)) if a.human), None) if stage.hidden else None
+            live = None if args.quiet else _Live(playable(stage), one_game.store, person)
             one_game.play([plan], [black, white], hooks=Hooks(on_game=ended.append, on_wait=say, on_ply=live))
     except KeyboardInterrupt:  # Ctrl-C, at a person's prompt too: the game is abandoned, not recorded
         print("\ninterrupted: the game is abandoned", file=sys.stderr)
@@ -68,10 +72,11 @@ def run(args) -> int:
 class _Live:
     """The game printed as it is played (Hooks.on_ply): what the agents printed in their analysis
     and the initial board, then each ply (the move, what it took, its time) with the board after
-    it and both clocks."""
+    it and both clocks. On a stage with hidden information the board is the truth, for a spectator,
+    or the view of the person playing (`person`: their seat), and the opponent's tries are not named."""
 
-    def __init__(self, game, store):
-        self.game, self.store = game, store
+    def __init__(self, game, store, person: int | None = None):
+        self.game, self.store, self.person = getattr(game, "truth", game), store, person
 
     def __call__(self, title: str, number: int, moment) -> None:
         record, ply = moment.record, moment.last
@@ -84,8 +89,14 @@ class _Live:
             took = f", taking {ply.captured}" if ply.captured else ""
             note = f"  [{ply.note}]" if ply.note else ""
             played = "passes" if ply.move == "pass" else f"plays {ply.move}{took} ({ply.seconds:.2f} s)"
+            if self.person is not None and ply.player != self.person:
+                played, note = "tries a move", ""  # which, and its fate, the person was not told
             print(inert(f"\n{who} {played}{note}"))
-        print(gdl.render(self.game, moment.state))
+        state = moment.state
+        if self.person is not None and moment.seen is not None:
+            cells = [v for row in moment.seen[self.person] for v in row]
+            state = np.array([*cells, *moment.state[len(cells):]], dtype=np.int32)
+        print(gdl.render(self.game, state))
         print(f"clocks: Black {clock(moment.remaining[0])}, White {clock(moment.remaining[1])}", flush=True)
 
 

@@ -26,10 +26,12 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from ludica.gdl import load
     from ludica.runtime.run import check_endpoints
 
-    entrants = chosen_agents(args.agent, args.builtins, args.agent_data, args.agent_cmd)
     paths = [stage_path(s) for s in args.stages]
+    hidden = any(load(p).hidden is not None for p in paths)  # the field gains a baseline for it
+    entrants = chosen_agents(args.agent, args.builtins, args.agent_data, args.agent_cmd, hidden=hidden)
     options = run_options(args)
     check_endpoints(entrants, options.endpoints)  # a .model file refused, or an endpoint down, before --out is made
     return play(paths, entrants, Path(args.out), options, resume=args.resume, jobs=args.jobs, argv=args.argv)

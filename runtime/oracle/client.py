@@ -23,7 +23,7 @@ from .. import limits, metrics, protocol
 from ..api import Rules, StageView, count_and_seed, seat
 from ..clock import cpu_seconds
 from . import server, wire
-from .wire import APPLY, APPLY_MOVE, EVALUATE, EVALUATED, LOOK, OK, PLAYOUTS, REPLY, REQUEST, SPENT
+from .wire import APPLY, APPLY_MOVE, EVALUATE, EVALUATED, LOOK, OBSERVE, OK, PLAYOUTS, REPLY, REQUEST, SPENT, WORLD
 
 KNOWN = 1 << 15  # positions the agent's side remembers (then it forgets them all and starts again)
 
@@ -104,7 +104,7 @@ class OracleRules(Rules):
                               action_bound=int(v["action_bound"]),
                               initial_state=start,
                               legal_first_moves=tuple(self._moves.parse(t) for t in v["legal_first_moves"]),
-                              description=v["description"])
+                              description=v["description"], hidden=bool(v.get("hidden")))
         self._control, self._spent = control, spent
         self._known: dict[bytes, tuple[tuple[int, ...], bool, int]] = {}
         self.adopt(channel)
@@ -260,3 +260,11 @@ class OracleRules(Rules):
 
     def parse_move(self, text: str) -> Move:
         return self._moves.parse(text)
+
+    def observe(self, state: np.ndarray) -> np.ndarray:
+        body = self._ask(OBSERVE, 0, 0, self._key(state))
+        return np.frombuffer(body, np.int32).reshape(-1, self._rows, self._cols).copy()
+
+    def sample_world(self, state: np.ndarray, seed: int = 0, budget: int = 20_000) -> np.ndarray:
+        budget, seed = count_and_seed(budget, seed)
+        return np.frombuffer(self._ask(WORLD, seed, budget, self._key(state)), np.int32, self._width)

@@ -13,13 +13,15 @@ import traceback
 
 import numpy as np
 
-from ...compiler import Playouts
+from ...compiler import CompiledDarkGame, CompiledGame, Playouts
+from ...compiler import codes as K
 from ...compiler.jit import cache_use
 from ...gdl.diagnostics import LudicaError
 from .. import limits, metrics, protocol
-from ..api import compiled, seat
+from ..api import compiled, rules_api, seat
 from . import wire
-from .wire import APPLY, APPLY_MOVE, EVALUATE, EVALUATED, FAILED, LOOK, MAX_REQUEST, OK, PLAYOUTS, REPLY, REQUEST, SPENT
+from .wire import (APPLY, APPLY_MOVE, EVALUATE, EVALUATED, FAILED, LOOK, MAX_REQUEST, OBSERVE, OK, PLAYOUTS, REPLY,
+                   REQUEST, SPENT, WORLD)
 
 BATCH_SECONDS = 0.005  # a long `playouts` runs in batches of about this long (see _Answers._playouts)
 
@@ -29,8 +31,11 @@ class _Answers:
     same values, same errors)."""
 
     def __init__(self, game):
-        self.game = game
-        self.shape = metrics.shape_classes(game)  # corners and edges, for the Arena's evaluation
+        # the API's own answers where a stage hides information (an information state's position is
+        # its view, its legal moves its tries, its worlds drawn: runtime/api.DarkRulesApi)
+        self.api = rules_api(game)
+        self.game = game.truth if isinstance(game, CompiledDarkGame) else game
+        self.shape = metrics.shape_classes(self.game)  # corners and edges, for the Arena's evaluation
 
     def answer(self, op: int, a: int, b: int, payload: bytes, gone) -> tuple[int, bytes]:
         """(status, reply) to a request; `gone()` says whether its asker has left (a long request
@@ -44,9 +49,13 @@ class _Answers:
 
     def _answer(self, op: int, a: int, b: int, payload: bytes, gone) -> bytes:
         game = self.game
-        state = wire.state_of(payload)
+        given = wire.state_of(payload)
+        state = self.api.position_of(given)
         if op == LOOK:
-            return wire.described(0, *game.describe(state))
+            actions, over, winner = game.describe(state)
+            if state is not given:  # an information state: its tries
+                actions = self.api.legal_actions(given)
+            return wire.described(0, actions, over, winner)
         if op == APPLY:
             return self._child(*game.apply_action_counted(state, a))
         if op == APPLY_MOVE:  # the agent's side refuses moves that cannot be legal, naming them
@@ -56,6 +65,10 @@ class _Answers:
             return EVALUATED.pack(m.piece, m.mobility, m.corner, m.edge)
         if op == PLAYOUTS:
             return wire.playouts_reply(self._playouts(state, a, b, gone))
+        if op == OBSERVE:
+            return np.ascontiguousarray(self.api.observe(given), dtype=np.int32).tobytes()
+        if op == WORLD:
+            return self.api.sample_world(given, a, b).tobytes()
         raise ValueError(f"no request {op}")
 
     def _playouts(self, state: np.ndarray, n: int, seed: int, gone) -> Playouts:
@@ -173,13 +186,15 @@ def main(referee: socket.socket, data: socket.socket, control: socket.socket, sp
     except Exception:
         protocol.send(data, {"ok": False, "error": traceback.format_exc()[-4000:], "setup": setup}, timeout=None)
         return
-    hello = {"ok": True, "setup": setup, "lockdown": report, "width": int(view.initial_state.shape[0]),
-             "placements_only": game.placements_only,
+    truth = game.truth if isinstance(game, CompiledDarkGame) else game
+    assert isinstance(truth, CompiledGame)
+    hello = {"ok": True, "setup": setup, "lockdown": report, "width": truth.n_cells + K.STATE_EXTRA,
+             "placements_only": truth.placements_only,
              "view": {"name": view.name, "rows": view.rows, "cols": view.cols, "shape": view.shape,
                       "blocked": view.blocked, "players": view.players, "action_bound": view.action_bound,
                       "initial_state": view.initial_state.tolist(),
                       "legal_first_moves": [str(m) for m in view.legal_first_moves],
-                      "description": view.description}}
+                      "description": view.description, "hidden": view.hidden}}
     SPENT.pack_into(spent, 0, time.process_time())
     protocol.send(data, hello, timeout=None)
     serve(game, control, data, spent)

@@ -25,10 +25,12 @@ REPLY = struct.Struct("<B3xI")
 DESCRIBED = struct.Struct("<qiii")
 EVALUATED = struct.Struct("<4q")
 SPENT = struct.Struct("<d")  # the oracle's CPU seconds, in memory shared with the agent's processes
-LOOK, APPLY, APPLY_MOVE, EVALUATE, PLAYOUTS = range(1, 6)
+LOOK, APPLY, APPLY_MOVE, EVALUATE, PLAYOUTS, OBSERVE, WORLD = range(1, 8)
 OK, REFUSED, FAILED, ILLEGAL = 0, 1, 2, 3  # REFUSED: a ValueError; FAILED: another ("Name: message")
 MAX_REQUEST = 1 << 20  # bytes of a request's payload: a state is a few hundred
-_ERRORS = {e.__name__: e for e in (OverflowError, MemoryError, TypeError, IndexError)}
+_ERRORS: dict[str, type[Exception]] = {e.__name__: e for e in (OverflowError, MemoryError, TypeError, IndexError,
+                                                                 LookupError)}
+_ERRORS["NoWorldFound"] = LookupError  # sample_world's: no world within the budget
 
 
 def receive(sock: socket.socket, head: struct.Struct, limit: int) -> tuple[tuple, bytes] | None:
@@ -104,8 +106,8 @@ def failure(error: Exception) -> tuple[int, bytes]:
 
 def error_of(status: int, body: bytes) -> Exception:
     """The exception a reply of status REFUSED or FAILED tells of: the server's own, for the kinds
-    an API call may raise (ValueError, OverflowError, MemoryError, TypeError, IndexError), else a
-    RuntimeError that names it."""
+    an API call may raise (ValueError, OverflowError, MemoryError, TypeError, IndexError, LookupError),
+    else a RuntimeError that names it."""
     message = body.decode(errors="replace")
     if status == ILLEGAL:
         return IllegalMoveError(message)

@@ -1,0 +1,271 @@
+"""Stages with hidden information in the runtime: what a seat is given (its information state,
+compiler/knowledge.py) depends on its history alone; the agents' API answers on it (tries, observe,
+sample_world) in-process and through the rules oracle alike; a sandboxed agent, in both modes, is
+given exactly its information and finds no truth in its process; the referee plays tries, refuses
+by the rule, and the built-in for hidden information beats random play."""
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ludica import compiler, gdl, stages
+from ludica.compiler import knowledge
+from ludica.gdl.interpreter.information import Tried
+from ludica.gdl.interpreter.worlds import worlds
+from ludica.runtime import oracle
+from ludica.runtime.api import DarkRulesApi, rules_api, stage_view
+from ludica.runtime.entrants import BUILTIN_DIR
+from ludica.runtime.local import LocalSeat
+from ludica.runtime.referee import play_game
+from ludica.runtime.sandbox import AgentProcess, Settings
+
+from bundled import HIDDEN
+
+HERE = Path(__file__).parent / "agents"
+SMALL = ["phantom-tic-tac-toe", "phantom-tic-tac-toe-abrupt", "dark-hex-3"]
+
+
+@cache
+def game_of(name: str):
+    game = compiler.playable(gdl.load(stages.path(name)))
+    assert isinstance(game, compiler.CompiledDarkGame)
+    return game
+
+
+def random_states(game, seed: int, longest: int = 200):
+    """The positions of one random game of tries, with the truth's to-move at each."""
+    rng, state, out = random.Random(seed), game.initial_state(), []
+    while True:
+        out.append(state)
+        if game.is_terminal(state) or len(out) > longest:
+            return out
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+
+
+def test_every_bundled_hidden_stage_is_played_as_tries():
+    assert set(HIDDEN) >= {"phantom-tic-tac-toe", "phantom-tic-tac-toe-abrupt", "dark-hex-3", "dark-hex-5",
+                           "dark-hex-11", "phantom-connect-four", "dark-othello"}
+    for name in HIDDEN:
+        assert isinstance(compiler.playable(gdl.load(stages.path(name))), compiler.CompiledDarkGame)
+    assert isinstance(compiler.playable(gdl.load(stages.path("tic-tac-toe"))), compiler.CompiledGame)
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(sorted(HIDDEN)), seed=st.integers(0, 2**20))
+def test_a_seat_is_given_its_view_and_history_and_nothing_else(name, seed):
+    game = game_of(name)
+    for state in random_states(game, seed, longest=60):
+        for p in (0, 1):
+            info = game.information(state, p)
+            assert not info.flags.writeable
+            view = np.array(game.reference.view(state, p))
+            assert np.array_equal(info[: game.n_cells], view)  # the position part is the view
+            assert knowledge.decode(info, game.n_cells, game.cols) == (p, game.reference.history(state, p))
+            # the rest of the position part: who moves (public), and as ply the tries the player knows of
+            assert info[game.n_cells] == game.to_move(state)
+            assert info[game.n_cells + 2] == sum(isinstance(e, Tried) for e in game.reference.history(state, p))
+
+
+@pytest.mark.parametrize("name", ["phantom-tic-tac-toe", "phantom-tic-tac-toe-abrupt"])
+def test_positions_a_player_cannot_tell_apart_give_it_the_same_state_tries_and_observation(name):
+    """Every world consistent with a player's history (enumerated whole) gives that player the same
+    information state, so the same tries and observation: nothing of the truth reaches it."""
+    game, checked = game_of(name), 0
+    api = rules_api(game)
+    for seed in range(25):
+        for truth in random_states(game, seed)[1:6]:
+            if game.is_terminal(truth):
+                break
+            p = game.to_move(truth)
+            given_ = game.information(truth, p)
+            alike = worlds(game.reference, game.reference.history(truth, p), p)
+            assert truth in alike
+            for world in alike:
+                assert np.array_equal(game.information(world, p), given_)
+            assert api.legal_moves(given_) == game.legal_moves(truth) or game.legal_moves(truth) == [gdl.PASS]
+            assert np.array_equal(api.observe(given_), game.reference.observe(truth, p))
+            checked += len(alike)
+    assert checked > 100
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_the_api_answers_on_information_states(name):
+    game = game_of(name)
+    api = rules_api(game)
+    assert isinstance(api, DarkRulesApi)
+    view = stage_view(game)
+    assert view.hidden and np.array_equal(view.initial_state, game.information(game.initial_state(), 0))
+    for seed in range(12):
+        for made, state in enumerate(random_states(game, seed)):
+            if game.is_terminal(state):
+                break
+            p = game.to_move(state)
+            info = game.information(state, p)
+            tries = game.legal_moves(state)
+            if tries != [gdl.PASS]:
+                assert api.legal_moves(info) == tries  # the referee's tries, from what the player knows
+                assert [api.move_of(a) for a in api.legal_actions(info)] == tries
+            assert np.array_equal(api.observe(info), game.reference.observe(state, p))
+            assert np.array_equal(api.board(info), game.view_board(state, p))
+            assert api.to_move(info) == p
+            # a world: a true position with the player to move, one of those it cannot tell apart
+            world = api.sample_world(info, seed)
+            assert world.shape == (game.n_cells + 3,) and api.to_move(world) == p
+            if made <= 4:  # the worlds enumerated whole (a search that grows fast with the game)
+                truths = {w.truth.cells for w in worlds(game.reference, game.reference.history(state, p), p)}
+                assert tuple(world[: game.n_cells].tolist()) in truths
+            child, _ = api.apply(world, api.legal_moves(world)[0])  # the true game's kernels search it
+            assert api.playouts(child, 4, seed=1).lengths.shape == (4,)
+
+
+def test_a_perfect_information_api_treats_a_state_as_its_only_world():
+    game = compiler.compile(gdl.load(stages.path("tic-tac-toe")))
+    api = rules_api(game)
+    start = game.initial_state()
+    assert api.sample_world(start, 3) is not None and np.array_equal(api.sample_world(start, 3), start)
+    planes = api.observe(game.apply(start, game.legal_moves(start)[4]))
+    assert planes.shape == (4, 3, 3) and planes[0, 1, 1] == 1 and planes[2].sum() == 8
+
+
+@pytest.mark.parametrize("bad, said", [
+    (lambda info, n: info[: n + 3], "no player"),
+    (lambda info, n: np.concatenate([info, [7]]), "after its"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, 2, 0, 0, 0, 0]]), "cut short"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 5, 0]]), "of kind 5"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 3, 0, 1, 0]]), "names player 3"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 999, 1, 0]]), "move code 999"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 0, 1, 1, 40, 1]]), "off the board"),
+])
+def test_an_information_state_from_outside_is_checked(bad, said):
+    """An agent's array is untrusted input: a forged history is refused by name, never a crash."""
+    game = game_of("phantom-tic-tac-toe")
+    api = rules_api(game)
+    state = game.apply(game.initial_state(), gdl.Move.parse("b2"))
+    forged = np.asarray(bad(game.information(state, 1), game.n_cells), dtype=np.int32)
+    if said == "no player":  # a bare position is a position: the view's tries, its only world
+        assert api.sample_world(forged, 1).shape == forged.shape
+        with pytest.raises(ValueError, match=said):
+            knowledge.decode(forged, game.n_cells, game.cols)
+        return
+    for call in (lambda: api.sample_world(forged, 1), lambda: api.observe(forged), lambda: api.legal_moves(forged)):
+        with pytest.raises(ValueError, match=said):
+            call()
+
+
+def test_a_history_no_game_gives_finds_no_world():
+    game = game_of("phantom-tic-tac-toe")
+    api = rules_api(game)
+    info = game.information(game.initial_state(), 0)
+    # x saw, after its own try a1 was played, an o on b2: no game of tic-tac-toe shows that
+    forged = np.concatenate([info[: game.n_cells + 3], [0, 1, 0, 0, 0, 0, 2, 0, 1, 4, 2]]).astype(np.int32)
+    with pytest.raises(LookupError):
+        api.sample_world(forged, 1, budget=500)
+
+
+@pytest.mark.parametrize("name", ["phantom-tic-tac-toe", "dark-hex-3"])
+def test_the_oracle_answers_a_hidden_stage_as_the_api_does(name):
+    game = game_of(name)
+    local = rules_api(game)
+    started = oracle.start_alone(stages.path(name).read_text())
+    assert started.error is None, started.error
+    remote = started.api
+    try:
+        assert started.view.hidden and np.array_equal(started.view.initial_state, stage_view(game).initial_state)
+        for seed in range(6):
+            for state in random_states(game, seed):
+                if game.is_terminal(state):
+                    break
+                info = game.information(state, game.to_move(state))
+                assert remote.legal_moves(info) == local.legal_moves(info)
+                assert remote.legal_actions(info) == local.legal_actions(info)
+                assert np.array_equal(remote.observe(info), local.observe(info))
+                assert np.array_equal(remote.sample_world(info, seed), local.sample_world(info, seed))
+                assert remote.is_terminal(info) == local.is_terminal(info)
+                move = local.legal_moves(info)[0]
+                (a, ta), (b, tb) = remote.apply(info, move), local.apply(info, move)
+                assert np.array_equal(a, b) and ta == tb
+                mine, theirs = local.playouts(info, 8, seed=2), remote.playouts(info, 8, seed=2)
+                assert np.array_equal(mine.returns, theirs.returns)
+        forged = np.concatenate([game.information(game.initial_state(), 0)[: game.n_cells + 3],
+                                 [0, 1, 0, 0, 0, 0, 2, 0, 1, 4, 2]]).astype(np.int32)
+        with pytest.raises(LookupError):
+            remote.sample_world(forged, 1, budget=500)
+        with pytest.raises(ValueError, match="cut short"):
+            remote.observe(forged[:-1])
+    finally:
+        remote.close()
+
+
+def _given(output: str) -> list[list[int]]:
+    return [[int(v) for v in line.split()[2:]] for line in output.splitlines() if line.startswith("given: ")]
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["rules-in-process", "isolate-rules"])
+def test_a_sandboxed_agent_is_given_its_information_and_finds_no_truth(isolate):
+    """The peeker (tests/agents/peeker.py) in the sandbox, both modes: each state it was given is its
+    information state at that turn (recomputed from the game's record), and its process holds no
+    position of the game of tries past the start and no record of the referee's."""
+    name = "phantom-tic-tac-toe"
+    game, text = game_of(name), stages.path(name).read_text()
+    peeker = AgentProcess(str(HERE / "peeker.py"), text, Settings(isolate_rules=isolate), name="peeker")
+    other = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
+    try:
+        assert peeker.start().failure is None
+        assert peeker.analyze(10.0).failure is None
+        other.analyze(5.0)
+        for seat, seed in ((0, 3), (1, 4)):
+            seats = (peeker, other) if seat == 0 else (other, peeker)
+            record = play_game(game, seats, seed=seed, game_time=10.0)
+            assert record.reason == "normal", record.log
+            printed = next(o["text"] for o in record.output if o["seat"] == seat)
+            expected, state = [], game.initial_state()
+            for ply in record.plies:
+                if ply.player == seat and game.legal_moves(state) != [gdl.PASS]:
+                    expected.append(game.information(state, seat).tolist())
+                state = game.apply(state, game.parse_move(ply.move))
+            assert _given(printed) == expected and expected
+            assert {line for line in printed.splitlines() if not line.startswith("given: ")} == {
+                "dark-states: 0", "referee-objects: 0"}
+    finally:
+        peeker.close()
+
+
+def test_the_referee_plays_tries_and_refuses_by_the_rule():
+    """A try its player's view allows but the truth does not is refused, noted on its ply, and its
+    player tries again (classical) or loses its turn (abrupt)."""
+    for name, again in (("phantom-tic-tac-toe", True), ("phantom-tic-tac-toe-abrupt", False)):
+        game = game_of(name)
+        seats = tuple(LocalSeat(n, str(BUILTIN_DIR / "random.py"), game) for n in ("a", "b"))
+        for s in seats:
+            s.analyze(5.0)
+        refusals = 0
+        for seed in range(12):
+            record = play_game(game, seats, seed=seed, game_time=10.0)
+            for k, ply in enumerate(record.plies):
+                if "refused" in ply.note:
+                    refusals += 1
+                    assert ply.board == (record.plies[k - 1].board if k else record.initial_board)
+                    if k + 1 < len(record.plies):
+                        assert (record.plies[k + 1].player == ply.player) == again
+            assert any("refused: " + ("tries again" if again else "loses the turn") in line for line in record.log) \
+                or not any("refused" in p.note for p in record.plies)
+        assert refusals > 5
+
+
+def test_determinised_beats_random_on_phantom_tic_tac_toe():
+    game = game_of("phantom-tic-tac-toe")
+    det = LocalSeat("determinised", str(BUILTIN_DIR / "determinised.py"), game)
+    rnd = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
+    det.analyze(2.0), rnd.analyze(1.0)
+    points = 0.0
+    for g in range(8):
+        seats = (det, rnd) if g % 2 == 0 else (rnd, det)
+        record = play_game(game, seats, seed=g, game_time=2.0)
+        points += 0.5 if record.winner is None else float(seats[record.winner] is det)
+    assert points >= 6, points
