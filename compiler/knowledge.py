@@ -80,6 +80,18 @@ def position(state: np.ndarray, size: int) -> np.ndarray:
     return part
 
 
+def refused_now(player: int, history: tuple[Seen, ...]) -> set[Move]:
+    """The moves refused to `player` since its last played try (or the board shown to it): not
+    offered again, as the referee's tries (gdl/interpreter/information.py)."""
+    refused: set[Move] = set()
+    for entry in history:
+        if isinstance(entry, Tried) and entry.player == player and entry.move is not None:
+            refused = refused | {entry.move} if entry.refused else set()
+        elif isinstance(entry, Shown) and entry.player == player:
+            refused = set()  # the board shown: the view is the truth
+    return refused
+
+
 def decode(state: np.ndarray, size: int, cols: int) -> tuple[int, tuple[Seen, ...]]:
     """(the player, its history) of an information state on a board of `size` cells, `cols` wide.
     ValueError, saying where, for an array that is not one (an agent's array is untrusted input)."""

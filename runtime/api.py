@@ -244,27 +244,21 @@ class DarkRulesApi(RulesApi):
 
     _at = position_of
 
-    def _refused_now(self, state: np.ndarray) -> set[Move]:
-        """The moves refused to the player of an information state since its last played try."""
+    def refused_now(self, state: np.ndarray) -> set[Move]:
+        """The moves refused to the player of an information state since its last played try (not of
+        the Rules protocol: the model's prompt tells them)."""
         state = as_state(state)
         if not knowledge.is_information(state, self._size):
             return set()
-        player, history = knowledge.decode(state, self._size, self._cols)
-        refused: set[Move] = set()
-        for entry in history:
-            if isinstance(entry, Tried) and entry.player == player and entry.move is not None:
-                refused = refused | {entry.move} if entry.refused else set()
-            elif not isinstance(entry, Tried) and entry.player == player:
-                refused = set()  # the board shown: the view is the truth
-        return refused
+        return knowledge.refused_now(*knowledge.decode(state, self._size, self._cols))
 
     def legal_moves(self, state: np.ndarray) -> list[Move]:
         moves = self._game.legal_moves(self._at(state))
-        refused = self._refused_now(state)
+        refused = self.refused_now(state)
         return [m for m in moves if m not in refused] if refused else moves
 
     def legal_actions(self, state: np.ndarray) -> list[int]:
-        refused = self._refused_now(state)
+        refused = self.refused_now(state)
         actions = self._game.legal_actions(self._at(state))
         return [a for a in actions if self._game.move_of(a) not in refused] if refused else actions
 

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 
 PROGRAM_STARTS = 4  # a program's starts on one stage: a fresh preparation each time
+ARENA_HIDDEN = ("an Othello AI Arena system plays perfect-information stages only: this stage hides information "
+                "(its `hidden` line), which the Arena's API has no way to show; it is not played here")
 
 
 class Stopped(LudicaError):
@@ -99,10 +101,13 @@ class Entrant:
         attempts = self.analysis.get("attempts", 0) + 1
         lockdown: dict = {}
         output = ("", 0)
-        seat: AgentProcess | LocalSeat | HumanSeat | ModelSeat
+        seat: AgentProcess | LocalSeat | HumanSeat | ModelSeat | None
         if self.spec.human:  # a person has no analysis phase: ready at once, nothing charged
             seat = HumanSeat(self.spec.name, self.game, self.spec.source or TerminalSource())
             answer = Answer({"op": "analysed", "ok": True}, 0.0, 0.0)
+        elif self.spec.kind == "arena" and self.stage.hidden is not None:
+            seat = None
+            answer = Answer(None, 0.0, 0.0, "unsupported", ARENA_HIDDEN)
         elif self.spec.kind == "model":  # on the referee's side: the model is remote, its harness ours
             seat = model_seat(self.spec, self.game, self.text, o, self.learnt)
             self._note_sent(seat.config)
@@ -135,6 +140,9 @@ class Entrant:
                          "wall": round(answer.wall, 3), "failure": answer.failure, "detail": answer.detail[-2000:],
                          "lockdown": lockdown, "output": output[0][:4000], "outputBytes": output[1]}
         if answer.failure:
+            if answer.failure == "unsupported":
+                self.seat, self.why_not = None, answer.detail
+                return
             if isinstance(seat, AgentProcess):
                 seat.close()
             kind = {"timeout": "analysis over its budget"}.get(answer.failure, f"analysis failed ({answer.failure})")

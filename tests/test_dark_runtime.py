@@ -5,7 +5,9 @@ given exactly its information and finds no truth in its process; the referee pla
 by the rule, and the built-in for hidden information beats random play."""
 from __future__ import annotations
 
+import json
 import random
+import shutil
 from functools import cache
 from pathlib import Path
 
@@ -18,10 +20,11 @@ from ludica import compiler, gdl, stages
 from ludica.compiler import knowledge
 from ludica.gdl.interpreter.information import Tried
 from ludica.gdl.interpreter.worlds import worlds
-from ludica.runtime import oracle
+from ludica.runtime import entrants, oracle, tournament
 from ludica.runtime.api import DarkRulesApi, rules_api, stage_view
 from ludica.runtime.entrants import BUILTIN_DIR
 from ludica.runtime.local import LocalSeat
+from ludica.runtime.records import ResultsStore
 from ludica.runtime.referee import play_game
 from ludica.runtime.sandbox import AgentProcess, Settings
 
@@ -269,3 +272,39 @@ def test_determinised_beats_random_on_phantom_tic_tac_toe():
         record = play_game(game, seats, seed=g, game_time=2.0)
         points += 0.5 if record.winner is None else float(seats[record.winner] is det)
     assert points >= 6, points
+
+
+def _tournament(out: Path, agents: list, **options) -> tuple[list[dict], list[dict]]:
+    """A sandboxed round robin on phantom tic-tac-toe: (games, analyses)."""
+    tournament.run([stages.path("phantom-tic-tac-toe")], agents, out, tournament.Options(games=1, **options))
+    store = ResultsStore(out / "results.sqlite")
+    try:
+        return store.games(), store.analyses()
+    finally:
+        store.close()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_an_arena_system_is_not_seated_on_a_hidden_stage_and_is_told_why(tmp_path):
+    system = entrants.check_compiles(entrants.resolve(str(Path(__file__).parent / "arena_systems" / "greedy.js")))
+    games, analyses = _tournament(tmp_path / "out", [system, entrants.resolve("random")], analysis_time=2.0,
+                                  game_time=2.0, seed=1)
+    refused = [a for a in analyses if a["agent"] == "greedy"]
+    assert refused and refused[0]["failure"] == "unsupported" and "perfect-information stages only" in refused[0]["detail"]
+    assert len(games) == 2 and all(g["reason"] == "no-strategy" for g in games)
+    assert all(("greedy" == g["black"]) == (g["result"] == "white") for g in games)
+
+
+def test_a_program_over_the_line_protocol_plays_a_hidden_stage_from_its_information(tmp_path):
+    """A Python program (tests/programs/dark_caller.py) is sent its information state and its tries,
+    and asks the API for its observation, its tries and a world, all of which answer."""
+    spec = entrants.program(["python3", "dark_caller.py"], Path(__file__).parent / "programs", "dark-caller",
+                            ["dark_caller.py"])
+    out = tmp_path / "out"
+    games, analyses = _tournament(out, [spec, entrants.resolve("random")], analysis_time=5.0, game_time=10.0, seed=2)
+    assert len(games) == 2 and all(g["reason"] == "normal" for g in games), [g["log"] for g in games]
+    assert "hidden: True" in [a for a in analyses if a["agent"] == "dark-caller"][0]["output"]
+    said = [o["text"] for p in sorted((out / "logs").rglob("*.json")) for o in json.loads(p.read_text())["output"]
+            if "turn " in o["text"]]
+    turns = [line for text in said for line in text.splitlines() if line.startswith("turn ")]
+    assert turns and all("planes 4x3x3 tries-match True world 12" in line for line in turns), turns

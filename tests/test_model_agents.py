@@ -121,6 +121,33 @@ def test_a_model_plays_a_whole_game_against_a_local_random_agent_through_the_ref
     assert gdl.rules_text(game.stage).strip() in text and "game over" in text
 
 
+def test_a_model_on_a_hidden_stage_is_shown_only_its_view_and_its_refusals():
+    """The stand-in 'model' takes the first cell its prompt shows empty: on phantom tic-tac-toe some of
+    those hold the opponent's marks, and are refused. Every board a prompt draws is the model's view
+    at that turn (recomputed from the game's record), never the truth; a refusal is told."""
+    game = compiler.playable(gdl.load(stages.path("phantom-tic-tac-toe")))
+    refusals = 0
+    for seed in range(4):
+        with Standin(default=first_empty) as server:
+            model = seat_for(server, game)
+            record = play_game(game, (random_seat(game), model), seed=seed, game_time=20.0)
+        assert record.reason == "normal", record.log
+        views, state = [], game.initial_state()
+        for ply in record.plies:
+            if ply.player == 1 and game.legal_moves(state) != [gdl.PASS]:
+                views.append(game.view_board(state, 1))
+            state = game.apply(state, game.parse_move(ply.move))
+        prompts_sent = [body["messages"][-1]["content"] for body in server.chats]
+        assert len(prompts_sent) == len(views)
+        for prompt, view in zip(prompts_sent, views):
+            marks = {f"{'abc'[c]}{r + 1}": ".XO"[v] for r in range(3) for c in range(3) for v in [view[r, c]]}
+            assert board_cells(prompt) == marks and "The position as you know it" in prompt
+        told = [p for p in prompts_sent if "Refused this turn" in p]
+        refusals += len(told)
+        assert "You do not see the whole board" in server.chats[0]["messages"][0]["content"]
+    assert refusals > 0
+
+
 def test_the_model_seat_plays_white_too_and_is_told_its_side_and_mark():
     game = game_of("tic-tac-toe")
     with Standin(default=first_empty) as server:
@@ -823,17 +850,21 @@ def sampled_stages() -> list:
 @pytest.mark.parametrize("stage", [gdl.load(p) for p in stages.bundled()] + sampled_stages(),
                          ids=lambda s: s.name or "sampled")
 def test_every_stage_gets_its_prompts_from_its_rules(stage):
-    game = compiler.compile(stage)
-    state = game.initial_state()
-    legal = [str(m) for m in game.legal_moves(state)]
-    user = prompts.move_prompt(game, state, legal, list_legal=False, number=1)
+    played = compiler.playable(stage)  # a hidden stage's prompts draw its true game's boards
+    game = getattr(played, "truth", played)
+    state = played.information(played.initial_state(), 0)
+    legal = [str(m) for m in played.legal_moves(played.initial_state())]
+    user = prompts.move_prompt(game, state, legal, list_legal=False, number=1,
+                               refused=None if stage.hidden is None else [])
     assert gdl.render(game, state) in user and "It is your turn" in user
     assert not any(re.search(rf"(?<![a-z0-9-]){re.escape(m)}(?![a-z0-9-])", user) for m in legal)  # not listed
+    assert ("The position as you know it" in user) == (stage.hidden is not None)
     listed = prompts.move_prompt(game, state, legal, list_legal=True, number=1)
     assert "Your legal moves: " + " ".join(legal) + "." in listed
     for tier in ("text", "gdl", "none"):
-        system = prompts.game_prompt(game, tier, "my notes")
+        system = prompts.game_prompt(game, tier, "my notes", stage)
         assert "my notes" in system and "move: " in system
+        assert ("WHAT YOU SEE\nYou do not see the whole board" in system) == (stage.hidden is not None)
         assert ("The cells are hexagons" in system) == isinstance(stage.board, gdl.ast.HexBoard)
         assert f"rows are numbered 1 to {game.rows} from top to bottom" in system
         assert (prompts.stage_rules(stage, tier) in system) if tier != "none" else "THE RULES" in system

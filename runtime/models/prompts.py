@@ -85,13 +85,29 @@ def answer_format(game: CompiledGame) -> str:
             f"such as `{ANSWER_LINE}{example(game)}`. Only the move on that line counts.")
 
 
-def game_prompt(game: CompiledGame, tier: str, notes: str) -> str:
-    """The system message of every move of a game: what does not change from move to move."""
+def sight_section(stage: A.Stage) -> str:
+    """What a player of a stage with hidden information is shown ("" for perfect information)."""
+    if stage.hidden is None:
+        return ""
+    after = "you then try again" if isinstance(stage.refused, A.Retry) else "you then lose your turn"
+    return ("You do not see the whole board. The board you are shown is what you know: your own pieces, and your "
+            "opponent's pieces where you have seen them (where they took or turned a piece of yours, or where a move "
+            "of yours was refused). A cell drawn . may hold an opponent's piece you have not seen. A move that your "
+            "board allows but the true board does not is refused: you are told so, that cell is shown to you, and "
+            f"{after}. A refused move is not offered again until one of your moves is played.")
+
+
+def game_prompt(game: CompiledGame, tier: str, notes: str, stage: A.Stage | None = None) -> str:
+    """The system message of every move of a game: what does not change from move to move. `stage`:
+    the stage with its information lines, where `game` plays its true game (hidden information)."""
+    stage = game.stage if stage is None else stage
     parts = ["You are playing a two-player board game against an opponent. A referee holds the game, checks every "
              "move against the rules and plays it; you choose your moves.",
-             "THE RULES\n" + _rules_section(game.stage, tier, analysing=False),
+             "THE RULES\n" + _rules_section(stage, tier, analysing=False),
              "THE BOARD\n" + board_key(game),
              "MOVES\n" + moves_section(game)]
+    if stage.hidden is not None:
+        parts.insert(3, "WHAT YOU SEE\n" + sight_section(stage))
     if notes.strip():
         parts.append("YOUR NOTES (written by you when you analysed this game before play)\n" + notes.strip())
     parts.append("YOUR ANSWER\n" + answer_format(game))
@@ -110,28 +126,36 @@ def side_line(game: CompiledGame, player: int) -> str:
             f"{names[1 - player]}'s are {MARKS[1 - player]}.")
 
 
-def move_prompt(game: CompiledGame, state: np.ndarray, legal: Sequence[str], list_legal: bool, number: int) -> str:
+def move_prompt(game: CompiledGame, state: np.ndarray, legal: Sequence[str], list_legal: bool, number: int,
+                refused: Sequence[str] | None = None) -> str:
     """The user message asking for one move (the model's `number`th of the game): the position,
-    whose turn, (the legal moves)."""
+    whose turn, (the legal moves). On a stage with hidden information (`refused` not None: the moves
+    refused to it this turn) the position is its view, and says so."""
     player = game.to_move(state)
     lines = [side_line(game, player), "",
-             f"Your move {number} of this game. The position:",
+             f"Your move {number} of this game. The position" + (" as you know it" if refused is not None else "") + ":",
              render(game, state), "",
              f"It is your turn: {game.players[player]} ({MARKS[player]}) to move."]
+    if refused:
+        lines.append("Refused this turn (the true board does not allow them; each cell now shows what it holds): "
+                     + " ".join(refused) + ".")
     if list_legal:
         lines.append("Your legal moves: " + " ".join(legal) + ".")
     lines.append(f"Choose your move and end with the line `{ANSWER_LINE}<your move>`.")
     return "\n".join(lines)
 
 
-def analysis_prompts(game: CompiledGame, tier: str, calls: int) -> tuple[str, str]:
-    """The analysis conversation's system and first user messages."""
+def analysis_prompts(game: CompiledGame, tier: str, calls: int, stage: A.Stage | None = None) -> tuple[str, str]:
+    """The analysis conversation's system and first user messages (`stage`: as game_prompt's)."""
+    stage = game.stage if stage is None else stage
     system = "\n\n".join([
         "You will play several games of a two-player board game, sometimes as the first player, sometimes as the "
         "second. Before they start you may study the game with tools that run its true rules. Positions are named "
         "by ids: p0 is the starting position, and every `apply` gives the id of the position it makes.",
-        "THE RULES\n" + _rules_section(game.stage, tier, analysing=True),
+        "THE RULES\n" + _rules_section(stage, tier, analysing=True),
         "THE BOARD\n" + board_key(game),
+        *(["WHAT YOU SEE IN A GAME\n" + sight_section(stage) + " The tools show the whole board: what you "
+           "study with them is the true game, whose boards you will not see in play."] if stage.hidden else []),
         "MOVES\n" + moves_section(game),
         "YOUR TASK\n"
         f"Use the tools (at most {calls} calls in all) to understand the game and how to win it. Then answer with "

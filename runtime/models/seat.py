@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from ...compiler.game import CompiledGame
+from ...compiler import CompiledDarkGame, CompiledGame, PlayedGame
 from ...gdl import render
-from ..api import RulesApi, warm
+from ..api import DarkRulesApi, rules_api, warm
 from ..sandbox import Answer
 from . import prompts
 from .config import RULE_TIERS, ModelConfig, ModelConfigError
@@ -147,13 +147,19 @@ class ModelSeat:
     as the run has it (the prompts are made from the compiled stage; it is kept for the caller, as
     LocalSeat keeps what it reveals)."""
 
-    def __init__(self, name: str, game: CompiledGame, config: ModelConfig, stage_text: str,
+    def __init__(self, name: str, game: PlayedGame, config: ModelConfig, stage_text: str,
                  rules: str = "text", endpoint: Endpoint | None = None):
         if rules not in RULE_TIERS:
             raise ModelConfigError(f"rules {rules!r}: it must be one of " + ", ".join(RULE_TIERS))
-        self.name, self.game, self.config, self.stage_text, self.rules = name, game, config, stage_text, rules
+        # on a stage with hidden information the model is given its information state, whose position
+        # is its view: drawn, and its analysis's tools played, with the true game's kernels
+        self.stage = game.stage  # with its information lines: the rules told
+        truth = game.truth if isinstance(game, CompiledDarkGame) else game
+        assert isinstance(truth, CompiledGame)
+        self.game: CompiledGame = truth
+        self.name, self.config, self.stage_text, self.rules = name, config, stage_text, rules
         self.endpoint = endpoint if endpoint is not None else Endpoint(config)
-        self.api = RulesApi(game)
+        self.api = rules_api(game)
         self._notes = ""
         self.analysis_usage: dict[str, Any] = Usage().as_dict(config)
         self.analysis_transcript = ""
@@ -161,7 +167,7 @@ class ModelSeat:
         self._usage = Usage()
         self._moves = 0
         self._transcript = Transcript()
-        self._system = prompts.game_prompt(game, rules, "")  # the system message of every move: rules, notes
+        self._system = prompts.game_prompt(self.game, rules, "", self.stage)  # every move's system message: rules, notes
 
     @property
     def notes(self) -> str:
@@ -173,7 +179,7 @@ class ModelSeat:
     @notes.setter
     def notes(self, text: str) -> None:
         self._notes = text.strip()[:NOTES_KEPT]
-        self._system = prompts.game_prompt(self.game, self.rules, self._notes)
+        self._system = prompts.game_prompt(self.game, self.rules, self._notes, self.stage)
         self._positions: dict[str, np.ndarray] = {}
 
     def close(self) -> None:
@@ -205,7 +211,7 @@ class ModelSeat:
         config, log, usage = self.config, Transcript(), Usage()
         warm(self.api, self.game.initial_state())  # the kernels compiled before the clock starts, as a worker's are
         w0, charged = time.monotonic(), 0.0
-        system, user = prompts.analysis_prompts(self.game, self.rules, config.analysis_calls)
+        system, user = prompts.analysis_prompts(self.game, self.rules, config.analysis_calls, self.stage)
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         log.add("system", system)
         log.add("user", user)
@@ -354,7 +360,8 @@ class ModelSeat:
         array.flags.writeable = False
         self._moves += 1
         number = self._moves  # this seat's moves in the game, this one counted
-        prompt = prompts.move_prompt(self.game, array, legal, config.list_legal, number)
+        refused = sorted(map(str, self.api.refused_now(array))) if isinstance(self.api, DarkRulesApi) else None
+        prompt = prompts.move_prompt(self.game, array, legal, config.list_legal, number, refused)
         messages: list[dict[str, Any]] = [{"role": "system", "content": self._system},
                                           {"role": "user", "content": prompt}]
         log.add(f"move {number}: user ({remaining:.2f} s left)", prompt)
