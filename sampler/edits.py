@@ -26,10 +26,15 @@ Kinds of change (FAMILIES names the kinds each family draws from):
 | result          | which end, then another of the five results                | lg ends + 2          |
 | move cap        | an `after N plies` end (N gamma), its result               | γ(N) + lg 5          |
 | line length     | which line end, then one longer or one shorter             | lg lines + 1         |
+| information     | made dark (`hidden opponent-pieces`, then what a refusal does), or made perfect | 1 or 0 |
+| refusal         | `refused retry` ↔ `refused lose-turn` (a dark stage)       | 0                    |
+| announcement    | `announce turn-count` added or removed (a dark stage)      | 0                    |
 
 The arena family restricts the kinds to the Othello AI Arena's private stages and weighs them:
 board size, blocked cells, over-blocked captures, turn order (alternate and fewer-pieces only) and
-result (most-pieces and fewest-pieces only) 3 each, setup pieces 1 (of 16).
+result (most-pieces and fewest-pieces only) 3 each, setup pieces 1 (of 16). The dark family adds
+the three changes of information, 3 each (of 25), and keeps only variants that hide information: a
+dark base's variants keep its information lines unless a change alters them.
 
 The smallest edit. Many edits give one variant: a change that moves nothing (a setup piece "moved"
 to the cell it stands on) or two that undo each other cost bits and give nothing, and a piece
@@ -239,23 +244,50 @@ def _line_length(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     return replace(s, ends=s.ends[:i] + (new,) + s.ends[i + 1:])
 
 
+def _information(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
+    """The stage made dark (`hidden opponent-pieces`, then what a refusal does: 1 bit), or a dark
+    stage made its base again (its information lines gone)."""
+    if s.hidden is not None:
+        return s.without_information()
+    return replace(s, hidden=A.OpponentPieces(), refused=c.choice(None, REFUSALS)())
+
+
+def _refusal(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
+    if s.refused is None:
+        raise NotApplicable("no hidden information: nothing is refused")
+    return replace(s, refused=(A.LoseTurn if isinstance(s.refused, A.Retry) else A.Retry)())
+
+
+def _announcement(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
+    if s.hidden is None:
+        raise NotApplicable("no hidden information: every move is seen")
+    return replace(s, announce=() if s.announce else (A.TurnCount(),))
+
+
+REFUSALS = (A.Retry, A.LoseTurn)
 CHANGES = {c.name: c for c in (
     Change("board size", _board_size), Change("board shape", _board_shape), Change("blocked cells", _blocked_cells), Change("unblock", _unblock),
     Change("setup pieces", _setup_pieces), Change("over-blocked", _over_blocked),
     Change("capture kind", _capture_kind), Change("capture rays", _capture_rays),
     Change("turn order", _turn_order), Change("pass rule", _pass_rule), Change("result", _result),
     Change("move cap", _move_cap), Change("line length", _line_length),
+    Change("information", _information), Change("refusal", _refusal), Change("announcement", _announcement),
 )}
 # Each family's kinds of change and their weights: a change is of kind k with probability
 # w_k / Σ w (lg(Σ w / w_k) bits). "all" draws its kinds uniformly. In the arena family, moving
 # setup pieces weighs a third of each other kind: with the six equal, one disc of the standard board
 # moved to any cell (256 games, each about as likely as one cell blocked, nearly all playable) made
 # 25 of the 90 variants of seeds 1 to 3; 9 with these weights.
+# The dark family is the arena family's changes with those of information, each as likely as a
+# change of the arena's: its variants must hide information (a draw that leaves a stage perfect is
+# rejected whole, keeping the accepted draws' probabilities ∝ 2^-bits).
+ARENA = {"board size": 3, "blocked cells": 3, "over-blocked": 3, "turn order": 3, "result": 3, "setup pieces": 1}
 FAMILIES: dict[str, dict[str, int]] = {
     "all": dict.fromkeys(CHANGES, 1),
-    "arena": {"board size": 3, "blocked cells": 3, "over-blocked": 3, "turn order": 3, "result": 3,
-              "setup pieces": 1},
+    "arena": ARENA,
+    "dark": {**ARENA, "information": 3, "refusal": 3, "announcement": 3},
 }
+HIDDEN_FAMILIES = ("dark",)  # families whose variants hide information
 # Variants stay near their base: boards of 4 to 12 (the Arena's private stages are 6 to 10) when a change draws a
 # side (a base's own board stays as it is), at most 144 cells, at most 4 changes, 16 cells or
 # pieces per change, caps of 1024 plies.
@@ -286,6 +318,8 @@ def _apply(coder: Draw | _Given, base: A.Stage, family: str, limits: Limits) -> 
         stage = CHANGES[coder.weighted(None, tuple(kinds), tuple(kinds.values()))].draw(coder, stage, family)
     if stage == base:
         raise NotApplicable("the changes undo each other")
+    if family in HIDDEN_FAMILIES and stage.hidden is None:
+        raise NotApplicable(f"the {family} family's variants hide information; this one does not")
     if stage.board.rows * stage.board.cols > limits.max_cells:
         raise OutOfLimits(f"board above {limits.max_cells} cells")
     return stage
@@ -545,6 +579,14 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
             if i not in options:
                 return []
             changes.append(("result", options.index(i), type(end_now.result)))
+    if stage.hidden is None and s.hidden is not None:
+        changes.append(("information",))
+    elif stage.hidden is not None and s.hidden is None:
+        changes.append(("information", type(stage.refused)))
+    elif stage.hidden is not None and type(stage.refused) is not type(s.refused):
+        changes.append(("refusal",))
+    if stage.hidden is not None and bool(stage.announce) != bool(s.announce if s.hidden is not None else ()):
+        changes.append(("announcement",))
     words = []
     for option in blocked:
         # board size first: the cells of the changes after it are the new board's

@@ -62,6 +62,7 @@ from .. import compiler
 from ..compiler import Games
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
+from ..gdl.printer import text
 from . import cost
 from .symmetry import fingerprint
 
@@ -233,7 +234,9 @@ def _reject(out: Screened, name: str, reason: str) -> None:
 def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> None:
     figures = out.figures
     try:
-        game = compiler.compile(stage)
+        # a stage that hides information is judged through its true game (its base's), and known
+        # apart from it by its information lines (the fingerprint below)
+        game = compiler.compile(stage.without_information())
     except LudicaError as err:
         figures["compiles"] = False
         return _reject(out, "compiles", str(err).splitlines()[0])
@@ -252,7 +255,7 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     rest = game.games(f.random_games - cost.TAU_GAMES, cost.TAU_SEED, ("random", "random"), cap,
                       first_game=cost.TAU_GAMES)
     randoms = Games(*(np.concatenate([getattr(randoms, k.name), getattr(rest, k.name)]) for k in fields(Games)))
-    out.fingerprint = fingerprint(randoms.lengths, randoms.costs, randoms.winners)
+    out.fingerprint = fingerprint(randoms.lengths, randoms.costs, randoms.winners, _told(stage))
     if not f.enabled:
         return None
     if out.fingerprint in known:
@@ -292,6 +295,13 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     if not skilled(figures["mc skill"], f):
         return _reject(out, "mc skill", f"Monte-Carlo scores {figures['mc skill']['score']:.0%} against random")
     return None
+
+
+def _told(stage: A.Stage) -> str:
+    """What a stage's players are told, as its information lines say ("" under perfect information)."""
+    if stage.hidden is None:
+        return ""
+    return "\n".join(text(node) for node in (stage.hidden, stage.refused, *stage.announce) if node is not None)
 
 
 RESULTS = {1: "the first player wins", 0: "a draw", -1: "the second player wins"}

@@ -113,7 +113,7 @@ def _rules(stage: A.Stage, m) -> tuple:
     for s in stage.setup:
         setups[0 if s.player == first else 1].update(cells(s.cells))
     headings = {0 if h.player == first else 1: _lookup(HEADINGS, _apply(m, HEADINGS[h.heading])) for h in stage.forward}
-    return (
+    rules = (
         ("hex" if hexagonal else "grid", rows2, cols2, board.wrap),
         cells(stage.blocked),
         tuple(sorted(setups[0])), tuple(sorted(setups[1])),
@@ -123,6 +123,10 @@ def _rules(stage: A.Stage, m) -> tuple:
         node(stage.turn), stage.pass_rule is not None,
         tuple((node(e.condition), node(e.result)) for e in stage.ends),
     )
+    if stage.hidden is None:  # a perfect-information stage's key is as it always was
+        return rules
+    # what each player is told is part of the game: phantom tic-tac-toe is not tic-tac-toe
+    return (*rules, node(stage.hidden), node(stage.refused), tuple(node(a) for a in stage.announce))
 
 
 def canonical_key(stage: A.Stage) -> str:
@@ -131,9 +135,12 @@ def canonical_key(stage: A.Stage) -> str:
     return hashlib.sha256(least.encode()).hexdigest()[:32]
 
 
-def fingerprint(lengths, costs, winners) -> str:
-    """A hash of what seeded random games did: plies, counted cost and winner of each."""
+def fingerprint(lengths, costs, winners, told: str = "") -> str:
+    """A hash of what seeded random games did: plies, counted cost and winner of each (and `told`,
+    the information lines of a stage that hides information: its true game is its base's)."""
     data = repr((list(map(int, lengths)), list(map(int, costs)), list(map(int, winners))))
+    if told:
+        data += "\n" + told
     return hashlib.sha256(data.encode()).hexdigest()[:32]
 
 

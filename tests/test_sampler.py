@@ -330,6 +330,60 @@ def test_the_smallest_edit_moves_a_piece_once_and_blocks_whole_mirror_images():
         B.gamma_bits(1) + _kind_bits("blocked cells") + B.gamma_bits(2) + 1 + 2 * 6)
 
 
+# --- hidden information: the dark family ------------------------------------------------------------
+
+TTT, PHANTOM = gdl.load(STAGES / "tic-tac-toe.gdl"), gdl.load(STAGES / "phantom-tic-tac-toe.gdl")
+
+
+def test_what_players_are_told_is_part_of_the_game():
+    """Phantom tic-tac-toe is not tic-tac-toe, nor its abrupt form: their keys and fingerprints
+    differ, while a perfect-information stage keeps the key it always had."""
+    abrupt = gdl.load(STAGES / "phantom-tic-tac-toe-abrupt.gdl")
+    keys = {symmetry.canonical_key(s) for s in (TTT, PHANTOM, abrupt)}
+    assert len(keys) == 3
+    assert symmetry.canonical_key(replace(PHANTOM, name="x")) == symmetry.canonical_key(PHANTOM)
+    prints = {screen.screen(s, replace(screen.Filters(), enabled=False)).fingerprint for s in (TTT, PHANTOM, abrupt)}
+    assert len(prints) == 3
+    assert symmetry.canonical_key(TTT) == "d1c7486ad44d3ec04625c2a487b2646f"  # as before hidden information
+
+
+def test_the_dark_family_makes_any_base_dark_at_the_cost_of_its_bits():
+    made, bits = edits.replay(TTT, (1, ("information", A.LoseTurn)), "dark")
+    assert made == replace(TTT, hidden=A.OpponentPieces(), refused=A.LoseTurn())
+    assert bits == pytest.approx(B.gamma_bits(1) + _kind_bits("information", "dark") + 1)  # which refusal: 1 bit
+    told, bits2 = edits.replay(TTT, (2, ("information", A.Retry), ("announcement",)), "dark")
+    assert told.announce == (A.TurnCount(),) and bits2 == pytest.approx(
+        B.gamma_bits(2) + _kind_bits("information", "dark") + 1 + _kind_bits("announcement", "dark"))
+    with pytest.raises(edits.NotAnEdit):  # a dark family's variant hides information
+        edits.replay(TTT, (1, ("turn order", A.FewerPieces)), "dark")
+    with pytest.raises(edits.NotAnEdit):  # nothing to refuse without hidden information
+        edits.replay(TTT, (1, ("refusal",)), "all")
+    assert edits.replay(PHANTOM, (1, ("refusal",)), "dark")[0].refused == A.LoseTurn()
+    assert edits.replay(PHANTOM, (1, ("information",)), "all")[0] == replace(TTT, name=PHANTOM.name)
+    drawn = [edits.edit(TTT, generator(4, i), "dark") for i in range(200)]
+    kept = [e for e in drawn if e.rejected is None]
+    assert len(kept) > 10 and all(e.stage.hidden is not None and e.stage.refused is not None for e in kept)
+    assert all("hidden opponent-pieces added" in e.changes for e in kept)
+    for e in kept[:20]:  # the smallest edit found gives the same game
+        least, word = edits.smallest(TTT, e.stage, e.word, "dark")
+        again, _ = edits.replay(TTT, word, "dark")
+        assert symmetry.canonical_key(again) == symmetry.canonical_key(e.stage) and least <= e.bits + 1e-9
+
+
+def test_dark_variants_are_drawn_screened_through_their_true_game_and_play_as_tries(tmp_path):
+    run = sampler.variants(gdl.load(STAGES / "connect-four.gdl"), 3, seed=2, family="dark", jobs=1)
+    assert len(run.accepted) == 3
+    for c in run.accepted:
+        assert c.stage.hidden is not None and "hidden opponent-pieces added" in c.changes
+        dark = compiler.playable(c.stage)
+        assert check_game(dark, games=3, seed=1) > 3  # the referee's game of tries
+    sampler.write(run, tmp_path / "set", prefix="variant")
+    manifest = json.loads((tmp_path / "set" / "manifest.json").read_text())
+    assert manifest["family"] == "dark" and all("refused" in s["changes"] for s in manifest["stages"])
+    for entry in manifest["stages"]:
+        assert "hidden opponent-pieces" in (tmp_path / "set" / entry["file"]).read_text()
+
+
 # --- divergence: what a policy tuned to the base loses on a variant ----------------------------------
 
 SMALL = gdl.load(STAGES / "small-board-6x6.gdl")

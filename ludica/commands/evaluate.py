@@ -50,7 +50,8 @@ def add_parser(sub) -> None:
                    help="draw the unseen stages with this seed (default: a fresh secret one, kept in DIR and shown "
                         "once the run is finished: every planned game played); anyone who knows a seed can draw its "
                         "stages again. Game seeds come from --seed")
-    p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all; default arena)")
+    p.add_argument("--family", default="arena", help="the kinds of change of drawn variants (arena, all, dark: variants that hide information; "
+                        "default arena)")
     p.add_argument("--min-divergence", type=float, default=None, metavar="D",
                    help="draw only variants on which a policy tuned to the base loses at least D of its score "
                         "(docs/sampler.md)")
@@ -180,6 +181,7 @@ def run(args) -> int:
 
     from ludica.evaluation import evaluate
     from ludica.evaluation import stopping as separation
+    from ludica.sampler.edits import HIDDEN_FAMILIES
     from ludica.evaluation.report import write_report
     from ludica.runtime import Run, RunMismatch, tournament
     from ludica.runtime.run import check_endpoints, cores
@@ -187,7 +189,8 @@ def run(args) -> int:
     console = Console()
     out = Path(args.out)
     stages, to_draw = _given_stages(args)
-    hidden = any(entry.stage.hidden is not None for entry in stages)  # the field gains a baseline for it
+    hidden = any(entry.stage.hidden is not None for entry in stages) or (  # the field gains a baseline for it
+        to_draw is not None and (args.family in HIDDEN_FAMILIES or (to_draw.base is not None and to_draw.base.hidden is not None)))
     agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data, args.agent_cmd, hidden=hidden)
     tournament.check_entrants(agents)
     options = run_options(args)
