@@ -51,6 +51,7 @@ _LOWERED: Recent[Stage, tuple[Program, np.ndarray]] = Recent(64)
 def kind(stage: Stage) -> str:
     """The name of the kernels that play `stage` (its family's, or "generic"), read from its
     lowered program without compiling it (a valid stage: one gdl.load accepted)."""
+    stage = stage.without_information()  # a hidden stage's kernels are its true game's
     lowered = build(stage)
     family, _ = families.select(lowered[0])
     _LOWERED.put(stage, lowered)

@@ -34,7 +34,9 @@ class CompiledDarkGame:
         if stage.hidden is None:
             raise ValueError(f"{stage.name!r} hides nothing: compile it with compiler.compile")
         self.stage = stage
-        self.truth = CompiledGame(stage.without_information())  # checks the stage, lowers its base
+        from . import compile as compile_stage  # (the package's: the true game is shared with its own compile)
+
+        self.truth = compile_stage(stage.without_information())  # checks the stage, lowers its base
         self.reference = DarkGame(stage)  # the referee's steps
         self.name, self.players = stage.name, self.truth.players
         self.rows, self.cols, self.n_cells = self.truth.rows, self.truth.cols, self.truth.n_cells

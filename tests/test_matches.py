@@ -14,7 +14,9 @@ from ludica import compiler, gdl
 from ludica.gdl.parser import parse
 from ludica.sampler import cost
 
-STAGES = sorted((Path(__file__).resolve().parents[1] / "stages").glob("*.gdl"))
+from bundled import PERFECT
+
+STAGES = sorted(PERFECT.values())  # (matches play true games: a hidden stage's is its base's)
 
 
 def stage(text: str):
