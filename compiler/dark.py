@@ -21,7 +21,7 @@ from ..gdl.interpreter.information import DarkGame, DarkState
 from . import codes as K
 from . import information as dark_kernels
 from . import knowledge
-from .game import CompiledGame, Playouts
+from .game import Playouts
 from .info import GameInfo
 from .program import information
 

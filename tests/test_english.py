@@ -232,6 +232,15 @@ and after every move and pass, and the first that holds decides:
 If no end holds but the player to move has no legal move at all, the game ends in a draw.
 """,
 }
+# What a stage made dark (`hidden opponent-pieces`, `refused retry`) says it changed, whatever its base
+MADE_DARK = """\
+What is hidden is new: "You do not see your opponent's moves. You see your own pieces at all times,
+and every other cell as you last saw it: as it was at the start, as your own move left it, as it
+became when one of your pieces was taken or changed side there, or as a refused try showed it. You
+choose your move among those your view of the board allows (a try); the true board may refuse it." A
+refused try is new: "A try the true board refuses is not played: you are told so, you see what is
+truly on the cell it was to reach, and you try again."
+"""
 CHANGES = {
     ("standard-8x8", "othello-10x10"): """\
 The board: now "a square board of 10 by 10 cells" (it was "a square board of 8 by 8 cells").
@@ -294,28 +303,14 @@ along a row, a column or a diagonal (a longer line does not count), the player w
 (it was "If the player who just moved has at least 3 pieces in an unbroken straight line along a
 row, a column or a diagonal, the player who just moved wins.").
 """,
-    ("tic-tac-toe", "phantom-tic-tac-toe"): """\
-What is hidden is new: "You do not see your opponent's moves. You see your own pieces at all times,
-and every other cell as you last saw it: as it was at the start, as your own move left it, as it
-became when one of your pieces was taken or changed side there, or as a refused try showed it. You
-choose your move among those your view of the board allows (a try); the true board may refuse it." A
-refused try is new: "A try the true board refuses is not played: you are told so, you see what is
-truly on the cell it was to reach, and you try again."
-""",
+    ("tic-tac-toe", "phantom-tic-tac-toe"): MADE_DARK,
     ("phantom-tic-tac-toe", "phantom-tic-tac-toe-abrupt"): """\
 A refused try: now "A try the true board refuses is not played: you are told so, you see what is
 truly on the cell it was to reach, and your turn is over." (it was "A try the true board refuses is
 not played: you are told so, you see what is truly on the cell it was to reach, and you try
 again.").
 """,
-    ("hex-11", "dark-hex-11"): """\
-What is hidden is new: "You do not see your opponent's moves. You see your own pieces at all times,
-and every other cell as you last saw it: as it was at the start, as your own move left it, as it
-became when one of your pieces was taken or changed side there, or as a refused try showed it. You
-choose your move among those your view of the board allows (a try); the true board may refuse it." A
-refused try is new: "A try the true board refuses is not played: you are told so, you see what is
-truly on the cell it was to reach, and you try again."
-""",
+    ("hex-11", "dark-hex-11"): MADE_DARK,
     ("dark-hex-11", "dark-hex-5"): """\
 The board: now "a rhombus of 5 by 5 hexagonal cells, as in Hex" (it was "a rhombus of 11 by 11
 hexagonal cells, as in Hex").
@@ -324,22 +319,8 @@ hexagonal cells, as in Hex").
 The board: now "a rhombus of 3 by 3 hexagonal cells, as in Hex" (it was "a rhombus of 11 by 11
 hexagonal cells, as in Hex").
 """,
-    ("connect-four", "phantom-connect-four"): """\
-What is hidden is new: "You do not see your opponent's moves. You see your own pieces at all times,
-and every other cell as you last saw it: as it was at the start, as your own move left it, as it
-became when one of your pieces was taken or changed side there, or as a refused try showed it. You
-choose your move among those your view of the board allows (a try); the true board may refuse it." A
-refused try is new: "A try the true board refuses is not played: you are told so, you see what is
-truly on the cell it was to reach, and you try again."
-""",
-    ("standard-8x8", "dark-othello"): """\
-What is hidden is new: "You do not see your opponent's moves. You see your own pieces at all times,
-and every other cell as you last saw it: as it was at the start, as your own move left it, as it
-became when one of your pieces was taken or changed side there, or as a refused try showed it. You
-choose your move among those your view of the board allows (a try); the true board may refuse it." A
-refused try is new: "A try the true board refuses is not played: you are told so, you see what is
-truly on the cell it was to reach, and you try again."
-""",
+    ("connect-four", "phantom-connect-four"): MADE_DARK,
+    ("standard-8x8", "dark-othello"): MADE_DARK,
 }
 
 

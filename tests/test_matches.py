@@ -5,7 +5,6 @@ takes a win, plays the same games however a batch is split, and sees what materi
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
