@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..compiler.codes import PLY
 from ..compiler.dark import CompiledDarkGame
 from ..compiler.played import PlayedGame
 from ..gdl import ast as A
@@ -177,6 +178,7 @@ class Moment:
     to_move: int | None
     legal: tuple[str, ...]
     seen: tuple[list[list[int]], list[list[int]]] | None = None
+    known: tuple[int, int] | None = None  # (hidden information) the tries each player knows were made
 
     @property
     def last(self) -> Ply | None:
@@ -301,8 +303,15 @@ class _Watch:
                            (max(0.0, self.budgets[0] - record.time_used[0]),
                             max(0.0, self.budgets[1] - record.time_used[1])),
                            to_move, tuple(str(m) for m in game.legal_moves(state)) if going else (),
-                           (game.view_board(state, 0).tolist(), game.view_board(state, 1).tolist())
-                           if isinstance(game, CompiledDarkGame) else None))
+                           *self._views(state)))
+
+    def _views(self, state: Any) -> tuple:
+        """(each player's view, the tries each knows were made) of a hidden-information game, else Nones."""
+        game = self.game
+        if not isinstance(game, CompiledDarkGame):
+            return None, None
+        known = tuple(int(game.information(state, p)[game.n_cells + PLY]) for p in (0, 1))
+        return (game.view_board(state, 0).tolist(), game.view_board(state, 1).tolist()), known
 
 
 def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.Random,

@@ -308,3 +308,38 @@ def test_a_program_over_the_line_protocol_plays_a_hidden_stage_from_its_informat
             if "turn " in o["text"]]
     turns = [line for text in said for line in text.splitlines() if line.startswith("turn ")]
     assert turns and all("planes 4x3x3 tries-match True world 12" in line for line in turns), turns
+
+
+def test_the_play_page_sends_a_person_their_view_and_not_the_opponents_tries():
+    """What the Play page's game sends its page (web/play.PlayGame.watch) while a person plays a
+    hidden stage: the person's view, the opponent's tries unnamed, and no word of an opponent's try
+    that left the opponent to move (a refusal the person was not told of); the whole board once over."""
+    from ludica.web.play import PlayGame, WebSource
+
+    game = game_of("phantom-tic-tac-toe")
+    rnd = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
+    rnd.analyze(1.0)
+    hidden_refusals = 0
+    for seed in range(10):
+        page = PlayGame(1, "t", ("person", "random"), Path("/nonexistent"), {0: WebSource()})
+        views: list = []  # the person's view at each moment the page was sent (None: the game is over)
+
+        def watch(moment, page=page, views=views):
+            sent = len(page.moments)
+            page.watch(game, "t", 1, moment)
+            if len(page.moments) > sent:
+                views.append(moment.seen[0] if moment.to_move is not None else None)
+
+        record = play_game(game, (rnd, rnd), seed=seed, game_time=10.0, names=("person", "random"), on_ply=watch)
+        hidden_refusals += sum(1 for k, p in enumerate(record.plies) if p.player == 1 and "refused" in p.note
+                               and k + 1 < len(record.plies) and record.plies[k + 1].player == 1)
+        for shown in page.moments[:-1]:  # the last: the game is over, the truth is shown
+            if shown["mover"] == 1:
+                assert shown["move"] == "a try" and shown["board"]["last"] == []
+        going = [m for m in page.moments if m["to_move"] is not None]
+        for m, view in zip(page.moments, views):  # the person's view at that moment, never the truth
+            if view is not None:
+                assert m["board"]["cells"] == "".join(".12"[v] for row in view for v in row)
+        assert all(not (a["mover"] == 1 and a["to_move"] == 1) for a in going)  # an opponent's retry: unsent
+        assert page.moments[-1]["to_move"] is None
+    assert hidden_refusals > 0  # there were refusals of the opponent's to hide

@@ -260,3 +260,48 @@ def test_a_game_played_to_its_end_says_why_it_ended(browser, tmp_path, stage):
             ringed = page.locator("#play-board .shown").evaluate_all("es => es.length")
             assert ringed == len(result.split(":")[0].split(" at ")[1].split())
         photograph(page, f"play-end-{stage.removesuffix('.gdl')}", tmp_path)
+
+
+# The cells of the pieces a selector finds: each piece is drawn at its cell's centre (board.js)
+PIECES_AT = """selector => {
+  const cells = [...document.querySelectorAll("#play-board .cell")].map(c => {
+    const r = c.getBoundingClientRect();
+    return [c.dataset.cell, r.left + r.width / 2, r.top + r.height / 2];
+  });
+  return [...document.querySelectorAll(selector)].map(p => {
+    const b = p.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+    return cells.reduce((best, c) => Math.hypot(c[1] - x, c[2] - y) < Math.hypot(best[1] - x, best[2] - y) ? c : best)[0];
+  });
+}"""
+
+
+def test_a_person_plays_dark_hex_seeing_only_their_own_view(browser, tmp_path):
+    """Dark Hex 5x5 against random, clicking the first lit cell each turn: until the game is over the
+    page shows the person (red) no blue stone but where one of their own tries was refused (their
+    view), names the opponent's tries only as tries, and lights the person's tries alone; at the end
+    it shows the whole board."""
+    with serve() as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        new_game(page, url, "human", "random", "dark-hex-5.gdl")
+        clicked: set[str] = set()
+        refused_seen = False
+        while True:
+            page.wait_for_selector("#play-board .lit, #play-end:not([hidden])", timeout=WAIT_MS)
+            if page.is_visible("#play-end"):
+                break
+            theirs = page.evaluate(PIECES_AT, "#play-board .piece-2")
+            assert set(theirs) <= clicked, (theirs, clicked)  # only where a try of theirs was refused
+            refused_seen = refused_seen or bool(theirs)
+            lit = page.locator("#play-board .lit").first
+            cell = lit.get_attribute("data-cell")
+            assert cell not in theirs  # a refused try is not offered again
+            if len(clicked) == 3:
+                photograph(page, "play-dark-hex", tmp_path)
+            played = page.locator("#play-ply").get_attribute("data-ply")
+            lit.click()
+            clicked.add(cell)
+            page.wait_for_selector(f"#play-ply:not([data-ply='{played}']), #play-end:not([hidden])",
+                                   timeout=WAIT_MS)
+        assert "wins" in page.locator("#play-result").text_content()
+        photograph(page, "play-dark-hex-over", tmp_path)
+        assert len(clicked) >= 3

@@ -145,7 +145,12 @@ class PlayGame:
         spec["last"] = _cells_of(ply.move) if ply and not hidden_try else []
         # a person's legal moves: the page lights their cells (a move's from cell, then its to cells)
         move = None if ply is None else "a try" if hidden_try else ply.move + (" (refused)" if "refused" in ply.note else "")
-        shown = {"ply": moment.ply, "board": spec, "remaining": list(moment.remaining), "to_move": moment.to_move,
+        # a person on a hidden stage is told the tries they know of, not how many the opponent made:
+        # an opponent's try that leaves the opponent to move and tells the person nothing is not sent
+        count = moment.ply if viewer is None or moment.known is None else moment.known[viewer]
+        if hidden_try and moment.to_move != viewer and self.moments and self.moments[-1]["ply"] == count:
+            return
+        shown = {"ply": count, "board": spec, "remaining": list(moment.remaining), "to_move": moment.to_move,
                  "person": people, "legal": list(moment.legal) if people else [], "move": move,
                  "mover": None if ply is None else ply.player}
         with self.changed:
