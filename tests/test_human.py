@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import signal
 import subprocess
@@ -272,3 +273,21 @@ def test_the_prompt_gives_up_when_the_person_s_clock_runs_out():
     assert code == 0, text
     assert "time is up: the game is lost on time" in text and 1.5 < waited < 60
     assert "x (human) exceeded the time limit of 2s!" in text and "x (human) ran out of time: o (random) wins" in text
+
+
+def test_a_person_plays_phantom_tic_tac_toe_at_ludica_play_seeing_only_their_view():
+    """Every board printed before the end shows o's marks only where one of the person's tries was
+    refused; o's tries are said as tries, each turn once; the end shows the whole board."""
+    out = _ludica("play", "phantom-tic-tac-toe", "--black", "human", "--white", "random", "--seed", "3",
+                  stdin="\n".join(CELLS * 2))
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "o (random) tries a move" in text or "random tries a move" in text
+    assert "random plays" not in text  # o's moves are never named
+    during, _, after = text.partition("Game over")
+    refused = set(re.findall(r"human plays ([a-c][1-3]) \(.*\)  \[refused\]", during))
+    for board in re.findall(r"  a b c\n((?:[1-3] .*\n){3})", during):
+        for row, line in enumerate(board.splitlines(), 1):
+            for col, mark in zip("abc", line.split()[1:]):
+                assert mark != "O" or f"{col}{row}" in refused, (board, refused)
+    assert refused or "O" not in during

@@ -77,6 +77,7 @@ class _Live:
 
     def __init__(self, game, store, person: int | None = None):
         self.game, self.store, self.person = getattr(game, "truth", game), store, person
+        self.known: int | None = None  # the tries the person knew of at the last board shown
 
     def __call__(self, title: str, number: int, moment) -> None:
         record, ply = moment.record, moment.last
@@ -90,10 +91,15 @@ class _Live:
             note = f"  [{ply.note}]" if ply.note else ""
             played = "passes" if ply.move == "pass" else f"plays {ply.move}{took} ({ply.seconds:.2f} s)"
             if self.person is not None and ply.player != self.person:
-                played, note = "tries a move", ""  # which, and its fate, the person was not told
+                # which, and its fate, the person was not told; nor of a retry that told them nothing
+                known = moment.known[self.person] if moment.known else None
+                if moment.to_move == ply.player and known == self.known:
+                    return
+                played, note = "tries a move", ""
+            self.known = moment.known[self.person] if self.person is not None and moment.known else None
             print(inert(f"\n{who} {played}{note}"))
         state = moment.state
-        if self.person is not None and moment.seen is not None:
+        if self.person is not None and moment.seen is not None and moment.to_move is not None:  # (over: the truth)
             cells = [v for row in moment.seen[self.person] for v in row]
             state = np.array([*cells, *moment.state[len(cells):]], dtype=np.int32)
         print(gdl.render(self.game, state))
