@@ -17,6 +17,7 @@ import numpy as np
 from ..gdl.ast import Stage
 from ..gdl.ending import Ending
 from ..gdl.game import Move
+from ..gdl.interpreter.game import ChanceNotPlayed
 from ..gdl.interpreter.information import DarkGame, DarkState
 from . import codes as K
 from . import information as dark_kernels
@@ -36,6 +37,8 @@ class CompiledDarkGame:
         self.stage = stage
         from . import compile as compile_stage  # (the package's: the true game is shared with its own compile)
 
+        if stage.chance:
+            raise ChanceNotPlayed(stage.name, "random line on a stage with hidden information: a")
         self.truth = compile_stage(stage.without_information())  # checks the stage, lowers its base
         self.reference = DarkGame(stage)  # the referee's steps
         self.name, self.players = stage.name, self.truth.players
@@ -123,9 +126,13 @@ class CompiledDarkGame:
         self.truth.forget_stage()
         del self.stage
 
-    def start(self) -> np.ndarray:
+    def true_start(self) -> np.ndarray:
         """The true initial position (public: both views start as it), as the kernels hold it."""
         return self.truth.initial_state()
+
+    def start(self, seed: int, number: int = 0) -> DarkState:
+        """The start of a game of `seed`: the initial position (a hidden stage's start is fixed)."""
+        return self.initial_state()
 
     def playouts(self, n: int, seed: int = 0, threads: int = 1, max_tries: int = 100_000,
                  first_game: int = 0, generic: bool = False) -> Playouts:
@@ -135,7 +142,7 @@ class CompiledDarkGame:
         of compiler/families/ with `dark_playouts` plays them faster; `generic` forces
         compiler/information.py's kernels (to compare the two)."""
         lengths, winners = np.zeros(n, np.int32), np.zeros(n, np.int32)
-        starts = np.ascontiguousarray(self.start()[None, :])
+        starts = np.ascontiguousarray(self.true_start()[None, :])
         flat, masks = self.truth._flat, self.truth._masks
 
         family = self.truth._family if self.truth._family is not None and not generic else None

@@ -17,7 +17,8 @@ from ..gdl.checks import check_stage, sound
 from ..gdl.diagnostics import InternalError, LudicaError, StageError
 from ..gdl.ending import Ending, explain
 from ..gdl.game import Move
-from ..gdl.interpreter import State
+from ..gdl.interpreter import State, chance
+from ..gdl.interpreter.game import ChanceNotPlayed
 from ..gdl.printer import format
 from . import calls, families, positions
 from . import codes as K
@@ -90,7 +91,13 @@ class CompiledGame:
         self.rows, self.cols = int(game[K.G_ROWS]), int(game[K.G_COLS])
         self.n_cells = self.rows * self.cols
         initial.flags.writeable = False
-        self._initial = initial
+        # chance at the start (gdl/interpreter/chance.py, the one definition): each game's start drawn
+        # onto the fixed one; initial_state() is game 0 of seed 0's
+        self._random = chance.lines(stage)
+        if any(value == chance.BLOCKED for value, _, _ in self._random):
+            raise ChanceNotPlayed(stage.name, "`blocked random`")
+        self._fixed = initial
+        self._initial = self.start(0)
         self._flat, self._masks = pack(self.program), self.program.bb_mask
         self._max_moves = int(game[K.G_MAX_MOVES])
         self._state_size = initial.shape[0]
@@ -137,7 +144,19 @@ class CompiledGame:
     # --- the Game contract ---------------------------------------------------------------------
 
     def initial_state(self) -> np.ndarray:
+        """The start of game 0 of seed 0 (a stage with a random start draws each game's: `start`)."""
         return self._initial
+
+    def start(self, seed: int, number: int = 0) -> np.ndarray:
+        """The start of game `number` of `seed` (read-only): the fixed start with the random lines'
+        cells drawn, as the reference draws them; the fixed start on a stage without random lines."""
+        if not self._random:
+            return self._fixed
+        n = self.rows * self.cols
+        out = self._fixed.copy()
+        out[:n] = chance.drawn(tuple(self._fixed[:n].tolist()), self._random, seed, number)
+        out.flags.writeable = False
+        return out
 
     def _look(self, state: np.ndarray) -> tuple[int, int, bool, int]:
         """What a step says of `state` itself (its moves are then in self._out). The states this
@@ -335,10 +354,12 @@ class CompiledGame:
 
     def playouts(self, n: int, seed: int = 0, state: np.ndarray | None = None, threads: int = 1,
                  max_plies: int = 100_000, generic: bool = False, first_game: int = 0) -> Playouts:
-        """`n` random games from `state` (the initial state by default), moves drawn uniformly.
-        The same seed gives the same games, whatever the number of threads. `generic` forces the
-        generic kernels where straight bitboard code would play (to compare the two). Game g is
-        numbered first_game + g: a batch split anywhere plays the same games."""
+        """`n` random games from `state` (the initial state by default: on a stage with a random
+        start, game 0 of seed 0's start, as the reference's random games and `games` start; games
+        from drawn starts: playouts_from(np.stack([start(seed, k) for k ...]))), moves drawn
+        uniformly. The same seed gives the same games, whatever the number of threads. `generic`
+        forces the generic kernels where straight bitboard code would play (to compare the two).
+        Game g is numbered first_game + g: a batch split anywhere plays the same games."""
         return self._run(self._starts(state), n, seed, threads, max_plies, generic, first_game)
 
     def playouts_from(self, states: np.ndarray, n_per_state: int, seed: int = 0, threads: int = 1,

@@ -525,7 +525,7 @@ def replays(s: Summary) -> list[dict]:
         game = playable(stored_stage(s, st["text"], _stage_row(st)))
         info, dark = game.info, game if isinstance(game, CompiledDarkGame) else None
         for kind, g in games:  # in GAME_KINDS' order, as gathered
-            state = game.initial_state()
+            state = game.start(int(g["seed"]))  # (a random start: drawn again from the game's seed)
             boards, captured, taken = [board_cells(game.board(state))], [], []
             views = [[board_cells(dark.view_board(state, p))] for p in (0, 1)] if dark else []
             refused: list[bool] = []

@@ -911,6 +911,29 @@ class Setup(Node):
     cells: tuple[CellItem, ...]
 
 
+# --- chance at the start: cells drawn from the game's seed (docs/language.md, "Chance") ---------
+
+
+@dataclass(frozen=True)
+class RandomBlocked(Node):
+    """`blocked random N in CELLS`: N cells among CELLS blocked at the start, drawn at random from
+    the game's seed (each set of N cells equally likely), before any random setup."""
+
+    count: int
+    cells: tuple[CellItem, ...]
+
+
+@dataclass(frozen=True)
+class RandomSetup(Node):
+    """`setup PLAYER random N in CELLS`: N of the player's pieces placed at the start on cells drawn
+    at random, from the game's seed, among those of CELLS still empty (each set equally likely);
+    the random lines are drawn in the order written, after the random blocked cells."""
+
+    player: str
+    count: int
+    cells: tuple[CellItem, ...]
+
+
 @dataclass(frozen=True)
 class Players(Node):
     """`players P1 P2`: the players' names, in turn order (the first listed moves first)."""
@@ -944,6 +967,14 @@ class Stage(Node):
     hidden: Hiding | None = None
     refused: Refusal | None = None
     announce: tuple[Announcement, ...] = ()
+    # Chance at the start: drawn from the game's seed before the first move, in this order.
+    random_blocked: tuple[RandomBlocked, ...] = ()
+    random_setup: tuple[RandomSetup, ...] = ()
+
+    @property
+    def chance(self) -> bool:
+        """Whether the start is drawn at random (a `random` line): each game's start comes from its seed."""
+        return bool(self.random_blocked or self.random_setup)
 
     def without_information(self) -> Stage:
         """The stage played with the whole board in view: its true game (a stage without

@@ -60,6 +60,11 @@ before any cell is read):
 | `refused`     | if hidden: retry, lose-turn                       | 2        | 1                  |
 | `announce`    | if hidden: number of announcements A ≥ 0          | γ        | γ(A + 1)           |
 |               | each: turn-count                                  | 1        | 0                  |
+| chance        | a start drawn at random or not (every stage pays) | 2        | 1                  |
+| `blocked random` | if drawn: number of lines R ≥ 0                | γ        | γ(R + 1)           |
+|               | each: how many n ≥ 1, then its cell items L ≥ 1   | γ, γ     | γ(n) + γ(L) + items |
+| `setup random`| if drawn: number of lines S (≥ 1 when R = 0)      | γ        | γ(S + 1), or γ(S)  |
+|               | each: its player, how many n ≥ 1, its cell items  | 2, γ, γ  | 1 + γ(n) + γ(L) + items |
 
 Alternatives are numbered in the order of the tuples of gdl/ast.py (BOARD_KINDS, MOVE_KINDS,
 EFFECT_KINDS, TURN_ORDERS, CONDITIONS, RESULTS, HIDINGS, REFUSALS, ANNOUNCEMENTS, DIRECTION_WORDS, TARGETS,
@@ -67,7 +72,8 @@ HEADINGS, SIDE_PAIRS);
 a cell is numbered row × cols + col; false comes before true. A stage has one `game`, `board`,
 `players`, `turn`, `pass`, `hidden` and `refused` field each; lists (blocked items, forward, setups,
 moves, effects, ends, announcements, words) are coded in the order of the AST. The information lines
-(issue 33) added one bit to every stage: the choice of perfect information.
+(issue 33) added one bit to every stage: the choice of perfect information; the random lines another:
+the choice of a fixed start.
 
 Board sides. A board has 1 to 26 rows and columns (a column is one letter). A side n is coded by
 Elias gamma restricted to 1..26 and renormalised: the gamma codes of 1..26 sum to 491/512
@@ -133,9 +139,10 @@ FLAGS = (False, True)
 # The integer fields of the code (each an Elias gamma integer), by the name a coder is given: a
 # sampler's limits are set per field (sampler/prior.py).
 INTEGER_FIELDS = ("blocked items", "setups", "setup items", "moves", "effects",
-                  "direction words", "distance", "ends", "line length", "plies")
+                  "direction words", "distance", "ends", "line length", "plies",
+                  "random blocked", "random setups", "random count", "random items")
 # The lists that may be empty: their integer is the count + 1 (a limit on them counts items).
-COUNTS_FROM_ZERO = ("blocked items", "setups", "effects")
+COUNTS_FROM_ZERO = ("blocked items", "setups", "effects", "random blocked")
 
 
 class NotCodable(LudicaError, ValueError):
@@ -198,6 +205,11 @@ class Coder:
     def hidden(self, value: bool | None) -> bool:
         """Whether the stage hides information: a choice between two, like any flag, kept apart so
         that a sampler may hold it fixed (sampler/prior.py's Draw, while the kernels lack it)."""
+        return self.choice(value, FLAGS)
+
+    def chance(self, value: bool | None) -> bool:
+        """Whether the stage's start is drawn at random: a flag kept apart, as `hidden` is, so that
+        a sampler may hold it fixed (sampler/prior.py's Draw, while the kernels lack chance)."""
         return self.choice(value, FLAGS)
 
     def statement(self, describe: Callable[[], str]) -> None:
@@ -499,8 +511,38 @@ def _stage(c: Coder, s: A.Stage | None, ctx: _Context) -> A.Stage:
     ends = _statements(c, _field(s, "ends"), "ends", lambda x: _node(c, A.End, x, ctx), may_be_empty=False,
                        heading=lambda n: f"({_plural(n, 'end')})")
     hidden, refused, announce = _information(c, s, ctx)
+    random_blocked, random_setup = _chance(c, s, ctx)
     return A.Stage(ctx.name, board, players, moves, ends, blocked=blocked, forward=forward, setup=setup, turn=turn,
-                   pass_rule=pass_rule, hidden=hidden, refused=refused, announce=announce)
+                   pass_rule=pass_rule, hidden=hidden, refused=refused, announce=announce,
+                   random_blocked=random_blocked, random_setup=random_setup)
+
+
+@codes(A.RandomBlocked)
+def _random_blocked(c: Coder, b: A.RandomBlocked | None, ctx: _Context) -> A.RandomBlocked:
+    count = c.integer(_field(b, "count"), "random count")
+    return A.RandomBlocked(count, _items(c, _field(b, "cells"), "random items", ctx, may_be_empty=False))
+
+
+@codes(A.RandomSetup)
+def _random_setup(c: Coder, r: A.RandomSetup | None, ctx: _Context) -> A.RandomSetup:
+    player = c.choice(_field(r, "player"), ctx.players)
+    count = c.integer(_field(r, "count"), "random count")
+    return A.RandomSetup(player, count, _items(c, _field(r, "cells"), "random items", ctx, may_be_empty=False))
+
+
+def _chance(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[tuple, tuple]:
+    """The random lines: whether the start is drawn at random (a bit every stage pays), then, only for
+    one that is, its `blocked random` lines (R ≥ 0) and its `setup random` lines (S ≥ 1 when R = 0:
+    a random start draws something, so the code names no stage twice)."""
+    drawn = c.chance(None if s is None else s.chance)
+    if not drawn:
+        c.statement(lambda: "(a fixed start)")
+        return (), ()
+    blocked = _statements(c, _field(s, "random_blocked"), "random blocked", lambda x: _node(c, A.RandomBlocked, x, ctx),
+                          may_be_empty=True, heading=lambda n: f"({_plural(n, 'blocked random line')})")
+    setup = _statements(c, _field(s, "random_setup"), "random setups", lambda x: _node(c, A.RandomSetup, x, ctx),
+                        may_be_empty=bool(blocked), heading=lambda n: f"({_plural(n, 'setup random line')})")
+    return blocked, setup
 
 
 def _information(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[A.Hiding | None, A.Refusal | None, tuple]:

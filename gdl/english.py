@@ -294,7 +294,26 @@ def _board(at: _Stage) -> str:
         out.append(f"{'The cell' if one else 'The cells'} {cells} {'is' if one else 'are'} blocked: out of play, "
                    "never holding a piece; a move or a line cannot pass through a blocked cell unless a rule below "
                    "says so.")
+    for line in stage.random_blocked:
+        out.append(f"At the start, {_number(line.count)} {'cell' if line.count == 1 else 'cells'} among "
+                   f"{_cells(line.cells, at)} {'is' if line.count == 1 else 'are'} blocked at random, drawn anew for "
+                   "every game (each choice as likely).")
     return " ".join(out)
+
+
+def _number(n: int) -> str:
+    return ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")[n - 1] if 1 <= n <= 10 else str(n)
+
+
+def _random_setups(at: _Stage) -> str:
+    """The pieces placed at random at the start, in the order they are drawn ("" if none)."""
+    said = [f"{_number(r.count)} of {r.player}'s pieces {'is' if r.count == 1 else 'are'} placed on "
+            f"{'an empty cell' if r.count == 1 else 'empty cells'} among {_cells(r.cells, at)}"
+            for r in at.stage.random_setup]
+    if not said:
+        return ""
+    return (f"Then, at random and anew for every game (each choice as likely, in this order, after any cells "
+            f"blocked at random): {'; '.join(said)}. Both players see the start.")
 
 
 _HEADINGS = {"up": "up the board, towards row 1", "down": "down the board, towards row {rows}",
@@ -314,6 +333,8 @@ def _players(at: _Stage) -> str:
         out.append(f"At the start, {'; '.join(placed)}; every other cell is empty.")
     else:
         out.append("The board starts empty.")
+    if stage.random_setup:
+        out.append(_random_setups(at))
     out.append("Each player has a single kind of piece, with no limit on how many.")
     ways = [f"for {h.player}, {_HEADINGS[h.heading].format(rows=at.board.rows, last=at.column(at.board.cols - 1))}"
             for h in stage.forward]
@@ -423,7 +444,8 @@ class Difference:
     or removed (`new` None), at position `at` of its list (a move, an effect of move `move`, an
     end); for cells (`blocked`, a player's `setup`) the cells `gone` and `added`, as (row, col)."""
 
-    statement: str  # "board", "blocked", "setup", "move", "effect", "turn", "pass", "end", "hidden", "refused", "announce"
+    statement: str  # "board", "blocked", "setup", "move", "effect", "turn", "pass", "end", "hidden", "refused",
+    # "announce", "blocked random", "setup random"
     old: Any = None
     new: Any = None
     at: int = 0
@@ -473,6 +495,8 @@ def differences(base: A.Stage, stage: A.Stage) -> list[Difference]:
     out += [Difference(name, getattr(base, name), getattr(stage, name)) for name in ("hidden", "refused")
             if getattr(base, name) != getattr(stage, name)]
     out += _listed("announce", base.announce, stage.announce)
+    out += _listed("blocked random", base.random_blocked, stage.random_blocked)
+    out += _listed("setup random", base.random_setup, stage.random_setup)
     return out
 
 
@@ -487,6 +511,13 @@ def _cells_changed(d: Difference) -> str:
     said = [f"{d.player} {now} {'a piece' if len(cells) == 1 else 'pieces'} on {named(cells)}"
             for cells, now in ((d.added, "now also has"), (d.gone, "no longer has")) if cells]
     return f"At the start, {'; '.join(said)}."
+
+
+def _random_line(node: A.RandomBlocked | A.RandomSetup, at: _Stage) -> str:
+    """One random line said alone (a difference)."""
+    if isinstance(node, A.RandomBlocked):
+        return f"{_number(node.count)} {'cell' if node.count == 1 else 'cells'} among {_cells(node.cells, at)} blocked at random"
+    return f"{_number(node.count)} of {node.player}'s pieces placed at random on empty cells among {_cells(node.cells, at)}"
 
 
 def _quoted(label: str, said: str) -> str:
@@ -508,6 +539,8 @@ def _change(d: Difference, base: _Stage, variant: _Stage) -> str:
         "hidden": ("What is hidden", lambda node, at: sentence(node, at.stage)),
         "refused": ("A refused try", lambda node, at: sentence(node, at.stage)),
         "announce": (f"Announcement {d.at + 1}", lambda node, at: sentence(node, at.stage)),
+        "blocked random": (f"Random blocked cells {d.at + 1}", lambda node, at: _random_line(node, at)),
+        "setup random": (f"Random setup {d.at + 1}", lambda node, at: _random_line(node, at)),
     }[d.statement]
     if d.old is None:
         return _quoted(f"{label} is new", say(d.new, variant))

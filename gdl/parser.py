@@ -441,6 +441,16 @@ def _setup(c, span):
     return A.Setup(str(c[0]), c[1], span=span)
 
 
+@builds("blocked_random")
+def _blocked_random(c, span):
+    return A.RandomBlocked(int(c[0]), c[1], span=span)
+
+
+@builds("setup_random")
+def _setup_random(c, span):
+    return A.RandomSetup(str(c[0]), int(c[1]), c[2], span=span)
+
+
 @builds("move")
 def _move(c, span):
     return A.MoveRule(c[0], tuple(c[1:]), span=span)
@@ -494,7 +504,8 @@ def _to_file_lines(tree: Tree, block: _Block) -> None:
 # --- assembly -----------------------------------------------------------------------------------
 
 _SINGLE = {"game", "board", "players", "turn", "pass", "hidden", "refused"}
-_KEYWORD_OF = {A.Players: "players", A.MoveRule: "move", A.Setup: "setup", A.End: "end"}
+_KEYWORD_OF = {A.Players: "players", A.MoveRule: "move", A.Setup: "setup", A.End: "end",
+               A.RandomBlocked: "blocked random", A.RandomSetup: "setup random"}
 
 
 def _keyword(statement: Any) -> str:
@@ -508,7 +519,8 @@ def _keyword(statement: Any) -> str:
 def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.Span,
               failed: set[str]) -> A.Stage | None:
     single: dict[str, Any] = {}
-    many: dict[str, list] = {k: [] for k in ("blocked", "forward", "setup", "move", "end", "announce")}
+    many: dict[str, list] = {k: [] for k in ("blocked", "forward", "setup", "move", "end", "announce",
+                                             "blocked random", "setup random")}
     for st in statements:
         key = _keyword(st)
         if key in _SINGLE:
@@ -539,6 +551,8 @@ def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.
         hidden=single.get("hidden"),
         refused=single.get("refused"),
         announce=tuple(many["announce"]),
+        random_blocked=tuple(many["blocked random"]),
+        random_setup=tuple(many["setup random"]),
         span=whole,
     )
 

@@ -1,7 +1,7 @@
 """AST → canonical text. `parse(format(stage)) == stage` for every stage.
 
-Canonical means: statements in a fixed order (game, board, blocked, players, forward, setup,
-moves, turn, pass, ends), one space between words, effects indented by two spaces, every
+Canonical means: statements in a fixed order (game, board, blocked, blocked random, players,
+forward, setup, setup random, moves, turn, pass, ends, information lines), one space between words, effects indented by two spaces, every
 direction list and move target written out, and `turn alternate` (the default) left out.
 """
 from __future__ import annotations
@@ -61,6 +61,16 @@ def _setup(s: A.Setup) -> str:
     return f"setup {s.player} {_cells(s.cells)}"
 
 
+@formats(A.RandomBlocked)
+def _random_blocked(b: A.RandomBlocked) -> str:
+    return f"blocked random {b.count} in {_cells(b.cells)}"
+
+
+@formats(A.RandomSetup)
+def _random_setup(s: A.RandomSetup) -> str:
+    return f"setup {s.player} random {s.count} in {_cells(s.cells)}"
+
+
 @formats(A.Directions)
 def _directions(d: A.Directions) -> str:
     return " ".join(d.words)
@@ -106,10 +116,12 @@ def format(stage: A.Stage) -> str:
     lines = [f'game "{stage.name}"', text(stage.board)]
     if stage.blocked:
         lines.append("blocked " + _cells(stage.blocked))
+    lines += [text(b) for b in stage.random_blocked]
     lines.append(text(stage.players))
     if stage.forward:
         lines.append("forward " + ", ".join(text(h) for h in stage.forward))
     lines += [text(s) for s in stage.setup]
+    lines += [text(s) for s in stage.random_setup]
     lines += [text(m) for m in stage.moves]
     if not isinstance(stage.turn, A.Alternate):
         lines.append(text(stage.turn))

@@ -156,6 +156,14 @@ def _explained(game: PlayedGame, state: np.ndarray, record: GameRecord) -> Endin
     return ending
 
 
+def _start_said(game: PlayedGame, state: Any) -> str:
+    """Where a random start put each player's pieces and the blocked cells: `x a1 c2; o b3`."""
+    board = game.board(state)
+    said = [f"{name} " + " ".join(A.cell_name(int(r), int(c)) for r, c in zip(*np.nonzero(board == p + 1)))
+            for p, name in enumerate(game.stage.player_names)]
+    return "; ".join(said)
+
+
 def _who(sides: tuple[str, ...], players: tuple[str, str], p: int) -> str:
     """Player p as the end of a game names it: the stage's name, then the agent's ("x (greedy)")."""
     return f"{sides[p]} ({players[p]})"
@@ -238,13 +246,15 @@ def play_game(game: PlayedGame, seats: tuple[Seat | None, Seat | None], seed: in
         names = (black.name, white.name)
     sides = game.stage.player_names
     ready = (black, white) if black is not None and white is not None else None  # else a forfeit below
-    state = game.initial_state()
+    state = game.start(seed)  # a stage with a random start draws it from the game's seed
     if seat_seeds is None:
         seat_seeds = seatseeds.seat_seeds(seatseeds.fresh(), seed)
     record = GameRecord(stage=game.stage.name, stage_hash=stage_hash(game.stage), players=names, seed=seed,
                         initial_board=game.board(state).tolist(), seat_seeds=seat_seeds)
     log = record.log
     log.append(f"Game started: {names[0]}(B) vs {names[1]}(W) on Stage: {game.stage.name}")
+    if game.stage.chance:
+        log.append("The start was drawn at random from the game's seed: " + _start_said(game, state))
     rng = random.Random(seed)  # the referee's own draws (a move in place of an illegal one): no seat's generator
     started, decided = [False, False], False
     try:

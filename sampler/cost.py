@@ -4,7 +4,7 @@
 Σ over the positions a game passes through (its last one included) of 1 + the legal moves there,
 each game cut at `max_plies`. The random games are the engine's seeded random playouts: at every
 position the move of index ⌊u · n⌋ among the n legal moves in the engine's order, u from the game's
-own generator (compiler/rng.py, written again below in plain Python). So τ is a property of the
+own generator (compiler/rng.py, in plain Python in gdl/rng.py). So τ is a property of the
 game's rules alone: the same in the reference interpreter and the compiled game, on every machine,
 whatever the family of kernels; K = bits + log2 τ.
 
@@ -16,30 +16,12 @@ from __future__ import annotations
 
 import math
 
+from ..gdl.rng import draw, game_generator  # the kernels' generator, in plain Python
+
+__all__ = ["TAU_GAMES", "TAU_SEED", "counted_games", "draw", "game_generator", "levin_k", "tau"]
+
 TAU_GAMES = 64
 TAU_SEED = 0
-MASK = (1 << 64) - 1
-
-
-def _splitmix(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
-
-
-def game_generator(seed: int, number: int) -> int:
-    """compiler/rng.py's game_generator in plain Python."""
-    return _splitmix((seed * 0x2545F4914F6CDD1D + number) & MASK)
-
-
-def draw(x: int, n: int) -> tuple[int, int]:
-    """compiler/rng.py's draw in plain Python: (next state, an index below n)."""
-    x ^= x >> 12
-    x ^= (x << 25) & MASK
-    x ^= x >> 27
-    return x, ((((x * 2685821657736338717) & MASK) >> 32) * n) >> 32
 
 
 def counted_games(game, n: int, seed: int = TAU_SEED, max_plies: int = 10_000) -> list[tuple[int, int]]:

@@ -59,6 +59,9 @@ class Limits:
     # do not play hidden stages (issue 33). Held at "no", the bit is charged but not drawn, so the
     # draw is the prior conditioned on perfect information, and a seed draws what it drew before.
     hidden: bool = False
+    # Whether a draw may start at random (`random` lines). Not yet, as `hidden` was: the bit is charged,
+    # not drawn, so a seed draws what it drew before chance came.
+    chance: bool = False
     maxima: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_MAXIMA))
 
     def __post_init__(self):
@@ -142,6 +145,12 @@ class Draw(B.Coder):
     def hidden(self, value):
         if self.limits.hidden:
             return super().hidden(value)
+        self.bits += B.choice_bits(False, B.FLAGS)
+        return False
+
+    def chance(self, value):
+        if self.limits.chance:
+            return super().chance(value)
         self.bits += B.choice_bits(False, B.FLAGS)
         return False
 

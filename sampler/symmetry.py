@@ -113,7 +113,7 @@ def _rules(stage: A.Stage, m) -> tuple:
     for s in stage.setup:
         setups[0 if s.player == first else 1].update(cells(s.cells))
     headings = {0 if h.player == first else 1: _lookup(HEADINGS, _apply(m, HEADINGS[h.heading])) for h in stage.forward}
-    rules = (
+    rules: tuple = (
         ("hex" if hexagonal else "grid", rows2, cols2, board.wrap),
         cells(stage.blocked),
         tuple(sorted(setups[0])), tuple(sorted(setups[1])),
@@ -123,6 +123,9 @@ def _rules(stage: A.Stage, m) -> tuple:
         node(stage.turn), stage.pass_rule is not None,
         tuple((node(e.condition), node(e.result)) for e in stage.ends),
     )
+    if stage.chance:  # a start drawn at random: its lines, in order (a fixed start's key is as it was)
+        rules = (*rules, tuple((b.count, cells(b.cells)) for b in stage.random_blocked),
+                 tuple((0 if r.player == first else 1, r.count, cells(r.cells)) for r in stage.random_setup))
     if stage.hidden is None:  # a perfect-information stage's key is as it always was
         return rules
     # what each player is told is part of the game: phantom tic-tac-toe is not tic-tac-toe
@@ -148,4 +151,5 @@ def relabelled(stage: A.Stage, names: tuple[str, str]) -> A.Stage:
     """The stage with its players renamed (by position): the same game."""
     swap = dict(zip(stage.players.names, names))
     return replace(stage, players=A.Players(names), setup=tuple(replace(s, player=swap[s.player]) for s in stage.setup),
-                   forward=tuple(replace(h, player=swap[h.player]) for h in stage.forward))
+                   forward=tuple(replace(h, player=swap[h.player]) for h in stage.forward),
+                   random_setup=tuple(replace(r, player=swap[r.player]) for r in stage.random_setup))

@@ -39,7 +39,7 @@ NAME_REST = string.ascii_letters + string.digits + "_"
 def player_names() -> st.SearchStrategy[str]:
     """A player name: `[A-Za-z][A-Za-z0-9_]*` (keywords included: they are names in that place)."""
     keywords = st.sampled_from(("game", "board", "players", "setup", "move", "end", "forward", "up",
-                                "all", "n", "empty", "to", "wrap", "a1", "x", "pass", "draw"))
+                                "all", "n", "empty", "to", "wrap", "a1", "x", "pass", "draw", "random", "in"))
     made = st.builds(lambda a, b: a + b, st.sampled_from(NAME_START),
                      st.text(alphabet=NAME_REST, max_size=8))
     return st.one_of(made, keywords)
@@ -226,6 +226,24 @@ def codable_information() -> st.SearchStrategy[dict]:
 
 
 @cache
+def chance() -> st.SearchStrategy[dict]:
+    """Random lines, any combination (printable: a count of 0 or more cells than listed is an error
+    the checks report)."""
+    return st.fixed_dictionaries({
+        "random_blocked": _lists(st.builds(A.RandomBlocked, naturals(0), cell_lists()), 0, 2),
+        "random_setup": _lists(st.builds(A.RandomSetup, player_names(), naturals(0), cell_lists()), 0, 2)})
+
+
+@cache
+def codable_chance(rows: int, cols: int) -> st.SearchStrategy[dict]:
+    """Random lines the description length codes: none, or at least one line, counts ≥ 1."""
+    lines = st.fixed_dictionaries({
+        "random_blocked": _lists(st.builds(A.RandomBlocked, naturals(1), cell_lists(rows, cols)), 0, 2),
+        "random_setup": _lists(st.tuples(st.integers(0, 1), naturals(1), cell_lists(rows, cols)), 0, 2)})
+    return st.one_of(st.just({}), lines.filter(lambda d: d["random_blocked"] or d["random_setup"]))
+
+
+@cache
 def conditions(integers: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[A.Condition]:
     return concepts(A.CONDITIONS, integers=integers)
 
@@ -277,6 +295,7 @@ def stages(draw, max_moves: int = 4, max_ends: int = 4) -> A.Stage:
         turn=draw(turn_orders()),
         pass_rule=draw(pass_rules()),
         **draw(information()),
+        **draw(chance()),
     )
 
 
@@ -310,7 +329,15 @@ def codable_stages(draw, max_moves: int = 4, max_ends: int = 4, max_side: int = 
         turn=draw(turn_orders()),
         pass_rule=draw(pass_rules()),
         **draw(codable_information()),
+        **_setups_named(draw(codable_chance(rows, cols)), names),
     )
+
+
+def _setups_named(chance: dict, names: tuple[str, str]) -> dict:
+    """codable_chance's random setups with their players named."""
+    if "random_setup" in chance:
+        chance = dict(chance, random_setup=tuple(A.RandomSetup(names[p], n, c) for p, n, c in chance["random_setup"]))
+    return chance
 
 
 # --- playable stages (for differential tests of the compiled kernels) -----------------------------

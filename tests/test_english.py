@@ -321,6 +321,12 @@ hexagonal cells, as in Hex").
 """,
     ("connect-four", "phantom-connect-four"): MADE_DARK,
     ("standard-8x8", "dark-othello"): MADE_DARK,
+    ("standard-8x8", "othello-random-setup"): """\
+At the start, black no longer has pieces on e4 and d5. At the start, white no longer has pieces on
+d4 and e5. Random setup 1 is new: "two of black's pieces placed at random on empty cells among d4,
+e4, d5 and e5". Random setup 2 is new: "two of white's pieces placed at random on empty cells among
+d4, e4, d5 and e5".
+""",
 }
 
 

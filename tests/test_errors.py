@@ -243,6 +243,18 @@ CASES: list[Case] = [
          stage("board square 3", "players x o", "move place empty", "end line 3: mover wins",
                "hidden opponent-pieces", "refused retry", "announce turn-count", "announce turn-count"),
          "8:1", "announce turn-count", ("warning: `announce turn-count` is written twice (first line 7)",)),
+    # --- chance at the start ---
+    Case("random-none", "check.random-none",
+         stage("board square 3", "players x o", "setup x random 0 in a1..c3", "move place empty",
+               "end line 3: mover wins"),
+         "3:1", "setup x random 0 in a1..c3", ("error: `setup x random 0 in a1..c3` draws no cell",
+                                               "hint: draw at least 1, or remove the line")),
+    Case("random-too-few-cells", "check.random-too-few-cells",
+         stage("board square 3", "blocked b2", "players x o", "setup o a1", "setup x random 3 in a1..c1 b2",
+               "move place empty", "end line 3: mover wins"),
+         "5:1", "setup x random 3 in a1..c1 b2",
+         ("error: `setup x random 3 in a1..c1 b2` draws 3 of the 2 cells it lists that start empty",
+          "hint: list more cells, or draw at most 2")),
 ]
 
 

@@ -12,7 +12,7 @@ so that a check does not call a statement missing, or draw conclusions from its 
 
 One module per part of a stage, in the order the checks run: players.py (the name and the
 players), board.py, position.py (`setup`, `forward`), words.py (directions and other closed
-words), moves.py, ends.py, information.py (`hidden`, `refused`, `announce`); context.py holds what
+words), moves.py, ends.py, information.py (`hidden`, `refused`, `announce`), chance.py (`random` lines); context.py holds what
 they all read. What a concept means to a check
 (a move that needs a piece, an effect that takes, a condition that holds at the start...) is a
 trait declared on the concept's class in gdl/ast.py, never a list of classes here.
@@ -22,14 +22,15 @@ from __future__ import annotations
 from .. import ast as A
 from ..diagnostics import Diagnostic
 from ..recent import Recent
-from . import board, ends, information, moves, players, position, words
+from . import board, chance, ends, information, moves, players, position, words
 from .context import Check, Context
 from .moves import MAX_RULES
 
 __all__ = ["check_stage", "sound", "CHECKS", "MAX_RULES"]
 
 CHECKS: list[Check] = [*players.CHECKS, *board.CHECKS, *position.CHECKS, *words.CHECKS, *moves.CHECKS,
-                       *ends.CHECKS, *information.CHECKS]  # run in this order; each one concern
+                       *ends.CHECKS, *information.CHECKS,
+                       *chance.CHECKS]  # run in this order; each one concern
 
 
 def check_stage(stage: A.Stage, partial: frozenset[str] = frozenset()) -> list[Diagnostic]:

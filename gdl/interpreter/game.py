@@ -16,8 +16,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..ast import Connect, Directions, End, ReachFarRow, Stage, expand
+from ..diagnostics import LudicaError
 from ..game import PASS, Move
-from . import ends
+from . import chance, ends
 from .effects import apply_effects
 from .moves import EMPTY, arrive, candidates, piece
 from .topology import Topology
@@ -59,6 +60,18 @@ class Outcome:
     shown: tuple[int, ...] = ()
 
 
+class ChanceNotPlayed(LudicaError, ValueError):
+    """A random line the engines do not play yet (its language lines are in place: issue 33)."""
+
+    def __init__(self, name: str, line: str):
+        self.name, self.line = name, line
+        super().__init__(f"{name!r} has a {line} line, which the engines do not play yet (`setup PLAYER random` "
+                         "they do); leave it out to play the stage")
+
+    def __reduce__(self):  # rebuilt from its fields when it crosses processes
+        return ChanceNotPlayed, (self.name, self.line)
+
+
 class ReferenceGame:
     """A stage, played by reading its AST (the Game contract of gdl/game.py)."""
 
@@ -71,7 +84,11 @@ class ReferenceGame:
         if len(self.players) != 2:
             raise ValueError(f"a stage has two players, not {len(self.players)}: {' '.join(self.players)}")
         self._check_rules()
-        self._initial = self._setup()
+        self._fixed = self._setup()
+        self._random = chance.lines(stage)
+        if any(value == chance.BLOCKED for value, _, _ in self._random):
+            raise ChanceNotPlayed(stage.name, "`blocked random`")
+        self._initial = self.start(0)
         # Per-instance memos keyed on values (an lru_cache on the methods would keep games alive).
         self._plays = lru_cache(maxsize=_CACHE_SIZE)(self._compute_plays)
         self._outcome = lru_cache(maxsize=_CACHE_SIZE)(self._compute_outcome)
@@ -168,7 +185,15 @@ class ReferenceGame:
     # --- positions ----------------------------------------------------------------------------
 
     def initial_state(self) -> State:
+        """The start of game 0 of seed 0 (a stage with a random start draws each game's: `start`)."""
         return self._initial
+
+    def start(self, seed: int, number: int = 0) -> State:
+        """The start of game `number` of `seed`: the fixed start with the random lines' cells drawn
+        (gdl/interpreter/chance.py); the fixed start itself on a stage without random lines."""
+        if not self._random:
+            return self._fixed
+        return State(chance.drawn(self._fixed.cells, self._random, seed, number), to_move=0, mover=1, ply=0)
 
     def to_move(self, state: State) -> int:
         return state.to_move

@@ -1,0 +1,154 @@
+"""Chance at the start (`setup PLAYER random N in CELLS`; docs/language.md, "Chance"): every set of
+cells is equally likely (chi-square), a game's start is a function of its seed alone (the same in the
+reference and the compiled game, the same when a run is resumed or replayed), playouts start each
+game from its own draw, and what the engines do not play yet is refused by name."""
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ludica import compiler, gdl, stages
+from ludica.gdl.interpreter import chance
+from ludica.gdl.interpreter.game import ChanceNotPlayed
+from ludica.runtime.entrants import BUILTIN_DIR
+from ludica.runtime.local import LocalSeat
+from ludica.runtime.referee import play_game
+
+DEALT = """game "Dealt"
+board square 4
+players x o
+setup x a1
+setup x random 2 in a1..c2
+setup o random 1 in a1..c2
+move place empty
+end line 3: mover wins
+end board-full: draw
+"""
+
+
+def chi_square_p(counts: list[int]) -> float:
+    """The p-value of Pearson's chi-square test that `counts` are uniform (Wilson–Hilferty's normal
+    approximation of the chi-square tail: exact enough for the thresholds below)."""
+    n, k = sum(counts), len(counts)
+    expected = n / k
+    x2 = sum((c - expected) ** 2 / expected for c in counts)
+    dof = k - 1
+    z = ((x2 / dof) ** (1 / 3) - (1 - 2 / (9 * dof))) / math.sqrt(2 / (9 * dof))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def test_every_set_of_cells_is_equally_likely():
+    """x's two pieces land on 2 of the 5 cells a1..c2 leaves free (10 pairs), then o's on one of the 3
+    left: 30 outcomes, each drawn as often as the others over 30,000 games' seeds."""
+    stage = gdl.loads(DEALT)
+    game = gdl.reference(stage)
+    counts: Counter = Counter()
+    for seed in range(30_000):
+        counts[game.start(seed).cells] += 1
+    free = [1, 2, 4, 5, 6]  # a1..c2 less a1 (x's fixed piece)
+    outcomes = {(pair, o) for pair in itertools.combinations(free, 2) for o in free if o not in pair}
+    assert len(outcomes) == 30
+    found = {(tuple(i for i in free if cells[i] == 1), next(i for i in free if cells[i] == 2)) for cells in counts}
+    assert found == outcomes
+    assert chi_square_p(list(counts.values())) > 0.001
+    # and the per-cell marginals: each free cell holds x's piece 2/5 of the time
+    x_share = [sum(c for cells, c in counts.items() if cells[i] == 1) / 30_000 for i in free]
+    assert all(abs(share - 0.4) < 0.02 for share in x_share)
+
+
+def test_a_non_uniform_draw_would_be_caught():
+    """The test above can fail: a draw that favours the first cells is rejected by it."""
+    biased = Counter({k: 1000 + (300 if k < 10 else 0) for k in range(30)})
+    assert chi_square_p(list(biased.values())) < 0.001
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(-(2**63), 2**63 - 1), number=st.integers(0, 10**6))
+def test_a_start_is_its_seeds_in_both_engines(seed, number):
+    stage = gdl.loads(DEALT)
+    reference, compiled = gdl.reference(stage), compiler.compile(stage)
+    start = reference.start(seed, number)
+    assert np.array_equal(compiled.board(compiled.start(seed, number)), reference.board(start))
+    assert reference.start(seed, number) == start  # a function of the seed alone
+    assert start.cells[0] == 1 and sum(v == 1 for v in start.cells) == 3 and sum(v == 2 for v in start.cells) == 1
+
+
+def test_starts_differ_from_seed_to_seed_and_initial_state_is_seed_zeros():
+    stage = gdl.loads(DEALT)
+    game = compiler.compile(stage)
+    assert len({game.start(seed).tobytes() for seed in range(200)}) == 30
+    assert np.array_equal(game.initial_state(), game.start(0))
+    fixed = gdl.load(stages.path("tic-tac-toe"))
+    assert compiler.compile(fixed).start(12345) is compiler.compile(fixed).initial_state()
+
+
+def test_random_games_from_drawn_starts_run_in_the_kernel():
+    """Games from drawn starts (playouts_from): each the game the kernel plays from that start alone;
+    without a state, random games start from initial_state (seed 0's start), as the reference's do."""
+    stage = gdl.loads(DEALT)
+    game = compiler.compile(stage)
+    starts = np.stack([game.start(5, k) for k in range(16)])
+    batch = game.playouts_from(starts, 4, seed=2)
+    assert batch.lengths.shape == (16, 4)
+    assert np.array_equal(game.playouts(8, seed=3).lengths,
+                          game.playouts(8, seed=3, state=game.start(0)).lengths)
+
+
+def test_the_referee_draws_the_start_from_the_games_seed_and_says_it():
+    game = compiler.playable(gdl.load(stages.path("othello-random-setup")))
+    seats = tuple(LocalSeat(n, str(BUILTIN_DIR / "random.py"), game) for n in ("a", "b"))
+    for s in seats:
+        s.analyze(1.0)
+    boards = set()
+    for seed in (3, 4, 5, 6, 7, 8):
+        record = play_game(game, seats, seed=seed, game_time=10.0)
+        assert record.initial_board == game.board(game.start(seed)).tolist()
+        said = next(line for line in record.log if line.startswith("The start was drawn at random"))
+        black = said.split(": ", 1)[1].split("; ")[0].split()[1:]
+        assert sorted(black) == sorted(gdl.ast.cell_name(r, c) for r, c in zip(*np.nonzero(game.board(game.start(seed)) == 1)))
+        boards.add(str(record.initial_board))
+        again = play_game(game, seats, seed=seed, game_time=10.0)  # the same seed: the same start, as a resumed run
+        assert again.initial_board == record.initial_board
+    assert len(boards) > 1
+
+
+def test_the_reports_replay_starts_each_game_from_its_seed(tmp_path):
+    from ludica.evaluation import summarise
+    from ludica.evaluation.report import board_cells, replays
+    from ludica.runtime import Run, entrants, tournament
+
+    out = tmp_path / "run"
+    tournament.run([stages.path("othello-random-setup")], [entrants.resolve("random"), entrants.resolve("greedy")],
+                   out, tournament.Options(games=3, analysis_time=1.0, game_time=5.0, seed=9, sandbox=False))
+    with Run.read(out) as run:
+        games = run.store.games()
+        summary = summarise(run.store, resamples=10, seed=1)
+    game = compiler.compile(gdl.load(stages.path("othello-random-setup")))
+    shown = replays(summary)
+    assert len(shown) == len(games) == 6
+    starts = {g["seed"]: game.board(game.start(int(g["seed"]))) for g in games}
+    assert len({s.tobytes() for s in starts.values()}) > 1
+    for g, stored in zip(shown, games):  # in the store's order: each game from its own seed's start
+        assert g["boards"][0] == board_cells(starts[stored["seed"]])
+
+
+def test_what_the_engines_do_not_play_yet_is_refused_by_name():
+    stage = gdl.loads(DEALT.replace("players x o\n", "blocked random 1 in d1..d4\nplayers x o\n"))
+    assert stage.random_blocked
+    for make in (gdl.reference, compiler.compile):
+        with pytest.raises(ChanceNotPlayed, match="`blocked random`"):
+            make(stage)
+    dark = gdl.loads(DEALT + "hidden opponent-pieces\nrefused retry\n")
+    with pytest.raises(ChanceNotPlayed, match="hidden information"):
+        compiler.playable(dark)
+
+
+def test_lines_are_read_in_the_order_they_are_drawn():
+    stage = gdl.loads(DEALT)
+    assert chance.lines(stage) == ((1, 2, (0, 1, 2, 4, 5, 6)), (2, 1, (0, 1, 2, 4, 5, 6)))
