@@ -139,7 +139,7 @@ def stage_view(stage_set: StageSet, path: Path) -> StageView:
     if stage is None or errors:
         return StageView(stage.name if stage else path.stem, path, text, rendered, errors, None, None, None,
                          entry.get("changes"), entry.get("figures", {}), numbers)
-    game = compile_stage(stage)
+    game = compile_stage(stage.without_information())  # a hidden stage: its true game's board, as the sampler's τ
     return StageView(stage.name, path, text, rendered, 0, description_length(stage),
                      entry.get("tau") or _tau(stage), board_spec(game), _changes(stage_set, entry, stage),
                      entry.get("figures", {}), numbers, tuple(rules(stage)))
@@ -148,7 +148,7 @@ def stage_view(stage_set: StageSet, path: Path) -> StageView:
 @functools.lru_cache(maxsize=256)
 def _tau(stage) -> float:
     """τ as the sampler counts it (sampler/cost.py), for a stage no manifest measured."""
-    return tau(cost for _, cost in counted_games(compile_stage(stage), TAU_GAMES))
+    return tau(cost for _, cost in counted_games(compile_stage(stage.without_information()), TAU_GAMES))
 
 
 def board_spec(game, state=None) -> dict:
