@@ -38,7 +38,7 @@ class CompiledDarkGame:
         from . import compile as compile_stage  # (the package's: the true game is shared with its own compile)
 
         if stage.chance:
-            raise ChanceNotPlayed(stage.name, "random line on a stage with hidden information: a")
+            raise ChanceNotPlayed(stage.name, "a random start on a stage with hidden information")
         self.truth = compile_stage(stage.without_information())  # checks the stage, lowers its base
         self.reference = DarkGame(stage)  # the referee's steps
         self.name, self.players = stage.name, self.truth.players

@@ -18,7 +18,6 @@ from ..gdl.diagnostics import InternalError, LudicaError, StageError
 from ..gdl.ending import Ending, explain
 from ..gdl.game import Move
 from ..gdl.interpreter import State, chance
-from ..gdl.interpreter.game import ChanceNotPlayed
 from ..gdl.printer import format
 from . import calls, families, positions
 from . import codes as K
@@ -94,8 +93,6 @@ class CompiledGame:
         # chance at the start (gdl/interpreter/chance.py, the one definition): each game's start drawn
         # onto the fixed one; initial_state() is game 0 of seed 0's
         self._random = chance.lines(stage)
-        if any(value == chance.BLOCKED for value, _, _ in self._random):
-            raise ChanceNotPlayed(stage.name, "`blocked random`")
         self._fixed = initial
         self._initial = self.start(0)
         self._flat, self._masks = pack(self.program), self.program.bb_mask

@@ -18,11 +18,18 @@ def check_game(game: Game, games: int = 20, seed: int = 0, max_plies: int = 10_0
     rng = random.Random(seed)
     positions = 0
     for g in range(games):
-        state = game.initial_state()
+        start_of = getattr(game, "start", None)  # a random start: each game from its own draw
+        state = start_of(seed, g) if start_of is not None else game.initial_state()
+        # the blocked cells stay those of the start (the stage's own, and any it blocks at random)
+        start = game.board(state)
+        blocked = {(int(r), int(c)) for r, c in zip(*np.nonzero(start == -1))}
+        assert blocked >= set(game.stage.blocked_cells), f"{game.stage.name!r}: a `blocked` cell is not blocked"
+        if not game.stage.random_blocked:
+            assert blocked == set(game.stage.blocked_cells), f"{game.stage.name!r}: a cell is blocked that is not"
         for ply in range(max_plies + 1):
             positions += 1
             where = f"{game.stage.name!r}, game {g} (seed {seed}), ply {ply}"
-            _check_position(game, state, where)
+            _check_position(game, state, where, blocked)
             if game.is_terminal(state):
                 break
             moves = game.legal_moves(state)
@@ -45,12 +52,12 @@ def check_game(game: Game, games: int = 20, seed: int = 0, max_plies: int = 10_0
     return positions
 
 
-def _check_position(game: Game, state, where: str) -> None:
+def _check_position(game: Game, state, where: str, blocked_at_start: set[tuple[int, int]]) -> None:
     board = game.board(state)
     assert board.shape == (game.rows, game.cols), f"{where}: board shape {board.shape}"
     assert set(np.unique(board)) <= {-1, 0, 1, 2}, f"{where}: board values {sorted(set(np.unique(board)))}"
     blocked = {(int(r), int(c)) for r, c in zip(*np.nonzero(board == -1))}
-    assert blocked == set(game.stage.blocked_cells), f"{where}: blocked cells changed"
+    assert blocked == blocked_at_start, f"{where}: blocked cells changed"
     assert game.to_move(state) in (0, 1), f"{where}: to_move {game.to_move(state)}"
     moves = game.legal_moves(state)
     returns = game.returns(state)

@@ -29,7 +29,7 @@ class StageView:
     """The stage as the Arena shows it to a system under test.
 
     name, rows, cols; shape: "square" or "hex"; blocked: the blocked cells as (row, col), row 0 at
-    the top; players: names in turn order (players[0] is black, the first seat); action_bound:
+    the top (of a stage that blocks cells at random, game 0 of seed 0's: each game's are in its states); players: names in turn order (players[0] is black, the first seat); action_bound:
     every action (`legal_actions`) but the pass (-1) lies in range(action_bound), for an agent that
     keeps a value per action (the compiled game's `info`; the rest of its information is the
     rules', which an agent is not told); initial_state; legal_first_moves; description: the

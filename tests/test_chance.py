@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from collections import Counter
 
 import numpy as np
@@ -14,11 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
-from ludica.gdl.interpreter import chance
+from ludica.gdl.interpreter import State, chance
 from ludica.gdl.interpreter.game import ChanceNotPlayed
 from ludica.runtime.entrants import BUILTIN_DIR
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.referee import play_game
+
+from bundled import PERFECT
 
 DEALT = """game "Dealt"
 board square 4
@@ -138,15 +141,61 @@ def test_the_reports_replay_starts_each_game_from_its_seed(tmp_path):
         assert g["boards"][0] == board_cells(starts[stored["seed"]])
 
 
-def test_what_the_engines_do_not_play_yet_is_refused_by_name():
-    stage = gdl.loads(DEALT.replace("players x o\n", "blocked random 1 in d1..d4\nplayers x o\n"))
-    assert stage.random_blocked
-    for make in (gdl.reference, compiler.compile):
-        with pytest.raises(ChanceNotPlayed, match="`blocked random`"):
-            make(stage)
+def test_random_blocked_cells_are_blocked_to_both_engines():
+    """`blocked random` draws before the setups; a cell blocked by the draw is blocked to the reference
+    and to the kernels alike (the same moves and positions, game after game from drawn starts)."""
+    stage = gdl.loads(DEALT.replace("players x o\n", "blocked random 2 in a1..d4\nplayers x o\n"))
+    reference, compiled = gdl.reference(stage), compiler.compile(stage)
+    blocked = Counter()
+    for seed in range(40):
+        state, array = reference.start(seed), compiled.start(seed)
+        assert sum(v == -1 for v in state.cells) == 2 and state.cells[0] == 1  # a1 set up: never drawn
+        blocked.update(i for i, v in enumerate(state.cells) if v == -1)
+        x = seed
+        while not reference.is_terminal(state):
+            moves = reference.legal_moves(state)
+            assert compiled.legal_moves(array) == moves
+            x = (x * 6364136223846793005 + 1) % 2**64
+            move = moves[x % len(moves)]
+            state, array = reference.apply(state, move), compiled.apply(array, move)
+            assert tuple(array[:16].tolist()) == state.cells
+        assert compiled.is_terminal(array) and compiled.winner(array) == reference.winner(state)
+    assert len(blocked) > 8  # drawn all over the board
+
+
+def test_a_random_start_on_a_hidden_stage_is_refused_by_name():
     dark = gdl.loads(DEALT + "hidden opponent-pieces\nrefused retry\n")
     with pytest.raises(ChanceNotPlayed, match="hidden information"):
         compiler.playable(dark)
+
+
+@pytest.mark.parametrize("name", sorted(PERFECT))
+def test_a_cell_blocked_in_the_position_is_blocked_to_both_engines(name):
+    """What makes `blocked random` sound on every bundled stage's rules: a position with cells blocked
+    beyond the stage's own (as a draw blocks them) is played alike by the reference and the kernels,
+    and the fast kernels play the generic kernels' games from it."""
+    stage = gdl.load(PERFECT[name])
+    compiled, reference = compiler.compile(stage), gdl.reference(stage)
+    n, rng = compiled.rows * compiled.cols, random.Random(name)
+    for game in range(4):
+        cells = list(compiled.initial_state()[:n])
+        empty = [i for i, v in enumerate(cells) if v == 0]
+        for i in rng.sample(empty, max(1, len(empty) // 6)):
+            cells[i] = -1
+        state, array = State(tuple(cells), 0, 1, 0), np.array([*cells, 0, 1, 0], dtype=np.int32)
+        for _ in range(120):
+            assert compiled.is_terminal(array) == reference.is_terminal(state)
+            if reference.is_terminal(state):
+                break
+            moves = reference.legal_moves(state)
+            assert compiled.legal_moves(array) == moves
+            move = rng.choice(moves)
+            state, array = reference.apply(state, move), compiled.apply(array, move)
+            assert tuple(array[:n].tolist()) == state.cells
+        start = np.array([*cells, 0, 1, 0], dtype=np.int32)
+        fast, generic = compiled.playouts(16, seed=game, state=start), compiled.playouts(16, seed=game, state=start,
+                                                                                        generic=True)
+        assert np.array_equal(fast.lengths, generic.lengths) and np.array_equal(fast.returns, generic.returns)
 
 
 def test_lines_are_read_in_the_order_they_are_drawn():

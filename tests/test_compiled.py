@@ -50,6 +50,7 @@ GAMES = {
     "tic-tac-toe": 400, "misere-tic-tac-toe": 400, "connect-four": 300, "mnk-5-6-4": 300,
     "small-board-6x6": 200, "standard-8x8": 100, "reverse-othello": 80, "othello-split-setup": 80,
     "fewer-pieces-continue": 80, "partial-c-squares-cw": 80, "c-squares-occlusion-agnostic": 80, "othello-random-setup": 80,
+    "othello-random-blocks": 80,
     "othello-10x10": 40, "breakthrough": 100, "custodian": 40, "ataxx": 12, "hex-11": 15, "gomoku": 6,
 }
 

@@ -118,4 +118,4 @@ def test_a_position_that_does_not_end_the_game_is_refused():
 def test_only_a_stage_whose_results_count_pieces_counts_them():
     assert [p.stem for p in STAGES if counts_pieces(load(p))] == [
         "ataxx", "c-squares-occlusion-agnostic", "custodian", "dark-othello", "fewer-pieces-continue", "othello-10x10",
-        "othello-random-setup", "othello-split-setup", "partial-c-squares-cw", "reverse-othello", "small-board-6x6", "standard-8x8"]
+        "othello-random-blocks", "othello-random-setup", "othello-split-setup", "partial-c-squares-cw", "reverse-othello", "small-board-6x6", "standard-8x8"]

@@ -327,6 +327,10 @@ d4 and e5. Random setup 1 is new: "two of black's pieces placed at random on emp
 e4, d5 and e5". Random setup 2 is new: "two of white's pieces placed at random on empty cells among
 d4, e4, d5 and e5".
 """,
+    ("standard-8x8", "othello-random-blocks"): """\
+Random blocked cells 1 is new: "four cells among every cell of rows 1, 2, 3, 4, 5, 6, 7 and 8
+blocked at random".
+""",
 }
 
 

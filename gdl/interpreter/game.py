@@ -61,15 +61,14 @@ class Outcome:
 
 
 class ChanceNotPlayed(LudicaError, ValueError):
-    """A random line the engines do not play yet (its language lines are in place: issue 33)."""
+    """Chance the engines do not play yet (its language lines are in place: issue 33)."""
 
-    def __init__(self, name: str, line: str):
-        self.name, self.line = name, line
-        super().__init__(f"{name!r} has a {line} line, which the engines do not play yet (`setup PLAYER random` "
-                         "they do); leave it out to play the stage")
+    def __init__(self, name: str, what: str):
+        self.name, self.what = name, what
+        super().__init__(f"{name!r}: {what} is not played by the engines yet; leave it out to play the stage")
 
     def __reduce__(self):  # rebuilt from its fields when it crosses processes
-        return ChanceNotPlayed, (self.name, self.line)
+        return ChanceNotPlayed, (self.name, self.what)
 
 
 class ReferenceGame:
@@ -86,8 +85,6 @@ class ReferenceGame:
         self._check_rules()
         self._fixed = self._setup()
         self._random = chance.lines(stage)
-        if any(value == chance.BLOCKED for value, _, _ in self._random):
-            raise ChanceNotPlayed(stage.name, "`blocked random`")
         self._initial = self.start(0)
         # Per-instance memos keyed on values (an lru_cache on the methods would keep games alive).
         self._plays = lru_cache(maxsize=_CACHE_SIZE)(self._compute_plays)
