@@ -123,6 +123,17 @@ def test_dark_compare_runs(benchmarks, tmp_path, capsys):
     assert abs(game["openspiel_tries_per_game"] - game["ludica-dark"]["steps_per_game"]) < 1.5
 
 
+def test_the_dark_agents_benchmark_names_every_figure(benchmarks, tmp_path, capsys):
+    out_json = tmp_path / "dark.json"
+    assert _script("dark_agents").main(["--games", "2", "--game-time", "1", "--stages", "phantom-tic-tac-toe",
+                                        "--opponents", "random", "--json", str(out_json)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("phantom-tic-tac-toe") and "determinised vs random" in line
+    assert "over 2 games at 1 s a game" in line
+    (row,) = json.loads(out_json.read_text())
+    assert row["games"] == 2 and 0 <= row["interval"][0] <= row["score"] <= row["interval"][1] <= 1
+
+
 @pytest.mark.slow
 def test_the_divergence_benchmark_names_every_figure(benchmarks, capsys):
     import divergence
