@@ -55,10 +55,11 @@ class Limits:
     min_side: int = 3
     max_side: int = 12
     max_cells: int = 144
-    # Whether a draw may hide information. Not yet: the compiled kernels, which screen a candidate,
-    # do not play hidden stages (issue 33). Held at "no", the bit is charged but not drawn, so the
-    # draw is the prior conditioned on perfect information, and a seed draws what it drew before.
-    hidden: bool = False
+    # Whether a draw may hide information (drawn, as every field: half of all stages hide it). A
+    # hidden stage is screened through its true game (sampler/screen.py). False conditions the prior
+    # on perfect information (the bit charged, not drawn): a seed then draws what it drew before
+    # hidden information was played.
+    hidden: bool = True
     # Whether a draw may start at random (`random` lines). Not yet, as `hidden` was: the bit is charged,
     # not drawn, so a seed draws what it drew before chance came.
     chance: bool = False

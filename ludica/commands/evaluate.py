@@ -190,7 +190,8 @@ def run(args) -> int:
     out = Path(args.out)
     stages, to_draw = _given_stages(args)
     hidden = any(entry.stage.hidden is not None for entry in stages) or (  # the field gains a baseline for it
-        to_draw is not None and (args.family in HIDDEN_FAMILIES or (to_draw.base is not None and to_draw.base.hidden is not None)))
+        to_draw is not None and (to_draw.base is None  # fresh stages: the prior draws hidden ones too
+                                 or args.family in HIDDEN_FAMILIES or to_draw.base.hidden is not None))
     agents = chosen_agents(args.agents, not args.no_builtins, args.agent_data, args.agent_cmd, hidden=hidden)
     tournament.check_entrants(agents)
     options = run_options(args)
