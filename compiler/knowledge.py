@@ -30,7 +30,10 @@ from . import codes as K
 TRIED, SHOWN = 0, 1
 UNKNOWN_MOVE = -9  # the code of an opponent's try: the player knows one was made, not which
 UNKNOWN = -1  # whether an opponent's try was refused
-MAX_LENGTH = 4_000_000  # values in an information state read from outside (an agent's array)
+# values in an information state read from outside (an agent's array): what the rules oracle's
+# requests carry (runtime/oracle/wire.py's MAX_REQUEST, 1 MiB), so both answer alike; a game of
+# 2,000 tries capturing 20 pieces each stays under a third of it
+MAX_LENGTH = 250_000
 
 
 def encode(view: tuple[int, ...], history: tuple[Seen, ...], player: int, to_move: int, cols: int) -> np.ndarray:
@@ -98,11 +101,18 @@ def decode(state: np.ndarray, size: int, cols: int) -> tuple[int, tuple[Seen, ..
     values = np.asarray(state)
     if values.ndim != 1 or len(values) > MAX_LENGTH:
         raise ValueError(f"not an information state: {values.shape} values (one row of at most {MAX_LENGTH:,})")
+    view = [int(v) for v in values[:size + K.STATE_EXTRA]]
+    if len(view) < size + K.STATE_EXTRA or any(not -1 <= v <= 2 for v in view[:size]) \
+            or view[size + K.TO_MOVE] not in (0, 1) or view[size + K.MOVER] not in (0, 1) or view[size + K.PLY] < 0:
+        raise ValueError("not an information state: its view is not a position of this game (cells hold -1 to 2, "
+                         "the side to move and the mover 0 or 1): pass the state the referee gave, unchanged")
     data = [int(v) for v in values[size + K.STATE_EXTRA:]]
     if len(data) < 2 or data[0] not in (0, 1):
         raise ValueError("not an information state: it has no player after its position (pass the state the "
                          "referee gave, unchanged)")
     player, count, at = data[0], data[1], 2
+    if count < 0:
+        raise ValueError(f"not an information state: {count} entries")
     history: list[Seen] = []
 
     def take(n: int, what: str) -> list[int]:
@@ -114,16 +124,21 @@ def decode(state: np.ndarray, size: int, cols: int) -> tuple[int, tuple[Seen, ..
         at += n
         return part
 
-    for _ in range(max(count, 0)):
+    for _ in range(count):
         kind, who = take(2, "kind and player")
         if who not in (0, 1):
             raise ValueError(f"not an information state: entry {len(history) + 1} names player {who}")
         if kind == SHOWN:
-            history.append(Shown(who, tuple(take(size, "cells"))))
+            shown = tuple(take(size, "cells"))
+            if any(not -1 <= v <= 2 for v in shown):
+                raise ValueError(f"not an information state: entry {len(history) + 1} shows a cell holding no piece")
+            history.append(Shown(who, shown))
             continue
         if kind != TRIED:
             raise ValueError(f"not an information state: entry {len(history) + 1} is of kind {kind}")
         code, refused, seen = take(3, "move")
+        if refused not in (UNKNOWN, 0, 1):
+            raise ValueError(f"not an information state: entry {len(history) + 1} says refused {refused}")
         if not (code == UNKNOWN_MOVE or code == K.PASS_CODE or 0 <= code < (size + 1) * size):
             raise ValueError(f"not an information state: entry {len(history) + 1} holds move code {code}")
         cells = take(2 * seen, "cells seen")

@@ -11,11 +11,13 @@ from __future__ import annotations
 import operator
 import random
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..compiler import CompiledDarkGame, CompiledGame, PlayedGame, Playouts
+from ..compiler import codes as K
 from ..compiler import knowledge
 from ..compiler.layout import as_state
 from ..gdl.interpreter.information import Tried, observation
@@ -221,7 +223,7 @@ class RulesApi(Rules):
         return as_state(state)
 
 
-MAX_WORLD_BUDGET = 2_000_000  # tries of search one sample_world may ask for
+MAX_WORLD_BUDGET = 200_000  # tries of search one sample_world may ask for (on dark Hex 11x11, about 2 minutes)
 
 
 class DarkRulesApi(RulesApi):
@@ -252,15 +254,25 @@ class DarkRulesApi(RulesApi):
             return set()
         return knowledge.refused_now(*knowledge.decode(state, self._size, self._cols))
 
+    def _tries(self, state: np.ndarray) -> list[Move]:
+        """An information state's tries, as the referee's: the moves of the view (its ends unjudged:
+        the truth's to judge), less those refused since the player's last played try."""
+        player, history = knowledge.decode(state, self._size, self._cols)
+        view = tuple(int(v) for v in state[: self._size])
+        to_move = int(state[self._size + K.TO_MOVE])
+        return list(self._dark.tries_in_view(view, to_move, knowledge.refused_now(player, history)))
+
     def legal_moves(self, state: np.ndarray) -> list[Move]:
-        moves = self._game.legal_moves(self._at(state))
-        refused = self.refused_now(state)
-        return [m for m in moves if m not in refused] if refused else moves
+        state = as_state(state)
+        if knowledge.is_information(state, self._size):
+            return self._tries(state)
+        return self._game.legal_moves(state)
 
     def legal_actions(self, state: np.ndarray) -> list[int]:
-        refused = self.refused_now(state)
-        actions = self._game.legal_actions(self._at(state))
-        return [a for a in actions if self._game.move_of(a) not in refused] if refused else actions
+        state = as_state(state)
+        if knowledge.is_information(state, self._size):
+            return [self._game.action_of(m) for m in self._tries(state)]
+        return self._game.legal_actions(state)
 
     def apply(self, state: np.ndarray, move: Move | str) -> tuple[np.ndarray, int]:
         return super().apply(self._at(state), move)
@@ -296,6 +308,11 @@ class DarkRulesApi(RulesApi):
         return observation(view, self._rows, self._cols, [told] * self._announced)
 
     def sample_world(self, state: np.ndarray, seed: int = 0, budget: int = 20_000) -> np.ndarray:
+        return self.world(state, seed, budget)
+
+    def world(self, state: np.ndarray, seed: int, budget: int, between: Callable[[], None] | None = None) -> np.ndarray:
+        """sample_world, calling `between` between the search's restarts (the rules oracle's way to
+        stop a search whose asker has gone)."""
         budget, seed = count_and_seed(budget, seed)
         if not 1 <= budget <= MAX_WORLD_BUDGET:
             raise ValueError(f"budget {budget}: a world's search plays 1 to {MAX_WORLD_BUDGET:,} tries")
@@ -303,7 +320,7 @@ class DarkRulesApi(RulesApi):
         if not knowledge.is_information(state, self._size):
             return state  # a true position already: the only world it is
         player, history = knowledge.decode(state, self._size, self._cols)
-        world = sample_world(self._dark, history, player, random.Random(seed), budget)
+        world = sample_world(self._dark, history, player, random.Random(seed), budget, between=between)
         truth = world.truth
         out = np.array([*truth.cells, truth.to_move, truth.mover, truth.ply], dtype=np.int32)
         out.flags.writeable = False

@@ -10,7 +10,9 @@ and child processes go uncharged; a sandboxed worker charges them.
 
 Unlike a sandboxed worker, which forks every game from the analysed strategy, a local seat plays
 all its games in one process: what a strategy keeps (module globals, closures) carries over from
-one game to the next.
+one game to the next. An in-process agent shares the referee's process: it is trusted, and nothing
+is hidden from it that it looks for (a hidden stage's truth included); its API is given a game of its
+own, so that what it is handed holds no true position.
 """
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ class LocalSeat:
         with open(path, encoding="utf-8") as f:
             self.module = load_agent(f.read(), str(path))
         self.view = stage_view(game, reveal_text)
-        self.api = rules_api(game)
+        # a hidden stage's API over a game of its own: the referee's caches hold true positions
+        self.api = rules_api(CompiledDarkGame(game.stage) if isinstance(game, CompiledDarkGame) else game)
         self.strategy: Callable[..., object] | None = None  # what analyze returned, once it succeeded
 
     def analyze(self, budget: float) -> Answer:

@@ -249,6 +249,8 @@ def _information(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     stage made its base again (its information lines gone)."""
     if s.hidden is not None:
         return s.without_information()
+    if s.chance:
+        raise NotApplicable("a random start on a stage with hidden information is not played yet")
     return replace(s, hidden=A.OpponentPieces(), refused=c.choice(None, REFUSALS)())
 
 

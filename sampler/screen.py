@@ -235,7 +235,9 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     figures = out.figures
     try:
         # a stage that hides information is judged through its true game (its base's), and known
-        # apart from it by its information lines (the fingerprint below)
+        # apart from it by its information lines (the fingerprint below); what the referee cannot
+        # play (compiler.playable refuses it) is refused here
+        compiler.playable(stage)
         game = compiler.compile(stage.without_information())
     except LudicaError as err:
         figures["compiles"] = False

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import time
 from functools import cache
 from pathlib import Path
 
@@ -144,6 +145,11 @@ def test_a_perfect_information_api_treats_a_state_as_its_only_world():
     (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 3, 0, 1, 0]]), "names player 3"),
     (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 999, 1, 0]]), "move code 999"),
     (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 0, 1, 1, 40, 1]]), "off the board"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, -1]]), "-1 entries"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 4, 5, 0]]), "refused 5"),
+    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 1, 0, *[99] * n]]), "holding no piece"),
+    (lambda info, n: np.concatenate([[9], info[1:]]), "not a position"),
+    (lambda info, n: np.zeros(300_000, np.int32), "at most 250,000"),
 ])
 def test_an_information_state_from_outside_is_checked(bad, said):
     """An agent's array is untrusted input: a forged history is refused by name, never a crash."""
@@ -201,6 +207,9 @@ def test_the_oracle_answers_a_hidden_stage_as_the_api_does(name):
             remote.sample_world(forged, 1, budget=500)
         with pytest.raises(ValueError, match="cut short"):
             remote.observe(forged[:-1])
+        with pytest.raises(ValueError, match="at most 250,000"):  # in-process too (the forged cases above)
+            remote.observe(np.zeros(300_000, np.int32))
+        assert remote.legal_moves(game.information(game.initial_state(), 0))  # and the oracle is still there
     finally:
         remote.close()
 
@@ -341,5 +350,47 @@ def test_the_play_page_sends_a_person_their_view_and_not_the_opponents_tries():
             if view is not None:
                 assert m["board"]["cells"] == "".join(".12"[v] for row in view for v in row)
         assert all(not (a["mover"] == 1 and a["to_move"] == 1) for a in going)  # an opponent's retry: unsent
+        assert all(m["remaining"][1] is None and m["remaining"][0] is not None for m in going)  # its clock too
         assert page.moments[-1]["to_move"] is None
     assert hidden_refusals > 0  # there were refusals of the opponent's to hide
+
+
+def test_a_world_search_left_by_its_asker_stops_and_does_not_hold_up_the_next():
+    """A game process killed while the oracle searches a world of dark Hex 11x11 with the largest
+    budget: the next call is answered within a restart or two (the search asks between its
+    restarts whether its asker is still there)."""
+    from ludica.runtime.api import MAX_WORLD_BUDGET
+
+    game = game_of("dark-hex-11")
+    state = random_states(game, 3)[40]
+    info = game.information(state, game.to_move(state))
+    started = oracle.start_alone(stages.path("dark-hex-11").read_text())
+    api = started.api
+    try:
+        leaving = api.open_channel()
+        key = np.asarray(info, dtype=np.int32).tobytes()
+        leaving.sendall(oracle.REQUEST.pack(oracle.WORLD, len(key), 1, MAX_WORLD_BUDGET) + key)
+        time.sleep(0.5)  # the oracle is at it
+        leaving.close()
+        t0 = time.monotonic()
+        assert api.legal_moves(info) == game.legal_moves(state)
+        assert time.monotonic() - t0 < 10.0  # not the minutes the whole budget would take
+    finally:
+        api.close()
+
+
+def test_an_information_states_tries_ignore_the_views_ends():
+    """The view's ply counts the tries a player knows of (refused ones too), so an `after N plies`
+    end could judge the view over while the true game goes on: the tries are the referee's all the same."""
+    stage = gdl.loads(stages.path("phantom-tic-tac-toe").read_text().replace(
+        "end board-full: draw", "end after 6 plies: draw\nend board-full: draw") + "announce turn-count\n")
+    game = compiler.playable(stage)
+    api, checked = rules_api(game), 0
+    for seed in range(40):
+        for state in random_states(game, seed):
+            if game.is_terminal(state) or game.legal_moves(state) == [gdl.PASS]:
+                continue
+            p = game.to_move(state)
+            assert api.legal_moves(game.information(state, p)) == game.legal_moves(state)
+            checked += 1
+    assert checked > 200

@@ -277,7 +277,8 @@ def test_the_prompt_gives_up_when_the_person_s_clock_runs_out():
 
 def test_a_person_plays_phantom_tic_tac_toe_at_ludica_play_seeing_only_their_view():
     """Every board printed before the end shows o's marks only where one of the person's tries was
-    refused; o's tries are said as tries, each turn once; the end shows the whole board."""
+    refused, and only the person's clock; o's tries are said as tries, each turn once; the end
+    shows the whole board."""
     out = _ludica("play", "phantom-tic-tac-toe", "--black", "human", "--white", "random", "--seed", "3",
                   stdin="\n".join(CELLS * 2))
     assert out.returncode == 0, out.stderr
@@ -286,8 +287,9 @@ def test_a_person_plays_phantom_tic_tac_toe_at_ludica_play_seeing_only_their_vie
     assert "random plays" not in text  # o's moves are never named
     during, _, after = text.partition("Game over")
     refused = set(re.findall(r"human plays ([a-c][1-3]) \(.*\)  \[refused\]", during))
-    for board in re.findall(r"  a b c\n((?:[1-3] .*\n){3})", during):
+    for board in re.findall(r"  a b c\n((?:[1-3] .*\n){3})", during)[:-1]:  # the last: over, the whole board
         for row, line in enumerate(board.splitlines(), 1):
             for col, mark in zip("abc", line.split()[1:]):
                 assert mark != "O" or f"{col}{row}" in refused, (board, refused)
     assert refused or "O" not in during
+    assert during.count("clocks:") == 1 and "(the opponent's is hidden)" in during  # both: once over

@@ -150,7 +150,9 @@ class PlayGame:
         count = moment.ply if viewer is None or moment.known is None else moment.known[viewer]
         if hidden_try and moment.to_move != viewer and self.moments and self.moments[-1]["ply"] == count:
             return
-        shown = {"ply": count, "board": spec, "remaining": list(moment.remaining), "to_move": moment.to_move,
+        # nor the opponent's clock: the time its tries took would count them
+        remaining = [r if viewer is None or seat == viewer else None for seat, r in enumerate(moment.remaining)]
+        shown = {"ply": count, "board": spec, "remaining": remaining, "to_move": moment.to_move,
                  "person": people, "legal": list(moment.legal) if people else [], "move": move,
                  "mover": None if ply is None else ply.player}
         with self.changed:

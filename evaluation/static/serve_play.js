@@ -43,9 +43,13 @@
     if (!now) return;
     for (const seat of [0, 1]) {
       const running = now.to_move === seat;
-      const left = now.remaining[seat] - (running ? (performance.now() - since) / 1000 : 0);
       const row = $("clock-" + seat);
       row.classList.toggle("to-move", running);
+      if (now.remaining[seat] === null) {  // a hidden stage's opponent: its time would count its tries
+        row.querySelector(".clock").textContent = "hidden";
+        continue;
+      }
+      const left = now.remaining[seat] - (running ? (performance.now() - since) / 1000 : 0);
       row.querySelector(".clock").textContent = clock(left);
     }
   }

@@ -189,7 +189,12 @@ class DarkGame:
         if PASS in true_moves:
             return (PASS,)
         p = truth.to_move
-        return tuple(m for m in self.base._plays(state.views[p], p) if m not in state.refused[p])
+        return self.tries_in_view(state.views[p], p, state.refused[p])
+
+    def tries_in_view(self, view: Cells, player: int, refused: frozenset[Move] | set[Move]) -> tuple[Move, ...]:
+        """The moves `player`'s rules allow on its `view`, less those `refused` to it, in the rules'
+        order: its tries (the ends are the truth's to judge, not the view's)."""
+        return tuple(m for m in self.base._plays(view, player) if m not in refused)
 
     def _settled(self, state: DarkState) -> DarkState:
         """`state`, with the board shown to the player to move if its view offers no untried move

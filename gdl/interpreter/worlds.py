@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..diagnostics import LudicaError
 from ..game import Move
@@ -118,14 +118,19 @@ def _ordered(game: DarkGame, state: DarkState, tries: list[Move], hints: dict[in
 
 
 def sample_world(game: DarkGame, history: tuple[Seen, ...], player: int, rng: random.Random,
-                 budget: int = DEFAULT_BUDGET, guided: bool = True) -> DarkState:
+                 budget: int = DEFAULT_BUDGET, guided: bool = True, between: Callable[[], None] | None = None
+                 ) -> DarkState:
     """A full position consistent with `history`, `player`'s history (DarkGame.history), with
     `player` to move: what a determinised search plays from. Every consistent world can be drawn.
     NoWorldFound if none is found within `budget` tries of search. `guided` False: the opponent's
-    tries in a uniform random order (slower; tests check with it that the search can reach every world)."""
+    tries in a uniform random order (slower; tests check with it that the search can reach every world).
+    `between` is called between restarts (every RESTART tries): the rules oracle stops a search there
+    whose asker has gone, by raising."""
     _check(history, player)
     left = budget
     while left > 0:  # a search that goes wrong early is searched again in another order (restarts)
+        if between is not None and left < budget:
+            between()
         attempt = min(RESTART, left)
         left -= attempt
         try:

@@ -103,6 +103,11 @@ class _Live:
             cells = [v for row in moment.seen[self.person] for v in row]
             state = np.array([*cells, *moment.state[len(cells):]], dtype=np.int32)
         print(gdl.render(self.game, state))
+        if self.person is not None and moment.seen is not None and moment.to_move is not None:
+            # a hidden stage: the opponent's clock would count its tries
+            mine = ("Black", "White")[self.person]
+            print(f"clock: {mine} {clock(moment.remaining[self.person])} (the opponent's is hidden)", flush=True)
+            return
         print(f"clocks: Black {clock(moment.remaining[0])}, White {clock(moment.remaining[1])}", flush=True)
 
 

@@ -9,11 +9,12 @@ itself (the board does not change; the player learns a cell). The try played has
 return over all the worlds drawn (Long, Sturtevant, Buro & Furtak, "Understanding the success of
 perfect information Monte Carlo sampling in game tree search", AAAI 2010). A world the search
 cannot find within its budget of tries (a long game on a large board) is replaced by the player's
-own view, played as if it were the truth, for the rest of the move; the budget halves when a search
-takes more than WORLD_SHARE of the move's time, and doubles when it takes far less.
+own view, played as if it were the truth, for the rest of the move; the budget is what WORLD_SHARE
+of the move's time buys at the cost of a try of search seen so far (the most seen).
 
-Time: per move, `(remaining - RESERVE) / (own moves left + SPARE)`, capped at MOVE_CAP seconds, as
-mcts.py plans it, checked after every batch. The analysis times the playouts to choose the batch, as mcts.py does
+Time: per turn, `(remaining - FLOOR) / (own turns left + SPARE)`, capped at MOVE_CAP seconds, as
+mcts.py plans it (a hidden stage's turns counted twice its moves: refused tries are turns too),
+checked after every batch; under FLOOR seconds left, a try is played at once. The analysis times the playouts to choose the batch, as mcts.py does
 (written out again: a built-in is one file, as an agent a participant submits is).
 """
 import random
@@ -23,11 +24,12 @@ import numpy as np
 
 MOVE_CAP = 2.0  # seconds, at most, on one move
 SPARE = 4  # moves' worth of clock kept back
-RESERVE = 0.05  # seconds never planned for
 BATCH_SECONDS = 0.002  # the target CPU cost of one try's batch of playouts in one world
 MAX_BATCH = 64
-WORLD_BUDGET = (50, 250, 5_000)  # tries of search for one world: least, first, most (adapted to its cost)
+WORLD_BUDGET = (20, 5_000)  # tries of search for one world: least, most (sized from its cost per try)
 WORLD_SHARE = 0.25  # of a move's time, at most, one world's search may take
+TRY_SECONDS = 0.0006  # a first guess of one try of a world's search (dark Hex 11x11's), then measured
+FLOOR = 0.1  # seconds left under which a try is played at once (a random one)
 TIMING_SECONDS = 0.3
 
 
@@ -41,24 +43,23 @@ def analyze(stage, api, clock):
         games += 4
     rate = games / max(time.process_time() - t0, 1e-6)
     batch = max(1, min(MAX_BATCH, int(rate * BATCH_SECONDS)))
-
-    world_budget = [WORLD_BUDGET[1]]
+    # a hidden stage has tries beyond its moves (refused ones): plan for twice as many turns
+    turns_per_ply = 1.0 if getattr(stage, "hidden", False) else 0.5
+    try_cost = [TRY_SECONDS]  # a world's search, per try of its budget: the most seen
 
     def world(state, seed, seconds):
-        """A world drawn, and whether to draw more this move (else the view stands in)."""
-        least, _, most = WORLD_BUDGET
+        """A world drawn within WORLD_SHARE of the move's time (its budget sized from the cost of a
+        try seen so far), and whether to draw more this move (else the view stands in)."""
+        least, most = WORLD_BUDGET
+        budget = max(least, min(most, int(WORLD_SHARE * seconds / try_cost[0])))
         t0 = time.process_time()
         try:
-            position = api.sample_world(state, seed, world_budget[0])
+            position = api.sample_world(state, seed, budget)
         except LookupError:
+            try_cost[0] = max(try_cost[0], (time.process_time() - t0) / budget)  # the whole budget was spent
             return state, False
         spent = time.process_time() - t0
-        if spent > WORLD_SHARE * seconds:
-            world_budget[0] = max(least, world_budget[0] // 2)
-            return position, False
-        if spent < WORLD_SHARE * seconds / 8:
-            world_budget[0] = min(most, world_budget[0] * 2)
-        return position, True
+        return position, spent < WORLD_SHARE * seconds
 
     def score(position, player, seed):
         if api.is_terminal(position):
@@ -68,17 +69,20 @@ def analyze(stage, api, clock):
     def strategy(state, legal_moves, clock):
         if len(legal_moves) == 1:
             return legal_moves[0]
+        if clock.remaining() < FLOOR:  # no time to think: any try beats a loss on time
+            return random.choice(legal_moves)
         started, seed = time.process_time(), random.getrandbits(30)
         player = api.to_move(state)
         plies_left = float(np.mean(api.playouts(state, batch, seed).lengths))
-        seconds = min(MOVE_CAP, max(0.0, clock.remaining() - RESERVE) / (plies_left / 2 + SPARE))
+        turns_left = plies_left * turns_per_ply
+        seconds = min(MOVE_CAP, max(0.0, clock.remaining() - FLOOR) / (turns_left + SPARE))
         deadline = started + seconds
         totals, counts = np.zeros(len(legal_moves)), np.zeros(len(legal_moves))
         searching = True  # for worlds; else the view stands in for them
         while True:
             seed += 1
             position = state
-            if searching:
+            if searching and time.process_time() < deadline:
                 position, searching = world(state, seed, seconds)
             allowed = set(api.legal_moves(position))
             stay = None  # the world's own score, for the tries it refuses (computed once)

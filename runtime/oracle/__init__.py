@@ -36,8 +36,9 @@ from __future__ import annotations
 
 from .client import OracleRules, Started, start, start_alone
 from .server import serve
-from .wire import (APPLY, APPLY_MOVE, DESCRIBED, EVALUATE, EVALUATED, FAILED, LOOK, MAX_REQUEST, OK, PLAYOUTS,
-                   REFUSED, REPLY, REQUEST, SPENT)
+from .wire import (APPLY, APPLY_MOVE, DESCRIBED, EVALUATE, EVALUATED, FAILED, LOOK, MAX_REQUEST, OBSERVE, OK,
+                   PLAYOUTS, REFUSED, REPLY, REQUEST, SPENT, WORLD)
 
 __all__ = ["OracleRules", "Started", "start", "start_alone", "serve", "APPLY", "APPLY_MOVE", "DESCRIBED", "EVALUATE",
-           "EVALUATED", "FAILED", "LOOK", "MAX_REQUEST", "OK", "PLAYOUTS", "REFUSED", "REPLY", "REQUEST", "SPENT"]
+           "EVALUATED", "FAILED", "LOOK", "MAX_REQUEST", "OBSERVE", "OK", "PLAYOUTS", "REFUSED", "REPLY", "REQUEST",
+           "SPENT", "WORLD"]

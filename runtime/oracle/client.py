@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...compiler import Playouts
+from ...compiler import Playouts, knowledge
 from ...compiler import codes as K
 from ...compiler.layout import ACTIONS, MoveTable, as_state, board_of, illegal_move, returns_of
 from ...gdl.diagnostics import IllegalMoveError
@@ -154,6 +154,9 @@ class OracleRules(Rules):
                                "game process), not in processes the agent starts: use threads, or api.playouts")
         if not -1 << 63 <= a < 1 << 63 or not -1 << 63 <= b < 1 << 63:
             raise OverflowError("Python int too large to convert to C long")
+        if len(payload) > wire.MAX_REQUEST:  # the oracle would hang up: refused as the API refuses it
+            raise ValueError(f"not a state: {len(payload) // 4:,} values, more than any state of this game "
+                             f"(an information state holds at most {knowledge.MAX_LENGTH:,})")
         with self._lock:
             try:
                 self._channel.sendall(REQUEST.pack(op, len(payload), a, b) + payload)

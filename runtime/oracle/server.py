@@ -18,7 +18,7 @@ from ...compiler import codes as K
 from ...compiler.jit import cache_use
 from ...gdl.diagnostics import LudicaError
 from .. import limits, metrics, protocol
-from ..api import compiled, rules_api, seat
+from ..api import DarkRulesApi, compiled, rules_api, seat
 from . import wire
 from .wire import (APPLY, APPLY_MOVE, EVALUATE, EVALUATED, FAILED, LOOK, MAX_REQUEST, OBSERVE, OK, PLAYOUTS, REPLY,
                    REQUEST, SPENT, WORLD)
@@ -68,7 +68,13 @@ class _Answers:
         if op == OBSERVE:
             return np.ascontiguousarray(self.api.observe(given), dtype=np.int32).tobytes()
         if op == WORLD:
-            return self.api.sample_world(given, a, b).tobytes()
+            def between() -> None:  # between the search's restarts: stop if its asker has gone
+                if gone():
+                    raise _Abandoned
+
+            api = self.api
+            world = api.world(given, a, b, between) if isinstance(api, DarkRulesApi) else api.sample_world(given, a, b)
+            return world.tobytes()
         raise ValueError(f"no request {op}")
 
     def _playouts(self, state: np.ndarray, n: int, seed: int, gone) -> Playouts:

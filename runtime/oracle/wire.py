@@ -17,7 +17,7 @@ import struct
 
 import numpy as np
 
-from ...compiler import Playouts
+from ...compiler import Playouts, knowledge
 from ...gdl.diagnostics import IllegalMoveError
 
 REQUEST = struct.Struct("<B3xIqq")
@@ -27,7 +27,8 @@ EVALUATED = struct.Struct("<4q")
 SPENT = struct.Struct("<d")  # the oracle's CPU seconds, in memory shared with the agent's processes
 LOOK, APPLY, APPLY_MOVE, EVALUATE, PLAYOUTS, OBSERVE, WORLD = range(1, 8)
 OK, REFUSED, FAILED, ILLEGAL = 0, 1, 2, 3  # REFUSED: a ValueError; FAILED: another ("Name: message")
-MAX_REQUEST = 1 << 20  # bytes of a request's payload: a state is a few hundred
+MAX_REQUEST = 1 << 20  # bytes of a request's payload: a state is a few hundred, an information state more
+assert 4 * knowledge.MAX_LENGTH < MAX_REQUEST  # an information state the API reads, the oracle takes
 _ERRORS: dict[str, type[Exception]] = {e.__name__: e for e in (OverflowError, MemoryError, TypeError, IndexError,
                                                                  LookupError)}
 _ERRORS["NoWorldFound"] = LookupError  # sample_world's: no world within the budget
