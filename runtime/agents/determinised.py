@@ -1,36 +1,42 @@
-"""Determinised Monte-Carlo: for hidden information, search the worlds you cannot tell apart.
+"""Determinised search: for hidden information, search the worlds you cannot tell apart.
 
 Each iteration draws a world, a true position consistent with all this player has seen
 (`api.sample_world`: on a stage with hidden information it searches the games that would have
 told the player exactly what it was told; on a perfect-information stage it is the position
-itself), and scores every try in it by a batch of random games played inside the kernel: a try
-the world allows, from the position it leads to; a try the world would refuse, from the world
-itself (the board does not change; the player learns a cell). The try played has the best mean
-return over all the worlds drawn (Long, Sturtevant, Buro & Furtak, "Understanding the success of
-perfect information Monte Carlo sampling in game tree search", AAAI 2010). A world the search
-cannot find within its budget of tries (a long game on a large board) is replaced by the player's
-own view, played as if it were the truth, for the rest of the move; the budget is what WORLD_SHARE
-of the move's time buys at the cost of a try of search seen so far (the most seen).
+itself), and grows mcts.py's UCT tree on it for a slice of the move's time (WORLDS_PER_MOVE
+slices). Each try gathers, over the worlds, the returns and visits of its edge at the root; a try a
+world would refuse (the board does not change; the player learns a cell) scores there the world's
+own random games, as much as a batch. The try played has the best mean return over all the worlds
+(determinised UCT: Long, Sturtevant, Buro & Furtak, "Understanding the success of perfect
+information Monte Carlo sampling in game tree search", AAAI 2010; Cowling, Powley & Whitehouse,
+"Information Set Monte Carlo Tree Search", 2012, for what it leaves out: strategy fusion). A world
+the search cannot find within its budget of tries (a long game on a large board) is replaced by the
+player's own view, played as if it were the truth, for the rest of the move; the budget is what
+WORLD_SHARE of the move's time buys at the cost of a try of search seen so far (the most seen).
 
 Time: per turn, `(remaining - FLOOR) / (own turns left + SPARE)`, capped at MOVE_CAP seconds, as
 mcts.py plans it (a hidden stage's turns counted twice its moves: refused tries are turns too),
-checked after every batch; under FLOOR seconds left, a try is played at once. The analysis times the playouts to choose the batch, as mcts.py does
-(written out again: a built-in is one file, as an agent a participant submits is).
+checked after every world's tree; under FLOOR seconds left, a try is played at once. The analysis
+times the playouts to choose the batch, as mcts.py does. The tree search is mcts.py's, imported
+(ludica's package is in every sandbox).
 """
 import random
 import time
 
 import numpy as np
 
+from ludica.runtime.agents import mcts as uct  # its tree search, run on each world
+
 MOVE_CAP = 2.0  # seconds, at most, on one move
 SPARE = 4  # moves' worth of clock kept back
-BATCH_SECONDS = 0.002  # the target CPU cost of one try's batch of playouts in one world
+BATCH_SECONDS = 0.001  # the target CPU cost of one leaf's batch of playouts (as mcts.py's)
 MAX_BATCH = 64
 WORLD_BUDGET = (20, 5_000)  # tries of search for one world: least, most (sized from its cost per try)
 WORLD_SHARE = 0.25  # of a move's time, at most, one world's search may take
 TRY_SECONDS = 0.0006  # a first guess of one try of a world's search (dark Hex 11x11's), then measured
 FLOOR = 0.1  # seconds left under which a try is played at once (a random one)
 TIMING_SECONDS = 0.3
+WORLDS_PER_MOVE = 4  # a move's time is shared among this many worlds' trees
 
 
 def analyze(stage, api, clock):
@@ -77,26 +83,31 @@ def analyze(stage, api, clock):
         turns_left = plies_left * turns_per_ply
         seconds = min(MOVE_CAP, max(0.0, clock.remaining() - FLOOR) / (turns_left + SPARE))
         deadline = started + seconds
+        slice_ = seconds / WORLDS_PER_MOVE
         totals, counts = np.zeros(len(legal_moves)), np.zeros(len(legal_moves))
         searching = True  # for worlds; else the view stands in for them
         while True:
             seed += 1
             position = state
-            if searching and time.process_time() < deadline:
+            if searching:
                 position, searching = world(state, seed, seconds)
-            allowed = set(api.legal_moves(position))
+            # a tree of this world, for a slice of the move's time (mcts.py's search)
+            root = uct.Node(api, position)
+            uct.search(api, root, batch, min(deadline, time.process_time() + slice_), seed)
+            index = {move: j for j, move in enumerate(root.moves)}
             stay = None  # the world's own score, for the tries it refuses (computed once)
-            for i in np.argsort(counts, kind="stable"):  # the least scored first, if time runs out
-                seed += 1
-                move = legal_moves[i]
-                if move in allowed:
-                    totals[i] += score(api.apply(position, move)[0], player, seed)
+            for i, move in enumerate(legal_moves):
+                j = index.get(move)
+                if j is not None:
+                    totals[i] += root.w[j]
+                    counts[i] += root.n[j]
                 else:
+                    seed += 1
                     stay = score(position, player, seed) if stay is None else stay
                     totals[i] += stay
-                counts[i] += 1
-                if time.process_time() >= deadline:
-                    means = np.where(counts > 0, totals / np.maximum(counts, 1), -np.inf)
-                    return legal_moves[int(np.argmax(means))]
+                    counts[i] += batch
+            if time.process_time() >= deadline:
+                means = np.where(counts > 0, totals / np.maximum(counts, 1), -np.inf)
+                return legal_moves[int(np.argmax(means))]
 
     return strategy
