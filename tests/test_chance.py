@@ -201,3 +201,12 @@ def test_a_cell_blocked_in_the_position_is_blocked_to_both_engines(name):
 def test_lines_are_read_in_the_order_they_are_drawn():
     stage = gdl.loads(DEALT)
     assert chance.lines(stage) == ((1, 2, (0, 1, 2, 4, 5, 6)), (2, 1, (0, 1, 2, 4, 5, 6)))
+
+
+def test_ludica_show_says_a_random_start_is_one_of_many(capsys):
+    from ludica.cli import main
+
+    assert main(["show", "othello-random-setup"]) == 0
+    assert "a start drawn at random for every game; this one is game 0 of seed 0's:" in capsys.readouterr().out
+    assert main(["show", "standard-8x8"]) == 0
+    assert "drawn at random" not in capsys.readouterr().out

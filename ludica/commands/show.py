@@ -29,6 +29,8 @@ def run(args) -> int:
     state = game.initial_state()
     print(_describe(stage))
     print(f"description length: {gdl.description_length(stage):.1f} bits")
+    if stage.chance:
+        print("a start drawn at random for every game; this one is game 0 of seed 0's:")
     print(gdl.render(game, state))
     mover = stage.player_names[game.to_move(state)]
     moves = game.legal_moves(state)
