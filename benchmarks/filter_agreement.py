@@ -106,7 +106,7 @@ def candidates(seed: int, fresh: int, variants: int, f: screen.Filters):
     found = 0
     number = 0
     while found < fresh:
-        drawn = prior.draw(generator(seed, number), prior.Limits(), players=("black", "white"))
+        drawn = prior.draw(generator(seed, number), prior.Limits(hidden=False), players=("black", "white"))  # as drawn then
         if drawn.rejected is None:
             later = reaches_policies(drawn.stage, f)
             if later is not None:

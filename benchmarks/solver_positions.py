@@ -19,6 +19,7 @@ from ludica.sampler.prior import generator
 # Fresh stages of issue 20: the three 9-cell toys of seed 1's set, and a 4x4 stage of seed 2 just
 # above the bound (170,446 positions, every first move lost).
 FRESH = ((1, 5235), (1, 39090), (1, 32498), (2, 14068))
+LIMITS = prior.Limits(hidden=False)  # the prior as issue 20 drew them: before stages hid information
 BUNDLED = ("tic-tac-toe", "misere-tic-tac-toe")
 
 
@@ -41,7 +42,7 @@ def listing(game) -> int:
 
 def main() -> int:
     games = [(name, gdl.load(stages.path(name))) for name in BUNDLED]
-    games += [(f"fresh {seed}/{n}", prior.draw(generator(seed, n), prior.Limits(), players=("black", "white")).stage)
+    games += [(f"fresh {seed}/{n}", prior.draw(generator(seed, n), LIMITS, players=("black", "white")).stage)
               for seed, n in FRESH]
     for name, stage in games:
         game = compiler.compile(stage)

@@ -291,5 +291,4 @@ def test_a_person_plays_phantom_tic_tac_toe_at_ludica_play_seeing_only_their_vie
         for row, line in enumerate(board.splitlines(), 1):
             for col, mark in zip("abc", line.split()[1:]):
                 assert mark != "O" or f"{col}{row}" in refused, (board, refused)
-    assert refused or "O" not in during
     assert during.count("clocks:") == 1 and "(the opponent's is hidden)" in during  # both: once over

@@ -263,7 +263,7 @@ def test_no_fresh_stage_the_sampler_draws_exceeds_its_bound():
     for number in range(2000):  # nearly every draw of the whole language breaks a static check
         drawn = prior.draw(prior.generator(5, number), prior.Limits(max_cells=64))
         if drawn.rejected is None:
-            game = compiler.compile(drawn.stage)
+            game = compiler.compile(drawn.stage.without_information())  # a hidden stage: its true game's bound
             if game.info.max_length is not None:
                 never_longer(game, 20, number)
                 bounded += 1

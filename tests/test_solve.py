@@ -177,7 +177,7 @@ def test_issue_20s_toys_have_the_positions_a_listing_through_the_api_finds(monke
     import solver_positions
 
     for seed, number in solver_positions.FRESH[:3]:
-        s = prior.draw(generator(seed, number), prior.Limits(), players=("black", "white")).stage
+        s = prior.draw(generator(seed, number), solver_positions.LIMITS, players=("black", "white")).stage
         game = compiler.compile(s)
         found = game.solve(100_000)
         assert found.solved and len(set(found.choices)) == 1, (number, found)
