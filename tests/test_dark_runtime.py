@@ -258,7 +258,7 @@ def test_the_referee_plays_tries_and_refuses_by_the_rule():
             s.analyze(5.0)
         refusals = 0
         for seed in range(12):
-            record = play_game(game, seats, seed=seed, game_time=10.0)
+            record = play_game(game, seats, seed=seed, game_time=10.0, seat_seeds=(seed, seed + 100))
             for k, ply in enumerate(record.plies):
                 if "refused" in ply.note:
                     refusals += 1
@@ -276,11 +276,11 @@ def test_determinised_beats_random_on_phantom_tic_tac_toe():
     rnd = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
     det.analyze(2.0), rnd.analyze(1.0)
     points = 0.0
-    for g in range(8):
+    for g in range(20):  # it scores about 0.9 (benchmarks/dark_agents.py): 13 of 20 leaves a wide margin
         seats = (det, rnd) if g % 2 == 0 else (rnd, det)
-        record = play_game(game, seats, seed=g, game_time=2.0)
+        record = play_game(game, seats, seed=g, game_time=1.0, seat_seeds=(2 * g, 2 * g + 1))
         points += 0.5 if record.winner is None else float(seats[record.winner] is det)
-    assert points >= 6, points
+    assert points >= 13, points
 
 
 def _tournament(out: Path, agents: list, **options) -> tuple[list[dict], list[dict]]:
@@ -339,7 +339,8 @@ def test_the_play_page_sends_a_person_their_view_and_not_the_opponents_tries():
             if len(page.moments) > sent:
                 views.append(moment.seen[0] if moment.to_move is not None else None)
 
-        record = play_game(game, (rnd, rnd), seed=seed, game_time=10.0, names=("person", "random"), on_ply=watch)
+        record = play_game(game, (rnd, rnd), seed=seed, game_time=10.0, names=("person", "random"), on_ply=watch,
+                           seat_seeds=(seed, seed + 100))
         hidden_refusals += sum(1 for k, p in enumerate(record.plies) if p.player == 1 and "refused" in p.note
                                and k + 1 < len(record.plies) and record.plies[k + 1].player == 1)
         for shown in page.moments[:-1]:  # the last: the game is over, the truth is shown
