@@ -43,7 +43,7 @@ class CompiledDarkGame:
         self.reference = DarkGame(stage)  # the referee's steps
         self.name, self.players = stage.name, self.truth.players
         self.rows, self.cols, self.n_cells = self.truth.rows, self.truth.cols, self.truth.n_cells
-        self.announced = len(stage.announce)  # the planes of announcements an observation has
+        self.announced = tuple(type(a) for a in stage.announce)  # an observation's announcement planes, in order
         self._information = information(stage)
         program = self.truth.program
         size = int(program.game[K.G_CELLS])

@@ -693,7 +693,19 @@ class TurnCount(Announcement, Node):
                                 "whether it was refused.")
 
 
-ANNOUNCEMENTS: tuple[type[Announcement], ...] = (TurnCount,)
+@dataclass(frozen=True)
+class AnnouncedRefusals(Announcement, Node):
+    """`announce refusals`: both players are told of every refused try, and whose it was (not which
+    move); with it, every try a player is told of comes with its fate."""
+
+    keyword: ClassVar[str] = "refusals"
+    rule: ClassVar[str] = "announce_refusals"
+    sentence: ClassVar[str] = ("After every refused try, both players are told that a try was refused and whose "
+                                "it was, not which move it was; a try a player is told of comes with whether it "
+                                "was refused.")
+
+
+ANNOUNCEMENTS: tuple[type[Announcement], ...] = (TurnCount, AnnouncedRefusals)
 
 # --- ends ----------------------------------------------------------------------------------------
 

@@ -59,7 +59,7 @@ before any cell is read):
 |               | if hidden: what: opponent-pieces                  | 1        | 0                  |
 | `refused`     | if hidden: retry, lose-turn                       | 2        | 1                  |
 | `announce`    | if hidden: number of announcements A ≥ 0          | γ        | γ(A + 1)           |
-|               | each: turn-count                                  | 1        | 0                  |
+|               | each: turn-count, refusals                        | 2        | 1                  |
 | chance        | a start drawn at random or not (every stage pays) | 2        | 1                  |
 | `blocked random` | if drawn: number of lines R ≥ 0                | γ        | γ(R + 1)           |
 |               | each: how many n ≥ 1, then its cell items L ≥ 1   | γ, γ     | γ(n) + γ(L) + items |

@@ -20,7 +20,7 @@ from ..compiler import CompiledDarkGame, CompiledGame, PlayedGame, Playouts
 from ..compiler import codes as K
 from ..compiler import knowledge
 from ..compiler.layout import as_state
-from ..gdl.interpreter.information import Tried, observation
+from ..gdl.interpreter.information import announced, observation
 from ..gdl.interpreter.worlds import sample_world
 from ..gdl.game import Move
 from . import metrics
@@ -303,9 +303,8 @@ class DarkRulesApi(RulesApi):
         if not knowledge.is_information(state, self._size):
             return super().observe(state)
         _, history = knowledge.decode(state, self._size, self._cols)
-        told = sum(isinstance(entry, Tried) for entry in history)
         view = tuple(state[: self._size].tolist())
-        return observation(view, self._rows, self._cols, [told] * self._announced)
+        return observation(view, self._rows, self._cols, announced(self._announced, history))
 
     def sample_world(self, state: np.ndarray, seed: int = 0, budget: int = 20_000) -> np.ndarray:
         return self.world(state, seed, budget)

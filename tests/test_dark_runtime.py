@@ -395,3 +395,17 @@ def test_an_information_states_tries_ignore_the_views_ends():
             assert api.legal_moves(game.information(state, p)) == game.legal_moves(state)
             checked += 1
     assert checked > 200
+
+
+def test_the_apis_observation_holds_each_announcement_as_the_reference_does():
+    stage = gdl.loads(stages.path("phantom-tic-tac-toe").read_text() + "announce turn-count\nannounce refusals\n")
+    game = compiler.playable(stage)
+    api = rules_api(game)
+    refused_planes = 0
+    for seed in range(10):
+        for state in random_states(game, seed):
+            for p in (0, 1):
+                planes = api.observe(game.information(state, p))
+                assert planes.shape == (6, 3, 3) and np.array_equal(planes, game.reference.observe(state, p))
+                refused_planes += planes[5].max() > 0
+    assert refused_planes > 0

@@ -90,6 +90,20 @@ def test_announce_turn_count_tells_each_player_of_the_others_tries():
     assert phantom().observe(state, 0).shape == (4, 3, 3)
 
 
+def test_announce_refusals_tells_each_player_of_the_others_refused_tries_with_their_fate():
+    """x b2, o b2 (refused), o a1: x is told o had a try refused (not which), then nothing of o's a1;
+    with turn-count too, x is told of both of o's tries, each with its fate. The plane counts them."""
+    base = PHANTOM.format(refused="retry")
+    game = gdl.reference(gdl.loads(base + "announce refusals\n"))
+    state = play(game, "b2", "b2", "a1")
+    assert game.history(state, 0) == (Tried(0, Move.parse("b2"), False, ((4, 1),)), Tried(1, None, True, ()))
+    assert game.observe(state, 0)[4].max() == 1 and game.observe(state, 1)[4].max() == 1
+    both = gdl.reference(gdl.loads(base + "announce turn-count\nannounce refusals\n"))
+    state = play(both, "b2", "b2", "a1")
+    assert both.history(state, 0)[1:] == (Tried(1, None, True, ()), Tried(1, None, False, ()))
+    assert [both.observe(state, 0)[k].max() for k in (4, 5)] == [3, 1]
+
+
 def test_ends_are_judged_on_the_truth_and_returns_are_the_bases():
     game = phantom()
     # x: a1 b1 c1 (o's tries elsewhere, never refused): x wins although o never saw a piece of x

@@ -16,8 +16,10 @@ PHANTOM = ('game "Phantom tic-tac-toe"\nboard square 3\nplayers x o\nmove place 
            'end board-full: draw\nhidden opponent-pieces\nrefused {refused}\n')
 
 
-def game_of(refused: str, announce: bool) -> DarkGame:
-    game = gdl.reference(gdl.loads(PHANTOM.format(refused=refused) + ("announce turn-count\n" if announce else "")))
+def game_of(refused: str, announce: bool | str) -> DarkGame:
+    """Phantom tic-tac-toe; `announce`: True (turn-count), or the announcement lines' words."""
+    words = ("turn-count",) if announce is True else tuple(announce.split()) if announce else ()
+    game = gdl.reference(gdl.loads(PHANTOM.format(refused=refused) + "".join(f"announce {w}\n" for w in words)))
     assert isinstance(game, DarkGame)
     return game
 
@@ -41,7 +43,8 @@ def random_play(game: DarkGame, tries: int, seed: int):
 
 
 @pytest.mark.parametrize("refused", ["retry", "lose-turn"])
-@pytest.mark.parametrize("announce", [False, True], ids=["reveal-nothing", "turn-count"])
+@pytest.mark.parametrize("announce", [False, True, "refusals", "turn-count refusals"],
+                         ids=["reveal-nothing", "turn-count", "refusals", "turn-count-refusals"])
 def test_the_worlds_are_exactly_the_positions_the_player_cannot_tell_apart(refused, announce):
     game = game_of(refused, announce)
     everything = reachable(game, 4)

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..ast import LoseTurn, OpponentPieces, Retry, Stage, TurnCount
+from ..ast import AnnouncedRefusals, LoseTurn, OpponentPieces, Retry, Stage, TurnCount
 from ..game import PASS, Move
 from .game import _CACHE_SIZE, Outcome, ReferenceGame, State
 from .moves import EMPTY, piece
@@ -137,10 +137,38 @@ def _told_turn_count(viewer: int, tried: Try) -> bool:
     return True
 
 
+def _told_refusals(viewer: int, tried: Try) -> bool:
+    """`announce refusals`: the other player learns of a refused try, and whose it was."""
+    return tried.refused
+
+
 # Whether an announcement tells a player of its opponent's try.
 _ANNOUNCEMENTS: dict[type, Callable[[int, Try], bool]] = {
     TurnCount: _told_turn_count,
+    AnnouncedRefusals: _told_refusals,
 }
+
+
+def _tries_told(history: tuple[Seen, ...]) -> int:
+    """`turn-count`'s plane: the tries a player was told of, its own included."""
+    return sum(isinstance(e, Tried) for e in history)
+
+
+def _refusals_told(history: tuple[Seen, ...]) -> int:
+    """`refusals`' plane: the refused tries a player knows of, its own included."""
+    return sum(isinstance(e, Tried) and e.refused is True for e in history)
+
+
+# The value of an announcement's observation plane, from what a player knows.
+_PLANES: dict[type, Callable[[tuple[Seen, ...]], int]] = {
+    TurnCount: _tries_told,
+    AnnouncedRefusals: _refusals_told,
+}
+
+
+def announced(kinds: tuple[type, ...], history: tuple[Seen, ...]) -> list[int]:
+    """The values of a player's announcement planes (observation), in the stage's order of `kinds`."""
+    return [_PLANES[kind](history) for kind in kinds]
 
 
 def _seeing(view: Cells, sight: Sight) -> Cells:
@@ -173,6 +201,7 @@ class DarkGame:
         self._view_after = _VIEWS[type(stage.hidden)]
         self._after_refusal = _REFUSALS[type(stage.refused)]
         self._announced = [_ANNOUNCEMENTS[type(a)] for a in stage.announce]
+        self._fates_told = any(isinstance(a, AnnouncedRefusals) for a in stage.announce)
         self._tries = lru_cache(maxsize=_CACHE_SIZE)(self._compute_tries)
         truth = self.base.initial_state()
         self._initial = self._settled(DarkState(truth, (truth.cells, truth.cells)))
@@ -297,13 +326,14 @@ class DarkGame:
             elif event.player == player:
                 out.append(Tried(player, event.move, event.refused, event.seen[player]))
             elif event.seen[player] or any(told(player, event) for told in self._announced):
-                out.append(Tried(event.player, None, None, event.seen[player]))
+                fate = event.refused if self._fates_told else None  # `announce refusals`: told with its fate
+                out.append(Tried(event.player, None, fate, event.seen[player]))
         return tuple(out)
 
     def observe(self, state: DarkState, player: int) -> np.ndarray:
         """`player`'s observation (`observation`: planes of its view and of what it was told)."""
-        told = len([e for e in self.history(state, player) if isinstance(e, Tried)])
-        return observation(state.views[player], self.rows, self.cols, [told] * len(self.stage.announce))
+        kinds = tuple(type(a) for a in self.stage.announce)
+        return observation(state.views[player], self.rows, self.cols, announced(kinds, self.history(state, player)))
 
 
 def observation(view: Cells, rows: int, cols: int, announced: list[int]) -> np.ndarray:
