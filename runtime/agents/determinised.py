@@ -17,8 +17,8 @@ WORLD_SHARE of the move's time buys at the cost of a try of search seen so far (
 Time: per turn, `(remaining - FLOOR) / (own turns left + SPARE)`, capped at MOVE_CAP seconds, as
 mcts.py plans it (a hidden stage's turns counted twice its moves: refused tries are turns too),
 checked after every world's tree; under FLOOR seconds left, a try is played at once. The analysis
-times the playouts to choose the batch, as mcts.py does. The tree search is mcts.py's, imported
-(ludica's package is in every sandbox).
+times the playouts to choose the batch, and the tree search is mcts.py's, both imported (ludica's
+package is in every sandbox).
 """
 import random
 import time
@@ -40,15 +40,7 @@ WORLDS_PER_MOVE = 4  # a move's time is shared among this many worlds' trees
 
 
 def analyze(stage, api, clock):
-    start = stage.initial_state
-    api.playouts(start, 1, 0)  # compiled before it is timed
-    timing = min(TIMING_SECONDS, 0.05 * clock.remaining())
-    t0, games = time.process_time(), 0
-    while time.process_time() - t0 < timing or games < 4:
-        api.playouts(start, 4, games)
-        games += 4
-    rate = games / max(time.process_time() - t0, 1e-6)
-    batch = max(1, min(MAX_BATCH, int(rate * BATCH_SECONDS)))
+    batch = uct.leaf_batch(api, stage.initial_state, clock, BATCH_SECONDS, MAX_BATCH, TIMING_SECONDS)
     # a hidden stage has tries beyond its moves (refused ones): plan for twice as many turns
     turns_per_ply = 1.0 if getattr(stage, "hidden", False) else 0.5
     try_cost = [TRY_SECONDS]  # a world's search, per try of its budget: the most seen

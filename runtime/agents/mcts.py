@@ -93,16 +93,21 @@ def find(root, state, depth=2):
     return None
 
 
-def analyze(stage, api, clock):
-    start = stage.initial_state
+def leaf_batch(api, start, clock, leaf_seconds, max_batch, timing_seconds):
+    """The random games a leaf can afford: playouts from `start` timed for at most `timing_seconds`
+    (or 5% of the clock), as many as `leaf_seconds` buys, 1 to `max_batch`."""
     api.playouts(start, 1, 0)  # compiled before it is timed
-    timing = min(TIMING_SECONDS, 0.05 * clock.remaining())
+    timing = min(timing_seconds, 0.05 * clock.remaining())
     t0, games = time.process_time(), 0
     while time.process_time() - t0 < timing or games < 4:
         api.playouts(start, 4, games)
         games += 4
     rate = games / max(time.process_time() - t0, 1e-6)
-    batch = max(1, min(MAX_BATCH, int(rate * LEAF_SECONDS)))
+    return max(1, min(max_batch, int(rate * leaf_seconds)))
+
+
+def analyze(stage, api, clock):
+    batch = leaf_batch(api, stage.initial_state, clock, LEAF_SECONDS, MAX_BATCH, TIMING_SECONDS)
     kept: dict[str, Node | None] = {"root": None}
 
     def strategy(state, legal_moves, clock):
