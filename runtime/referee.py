@@ -193,6 +193,19 @@ class Moment:
         """The ply just played (None at the start)."""
         return self.record.plies[self.ply - 1] if self.ply else None
 
+    def view_cells(self, viewer: int) -> list[int]:
+        """A hidden game's board as `viewer` sees it now, row-major (a person's view, for a page)."""
+        assert self.seen is not None
+        return [v for row in self.seen[viewer] for v in row]
+
+    def tells_nothing_to(self, viewer: int, known_before: int | None) -> bool:
+        """Whether a hidden game's moment is an opponent's try that told `viewer` nothing: it leaves
+        the opponent to move and `viewer` knows of no more tries than before (`known_before`). Shown
+        to a person, even as "a try", it would count the opponent's refusals."""
+        ply = self.last
+        return (self.known is not None and ply is not None and ply.player != viewer
+                and self.to_move == ply.player and self.known[viewer] == known_before)
+
 
 Watcher = Callable[[Moment], None]
 

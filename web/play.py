@@ -138,7 +138,7 @@ class PlayGame:
         if viewer is None:
             spec = board_spec(truth, moment.state)
         else:
-            spec = board_spec(truth, np.array([v for row in moment.seen[viewer] for v in row], dtype=np.int32))
+            spec = board_spec(truth, np.array(moment.view_cells(viewer), dtype=np.int32))
         # a person to move, asked for it (a forced pass is played for them, unasked)
         people = moment.to_move is not None and moment.to_move in self.sources and list(moment.legal) != ["pass"]
         hidden_try = viewer is not None and ply is not None and ply.player != viewer
@@ -148,7 +148,7 @@ class PlayGame:
         # a person on a hidden stage is told the tries they know of, not how many the opponent made:
         # an opponent's try that leaves the opponent to move and tells the person nothing is not sent
         count = moment.ply if viewer is None or moment.known is None else moment.known[viewer]
-        if hidden_try and moment.to_move != viewer and self.moments and self.moments[-1]["ply"] == count:
+        if viewer is not None and moment.tells_nothing_to(viewer, self.moments[-1]["ply"] if self.moments else None):
             return
         # nor the opponent's clock: the time its tries took would count them
         remaining = [r if viewer is None or seat == viewer else None for seat, r in enumerate(moment.remaining)]

@@ -92,15 +92,14 @@ class _Live:
             played = "passes" if ply.move == "pass" else f"plays {ply.move}{took} ({ply.seconds:.2f} s)"
             if self.person is not None and ply.player != self.person:
                 # which, and its fate, the person was not told; nor of a retry that told them nothing
-                known = moment.known[self.person] if moment.known else None
-                if moment.to_move == ply.player and known == self.known:
+                if moment.tells_nothing_to(self.person, self.known):
                     return
                 played, note = "tries a move", ""
             self.known = moment.known[self.person] if self.person is not None and moment.known else None
             print(inert(f"\n{who} {played}{note}"))
         state = moment.state
         if self.person is not None and moment.seen is not None and moment.to_move is not None:  # (over: the truth)
-            cells = [v for row in moment.seen[self.person] for v in row]
+            cells = moment.view_cells(self.person)
             state = np.array([*cells, *moment.state[len(cells):]], dtype=np.int32)
         print(gdl.render(self.game, state))
         if self.person is not None and moment.seen is not None and moment.to_move is not None:
