@@ -244,8 +244,6 @@ class DarkRulesApi(RulesApi):
         state = as_state(state)
         return knowledge.position(state, self._size) if knowledge.is_information(state, self._size) else state
 
-    _at = position_of
-
     def refused_now(self, state: np.ndarray) -> set[Move]:
         """The moves refused to the player of an information state since its last played try (not of
         the Rules protocol: the model's prompt tells them)."""
@@ -275,28 +273,28 @@ class DarkRulesApi(RulesApi):
         return self._game.legal_actions(state)
 
     def apply(self, state: np.ndarray, move: Move | str) -> tuple[np.ndarray, int]:
-        return super().apply(self._at(state), move)
+        return super().apply(self.position_of(state), move)
 
     def apply_action(self, state: np.ndarray, action: int) -> tuple[np.ndarray, int]:
-        return super().apply_action(self._at(state), action)
+        return super().apply_action(self.position_of(state), action)
 
     def to_move(self, state: np.ndarray) -> int:
-        return super().to_move(self._at(state))
+        return super().to_move(self.position_of(state))
 
     def is_terminal(self, state: np.ndarray) -> bool:
-        return super().is_terminal(self._at(state))
+        return super().is_terminal(self.position_of(state))
 
     def returns(self, state: np.ndarray) -> tuple[float, float]:
-        return super().returns(self._at(state))
+        return super().returns(self.position_of(state))
 
     def board(self, state: np.ndarray) -> np.ndarray:
-        return super().board(self._at(state))
+        return super().board(self.position_of(state))
 
     def evaluate(self, state: np.ndarray, player: int) -> dict[str, float]:
-        return super().evaluate(self._at(state), player)
+        return super().evaluate(self.position_of(state), player)
 
     def playouts(self, state: np.ndarray | None, n: int, seed: int = 0) -> Playouts:
-        return super().playouts(None if state is None else self._at(state), n, seed)
+        return super().playouts(None if state is None else self.position_of(state), n, seed)
 
     def observe(self, state: np.ndarray) -> np.ndarray:
         state = as_state(state)

@@ -31,8 +31,9 @@ def _boards(game, state) -> list[str]:
 
 
 def _refused(game, state) -> bool:
-    tries = [e for e in getattr(state, "record", ()) if hasattr(e, "refused")]
-    return bool(tries) and tries[-1].refused
+    """Whether the last try was refused (hidden information: the game says; else no move is)."""
+    refused = getattr(game, "refused", None)
+    return refused is not None and refused(state)
 
 
 def record(game, header: str, choose: Callable) -> str:
