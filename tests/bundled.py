@@ -14,3 +14,11 @@ def _hidden(path: Path) -> bool:
 ALL = {p.stem: p for p in stages.bundled()}
 PERFECT = {name: p for name, p in ALL.items() if not _hidden(p)}
 HIDDEN = {name: p for name, p in ALL.items() if _hidden(p)}
+
+
+def dark_text(name: str, refused: str = "retry", announce: tuple[str, ...] = ()) -> str:
+    """A bundled hidden stage's text with its refusal set to `refused` (retry or lose-turn) and the
+    announcement lines `announce` added: the variants the tests of hidden information play."""
+    text = ALL[name].read_text(encoding="utf-8")
+    assert "refused retry\n" in text and name in HIDDEN
+    return text.replace("refused retry\n", f"refused {refused}\n") + "".join(f"announce {a}\n" for a in announce)

@@ -15,12 +15,9 @@ from ludica import compiler, gdl
 from ludica.gdl import ast as A
 from ludica.gdl.checks import check_stage
 from ludica.sampler import cost
+from bundled import dark_text
 from strategies import placement_stages, playable_stages
 
-PHANTOM = ('game "Phantom tic-tac-toe"\nboard square 3\nplayers x o\nmove place empty\nend line 3: mover wins\n'
-           'end board-full: draw\nhidden opponent-pieces\nrefused {refused}\n')
-DARK_HEX = ('game "Dark Hex"\nboard hex {size}\nplayers red blue\nmove place empty\n'
-            'end connect top-bottom left-right: mover wins\nhidden opponent-pieces\nrefused {refused}\n')
 
 
 def reference_games(stage: A.Stage, n: int, seed: int, max_tries: int) -> list[tuple[int, int | None]]:
@@ -43,8 +40,8 @@ def kernel_games(stage: A.Stage, n: int, seed: int, max_tries: int, threads: int
     return [(int(length), "cut" if c else w) for length, w, c in zip(p.lengths, winners, cut)]
 
 
-@pytest.mark.parametrize("text", [PHANTOM.format(refused=r) for r in ("retry", "lose-turn")]
-                         + [DARK_HEX.format(size=s, refused=r) for s in (3, 5) for r in ("retry", "lose-turn")],
+@pytest.mark.parametrize("text", [dark_text("phantom-tic-tac-toe", r) for r in ("retry", "lose-turn")]
+                         + [dark_text(f"dark-hex-{s}", r) for s in (3, 5) for r in ("retry", "lose-turn")],
                          ids=["phantom-retry", "phantom-lose-turn", "hex3-retry", "hex3-lose-turn", "hex5-retry",
                               "hex5-lose-turn"])
 def test_the_kernels_play_the_references_dark_games(text):
@@ -56,7 +53,7 @@ def test_the_kernels_play_the_references_dark_games(text):
 
 
 @pytest.mark.parametrize("text, games", [
-    (DARK_HEX.format(size=11, refused="retry"), 12),
+    (dark_text("dark-hex-11"), 12),
     ('game "Dark Connect"\nboard rect 10 9\nplayers x o\nblocked b3 c9\nsetup x a1 c2\nsetup o d2\n'
      'move place gravity\nend line 5: mover wins\nend board-full: draw\nhidden opponent-pieces\nrefused lose-turn\n',
      100)], ids=["hex11-retry", "gravity-90-cells"])
@@ -68,7 +65,7 @@ def test_the_familys_tries_past_64_cells_are_the_references(text, games):
 
 
 def test_threads_play_the_same_games():
-    stage = gdl.loads(DARK_HEX.format(size=5, refused="retry"))
+    stage = gdl.loads(dark_text("dark-hex-5"))
     one = compiler.compile_dark(stage).playouts(400, seed=9)
     two = compiler.compile_dark(stage).playouts(400, seed=9, threads=2)
     assert (one.lengths == two.lengths).all() and (one.returns == two.returns).all()
@@ -97,5 +94,5 @@ def test_the_placement_familys_tries_are_the_references(stage):
 
 def test_a_stage_that_hides_nothing_is_refused_with_a_pointer():
     with pytest.raises(ValueError, match="hides nothing: compile it with compiler.compile"):
-        compiler.compile_dark(gdl.loads(PHANTOM.format(refused="retry").replace("hidden opponent-pieces\n", "")
+        compiler.compile_dark(gdl.loads(dark_text("phantom-tic-tac-toe").replace("hidden opponent-pieces\n", "")
                                         .replace("refused retry\n", "")))

@@ -23,22 +23,13 @@ from ludica.gdl.game import Move
 from ludica.gdl.interpreter import DarkGame, DarkState, ReferenceGame, Shown, Tried, reference
 from ludica.gdl.interpreter.information import Try
 
+from bundled import dark_text
 from strategies import playable_stages
 
-PHANTOM = """
-game "Phantom tic-tac-toe"
-board square 3
-players x o
-move place empty
-end line 3: mover wins
-end board-full: draw
-hidden opponent-pieces
-refused {refused}
-"""
 
 
 def phantom(refused: str = "retry", announce: bool = False) -> DarkGame:
-    game = reference(gdl.loads(PHANTOM.format(refused=refused) + ("announce turn-count\n" if announce else "")))
+    game = reference(gdl.loads(dark_text("phantom-tic-tac-toe", refused, ("turn-count",) if announce else ())))
     assert isinstance(game, DarkGame)
     return game
 
@@ -93,7 +84,7 @@ def test_announce_turn_count_tells_each_player_of_the_others_tries():
 def test_announce_refusals_tells_each_player_of_the_others_refused_tries_with_their_fate():
     """x b2, o b2 (refused), o a1: x is told o had a try refused (not which), then nothing of o's a1;
     with turn-count too, x is told of both of o's tries, each with its fate. The plane counts them."""
-    base = PHANTOM.format(refused="retry")
+    base = dark_text("phantom-tic-tac-toe")
     game = gdl.reference(gdl.loads(base + "announce refusals\n"))
     state = play(game, "b2", "b2", "a1")
     assert game.history(state, 0) == (Tried(0, Move.parse("b2"), False, ((4, 1),)), Tried(1, None, True, ()))

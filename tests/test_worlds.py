@@ -12,14 +12,14 @@ from ludica import gdl
 from ludica.gdl.interpreter import DarkGame
 from ludica.gdl.interpreter.worlds import NoWorldFound, sample_world, worlds
 
-PHANTOM = ('game "Phantom tic-tac-toe"\nboard square 3\nplayers x o\nmove place empty\nend line 3: mover wins\n'
-           'end board-full: draw\nhidden opponent-pieces\nrefused {refused}\n')
+from bundled import dark_text
+
 
 
 def game_of(refused: str, announce: bool | str) -> DarkGame:
     """Phantom tic-tac-toe; `announce`: True (turn-count), or the announcement lines' words."""
     words = ("turn-count",) if announce is True else tuple(announce.split()) if announce else ()
-    game = gdl.reference(gdl.loads(PHANTOM.format(refused=refused) + "".join(f"announce {w}\n" for w in words)))
+    game = gdl.reference(gdl.loads(dark_text("phantom-tic-tac-toe", refused, words)))
     assert isinstance(game, DarkGame)
     return game
 
@@ -113,7 +113,7 @@ def test_a_history_the_game_cannot_give_has_no_world():
 
 
 def test_the_search_is_bounded_and_says_so():
-    game = gdl.reference(gdl.loads(PHANTOM.format(refused="retry").replace("square 3", "square 5")
+    game = gdl.reference(gdl.loads(dark_text("phantom-tic-tac-toe").replace("square 3", "square 5")
                                    .replace("line 3", "line 4")))
     truth = random_play(game, 14, seed=3)
     player = game.to_move(truth)
