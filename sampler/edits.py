@@ -318,7 +318,7 @@ def _apply(coder: Draw | _Given, base: A.Stage, family: str, limits: Limits) -> 
     m = coder.integer(None, "changes")  # gamma, like a list's length
     for _ in range(m):
         stage = CHANGES[coder.weighted(None, tuple(kinds), tuple(kinds.values()))].draw(coder, stage, family)
-    if stage == base:
+    if stage == base or not differences(base, stage):  # e.g. a piece moved to the cell it was on
         raise NotApplicable("the changes undo each other")
     if family in HIDDEN_FAMILIES and stage.hidden is None:
         raise NotApplicable(f"the {family} family's variants hide information; this one does not")

@@ -12,7 +12,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ludica import gdl
@@ -422,6 +422,7 @@ def test_every_fresh_stage_gets_rules(seed):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BASES), st.sampled_from(sorted(edits.FAMILIES)), st.integers(0, 10**6))
+@example("breakthrough", "all", 2705)  # a piece moved to a cell its own kind already held
 def test_every_variant_gets_rules_that_differ_when_the_game_does(name, family, seed):
     base = load(name)
     if family != "all" and name != "standard-8x8":
