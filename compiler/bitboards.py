@@ -95,7 +95,7 @@ def full(size):
 def sides_of(state, size):
     """(first player's pieces, second's, blocked cells) of a state, as uint64 bitboards.
 
-    state: int32[n_cells + 3] — a position (codes.py), read only; size: n_cells (≤ 64)
+    state: int32[n_cells + 4] — a position (codes.py), read only; size: n_cells (≤ 64)
     """
     first, second, blocked = np.uint64(0), np.uint64(0), np.uint64(0)
     for i in range(size):
@@ -115,7 +115,7 @@ def first_position(starts, number, size):
     the bitboard families keep it (ply.playout_kernel): (first player's pieces, second's, blocked
     cells, every cell, player to move, mover, ply): uint64 bitboards, then int64.
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions; size: n_cells
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions; size: n_cells
     """
     start = starts[number % starts.shape[0]]
     first, second, blocked = sides_of(start, size)
@@ -129,7 +129,7 @@ def turn_of(state, size):
     change (int32 from the state would have numba compile the loop's callees once per type it
     meets while typing the loop, and a step's callees a second time).
 
-    state: int32[n_cells + 3] — a position (codes.py); size: n_cells
+    state: int32[n_cells + 4] — a position (codes.py); size: n_cells
     """
     return np.int64(state[size + K.TO_MOVE]), np.int64(state[size + K.MOVER]), np.int64(state[size + K.PLY])
 

@@ -76,9 +76,9 @@ def _copy(state, wbuf):
     """A writable copy of a read-only state, in the work buffer: the kernels are compiled for
     writable arrays (a read-only one would compile all of them a second time).
 
-    state: int32[n_cells + 3] — read only
+    state: int32[n_cells + 4] — read only
     wbuf: int32[work_size] — the step's scratch (_list lays it out)
-    -> cells: int32[n_cells + 3] — the copy, a view of wbuf
+    -> cells: int32[n_cells + 4] — the copy, a view of wbuf
     """
     b = state.shape[0]
     cells = wbuf[3 * b: 4 * b]
@@ -90,7 +90,7 @@ def _copy(state, wbuf):
 def _list(cells, ints, bits, wbuf, out):
     """The status of the position `cells` (n_moves, over, winner); `out` lists its moves.
 
-    cells: int32[n_cells + 3] — the position, writable (_copy's, or a slab row)
+    cells: int32[n_cells + 4] — the position, writable (_copy's, or a slab row)
     ints: int32[n_packed + work_size + 2 * max_moves] — the packed program, scratch, the listing
     bits: uint64[n_dirs] — the bit masks (program.FIELDS' bb_mask)
     wbuf: int32[work_size] — scratch: positions.new_work's buffers laid end to end
@@ -113,8 +113,8 @@ def _describe(state, child, ints, bits):
     """ply.step_kernel's `describe` for the generic form: the status (moves, over, winner) of a
     writable copy of `state`, its moves listed.
 
-    state: int32[n_cells + 3] — the position, read only
-    child: int32[n_cells + 3] — a free row, not read
+    state: int32[n_cells + 4] — the position, read only
+    child: int32[n_cells + 4] — a free row, not read
     ints: int32[n_packed + work_size + 2 * max_moves] — the packed program, scratch, the listing
     bits: uint64[n_dirs] — the bit masks
     """
@@ -129,8 +129,8 @@ def _play(state, child, k, code, n, ints, bits):
     """ply.step_kernel's `play` for the generic form: listed move k (its rule read from the
     listing) played into `child`, whose moves are then listed: (taken, moves, over, winner).
 
-    state: int32[n_cells + 3] — the position, read only
-    child: int32[n_cells + 3] — written (a slab row)
+    state: int32[n_cells + 4] — the position, read only
+    child: int32[n_cells + 4] — written (a slab row)
     ints: int32[n_packed + work_size + 2 * max_moves] — the packed program, scratch, the listing
     bits: uint64[n_dirs] — the bit masks
     """

@@ -8,7 +8,7 @@ tests/test_concepts.py checks that every concept of the AST reaches every one of
 
 Every kernel's docstring gives each array it takes or returns a line `name: dtype[dims] — what`
 (tests/test_kernel_docs.py), with the dimensions named so: n_cells, the board's cells (program.FIELDS
-writes n), so a state is int32[n_cells + 3]; n_dirs, n_rules, n_ends, n_lines, n_regions, n_axes,
+writes n), so a state is int32[n_cells + 4]; n_dirs, n_rules, n_ends, n_lines, n_regions, n_axes,
 L, E, M and the column counts below, as program.FIELDS defines them; max_moves, the longest move
 list (G_MAX_MOVES); n_packed, the length of a packed array of tables (program.pack_tables);
 n_starts and games, the start positions and the games of a playout batch. `P: Program`, `tables:
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 # --- rule concepts ------------------------------------------------------------------------------
 
-MOVE_KINDS = PLACE_EMPTY, PLACE_GRAVITY, PLACE_ADJACENT, STEP, SLIDE, JUMP, CLONE = range(7)
+MOVE_KINDS = PLACE_EMPTY, PLACE_GRAVITY, PLACE_ADJACENT, STEP, SLIDE, JUMP, CLONE, ADVANCE = range(8)
 TARGETS = TARGET_EMPTY, TARGET_ENEMY, TARGET_ANY = range(3)
 EFFECTS = FLIP, REMOVE, CONVERT, REQUIRE = range(4)
 TURNS = ALTERNATE, FEWER_PIECES, AGAIN_AFTER_CAPTURE = range(3)
@@ -62,16 +62,18 @@ FX_COLS = 2
 E_CONDITION, E_PARAM, E_EXACT, E_RESULT = range(4)  # ends[e, :]
 E_COLS = 4
 # game[:]: cells, rows, cols, turn order, pass forced, the longest move list, whether generated
-# moves need sorting, de-duplicating, whether sides fit bitboards (≤ 64 cells, no wrap)
-G_CELLS, G_ROWS, G_COLS, G_TURN, G_PASS, G_MAX_MOVES, G_SORT, G_DEDUP, G_BITBOARD = range(9)
-G_LEN = 9  # the length of the game row
+# moves need sorting, de-duplicating, whether sides fit bitboards (≤ 64 cells, no wrap), the roll's
+# dice and their faces (0 and 0 without dice)
+G_CELLS, G_ROWS, G_COLS, G_TURN, G_PASS, G_MAX_MOVES, G_SORT, G_DEDUP, G_BITBOARD, G_DICE, G_FACES = range(11)
+G_LEN = 11  # the length of the game row
 
-# --- a state: int32[n_cells + 3] ------------------------------------------------------------------
+# --- a state: int32[n_cells + 4] ------------------------------------------------------------------
 # The cells row-major (-1 blocked, 0 empty, 1 the first player's piece, 2 the second's), then at
 # these offsets after the cells: the side to move, the mover (who made the last move or pass; the
-# last player in turn order before the first move), and the ply.
-TO_MOVE, MOVER, PLY = 0, 1, 2
-STATE_EXTRA = 3
+# last player in turn order before the first move), the ply, and the roll the side to move threw
+# (0 on a stage without dice; a move's step leaves it 0 and its thrower sets it: calls.py).
+TO_MOVE, MOVER, PLY, ROLL = 0, 1, 2, 3
+STATE_EXTRA = 4
 
 # --- statuses -------------------------------------------------------------------------------------
 NONE = -1  # no winner (a draw), no cell, no rule (a pass)

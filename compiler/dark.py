@@ -24,6 +24,7 @@ from . import information as dark_kernels
 from . import knowledge
 from .game import Playouts
 from .info import GameInfo
+from .layout import array_of
 from .program import information
 
 
@@ -105,10 +106,7 @@ class CompiledDarkGame:
 
     def position(self, state: DarkState) -> np.ndarray:
         """The true position, as the true game's kernels hold it (read-only): the referee's alone."""
-        truth = state.truth
-        out = np.array([*truth.cells, truth.to_move, truth.mover, truth.ply], dtype=np.int32)
-        out.flags.writeable = False
-        return out
+        return array_of(state.truth)
 
     def information(self, state: DarkState, player: int) -> np.ndarray:
         """What `player` knows (compiler/knowledge.py): the only state an agent of that seat is given."""
@@ -133,6 +131,10 @@ class CompiledDarkGame:
     def start(self, seed: int, number: int = 0) -> DarkState:
         """The start of a game of `seed`: the initial position (a hidden stage's start is fixed)."""
         return self.initial_state()
+
+    def thrown(self, state: DarkState, seed: int, number: int = 0) -> DarkState:
+        """`state` itself: a hidden stage throws no dice (refused by name where it is compiled)."""
+        return state
 
     def playouts(self, n: int, seed: int = 0, threads: int = 1, max_tries: int = 100_000,
                  first_game: int = 0, generic: bool = False) -> Playouts:

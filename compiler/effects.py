@@ -23,7 +23,7 @@ from .jit import inline, kernel, leaf
 def custodial_exists(cells, mine, foe, at, dirs, over_blocked, rays, ray_len):
     """Whether some ray from `at` holds ≥ 1 enemy piece closed by a mover's piece (no change made).
 
-    cells: int32[n_cells + 3] — the position, read; mine, foe: the cell values of the two sides
+    cells: int32[n_cells + 4] — the position, read; mine, foe: the cell values of the two sides
     dirs: int32[n_dirs] — 1 for the effect's directions (effect_dirs[r, e, player])
     rays: int32[n_dirs, n_cells, L] — the program's rays
     ray_len: int32[n_dirs, n_cells] — how many cells each ray holds
@@ -52,7 +52,7 @@ def custodial_collect(cells, mine, foe, at, dirs, over_blocked, rays, ray_len, b
     """The enemy pieces a custodial effect takes, into buf; returns how many (may repeat a cell
     on a tiny wrapped board: the caller changes each cell once).
 
-    cells: int32[n_cells + 3] — the position, read; mine, foe: the cell values of the two sides
+    cells: int32[n_cells + 4] — the position, read; mine, foe: the cell values of the two sides
     dirs: int32[n_dirs] — 1 for the effect's directions
     rays: int32[n_dirs, n_cells, L] — the program's rays
     ray_len: int32[n_dirs, n_cells] — how many cells each ray holds
@@ -226,7 +226,7 @@ def custodial_taken(me, op, blocked, at, dirs, over_blocked, bb_shift, bb_mask):
 def cell_bits(cells, player, size):
     """(mover's pieces, enemy pieces, empty cells, blocked cells) of a board, as uint64 bitboards.
 
-    cells: int32[n_cells + 3] — the position, read; size: n_cells (≤ 64)
+    cells: int32[n_cells + 4] — the position, read; size: n_cells (≤ 64)
     """
     me, op, empty, blocked = np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)
     for i in range(size):
@@ -250,7 +250,7 @@ def cell_bits(cells, player, size):
 def leaves_origin(kind):
     """Whether a move of this kind takes its piece off its origin (1), adds a new piece (0), or is
     a kind this has no branch for (K.BAD_CODE)."""
-    if kind == K.STEP or kind == K.SLIDE or kind == K.JUMP:
+    if kind == K.STEP or kind == K.SLIDE or kind == K.JUMP or kind == K.ADVANCE:
         return 1
     if kind == K.PLACE_EMPTY or kind == K.PLACE_GRAVITY or kind == K.PLACE_ADJACENT or kind == K.CLONE:
         return 0
@@ -263,7 +263,7 @@ def play(out, player, r, src, dst, nbr, rays, ray_len, rules, effects, effect_di
     taken, K.REFUSED if `require capture` refuses the move (`out` is then half-played: discard it),
     or K.BAD_CODE for a move kind or effect this has no branch for.
 
-    out: int32[n_cells + 3] — the position, changed in place
+    out: int32[n_cells + 4] — the position, changed in place
     nbr: int32[n_dirs, n_cells] — the program's tables (program.FIELDS)
     rays: int32[n_dirs, n_cells, L]
     ray_len: int32[n_dirs, n_cells]

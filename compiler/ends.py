@@ -44,7 +44,7 @@ def counted(cond, param, available, empties, to_move_pieces, ply):
 def count(cells, size, v):
     """How many of the first `size` cells hold v.
 
-    cells: int32[at least size] — a position (n_cells + 3) or a board
+    cells: int32[at least size] — a position (n_cells + 4) or a board
     """
     c = 0
     for i in range(size):
@@ -62,7 +62,7 @@ def line_cells(cells, mine, k, exact, lines, line_len, line_cyclic):
     wrapped board) is read from just after a cell that breaks the runs, so a run over the seam
     counts whole; a ring of nothing but the mover's pieces is one run of its length.
 
-    cells: int32[n_cells + 3] — the position, read; mine: the mover's cell value
+    cells: int32[n_cells + 4] — the position, read; mine: the mover's cell value
     lines: int32[n_lines, L] — every maximal line of the board
     line_len: int32[n_lines] — how many cells each holds
     line_cyclic: int32[n_lines] — 1 for a ring
@@ -146,7 +146,7 @@ def _run_through(cells, at, d, e, mine, nbr, limit):
     """Length of the run of `mine` through `at` along directions d (forward) and e (back), capped
     at `limit` (a ring of a wrapped board would otherwise go round for ever).
 
-    cells: int32[n_cells + 3] — the position, read
+    cells: int32[n_cells + 4] — the position, read
     nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way, -1 off the board
     """
     n = 1
@@ -166,7 +166,7 @@ def line_through(cells, at, mine, k, exact, nbr, axes, opposite, ring):
     """line_cells for a line through `at` only (the placed form): `ring[a]` is the longest line
     along axis a (a ring's length on a wrapped board).
 
-    cells: int32[n_cells + 3] — the position, read
+    cells: int32[n_cells + 4] — the position, read
     nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
     axes: int32[n_axes] — one direction per line axis
     opposite: int32[n_dirs] — the opposite of each direction
@@ -187,7 +187,7 @@ def line_through(cells, at, mine, k, exact, nbr, axes, opposite, ring):
 def connects_cells(cells, mine, start, goal, nbr, orth, size, stack, seen):
     """Whether the pieces `mine` join two sides (regions `start` and `goal`), stepping orthogonally.
 
-    cells: int32[n_cells + 3] — the position, read; size: n_cells
+    cells: int32[n_cells + 4] — the position, read; size: n_cells
     start, goal: int32[n_cells] — 1 for the cells of a side (rows of the program's regions)
     nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
     orth: int32[n_dirs] — 1 for the orthogonal directions
@@ -282,7 +282,7 @@ def _join(parent, cells, at, nbr, orth, first, second, size):
     (regions `first`, `second`) that hold `at`.
 
     parent: int32[n_cells + 4] — the end's union-find, changed in place
-    cells: int32[n_cells + 3] — the position, read; size: n_cells
+    cells: int32[n_cells + 4] — the position, read; size: n_cells
     nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
     orth: int32[n_dirs] — 1 for the orthogonal directions
     first, second: int32[n_cells] — 1 for the cells of each of the owner's sides
@@ -303,7 +303,7 @@ def join_placed(sets, cells, at, nbr, orth, ends, regions, size):
     """Put the piece on `at` into the union-find of every connect end (sets[e] for end e).
 
     sets: int32[n_ends, n_cells + 4] — the ends' union-finds (start_sets), changed in place
-    cells: int32[n_cells + 3] — the position, read (the piece on `at` placed); size: n_cells
+    cells: int32[n_cells + 4] — the position, read (the piece on `at` placed); size: n_cells
     nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
     orth: int32[n_dirs] — 1 for the orthogonal directions
     ends: int32[n_ends, E_COLS] — the program's ends
@@ -321,7 +321,7 @@ def start_sets(cells, nbr, orth, ends, regions, size):
     """The connect ends' union-finds of a position (`sets` below): every node alone, then every
     piece joined as if just placed (a join only looks at the cells: any order will do).
 
-    cells: int32[n_cells + 3] — the position, writable (a copy: the union-find code compiles once)
+    cells: int32[n_cells + 4] — the position, writable (a copy: the union-find code compiles once)
     nbr: int32[n_dirs, n_cells] — the neighbour of each cell each way
     orth: int32[n_dirs] — 1 for the orthogonal directions
     ends: int32[n_ends, E_COLS] — the program's ends
@@ -356,7 +356,7 @@ def holds_cells(state, cond, param, exact, available, lines, line_len, line_cycl
     K.UNKNOWN. The program's tables it reads are arguments (not the Program: a step reads just
     these).
 
-    state: int32[n_cells + 3] — the position, read; cond, param, exact: the end's row of `ends`
+    state: int32[n_cells + 4] — the position, read; cond, param, exact: the end's row of `ends`
     lines: int32[n_lines, L] — every maximal line of the board
     line_len: int32[n_lines] — how many cells each holds
     line_cyclic: int32[n_lines] — 1 for a ring
@@ -497,7 +497,7 @@ def end_rule(holds, pieces):
 def _holds_cells(cond, param, exact, e, moves, mover, at, tables):
     """end_rule's reading of an end in the cells form.
 
-    at: tuple — (state int32[n_cells + 3], stack int32[n_cells + 1], seen int32[n_cells + 1])
+    at: tuple — (state int32[n_cells + 4], stack int32[n_cells + 1], seen int32[n_cells + 1])
     tables: Program or Tables — lines, line_len, line_cyclic, regions, nbr, orth read by name
     """
     state, stack, seen = at
@@ -509,7 +509,7 @@ def _holds_cells(cond, param, exact, e, moves, mover, at, tables):
 def pieces_cells(at, tables):
     """The players' piece counts of a cells form's `at`.
 
-    at: tuple — _holds_cells's (the state int32[n_cells + 3] first)
+    at: tuple — _holds_cells's (the state int32[n_cells + 4] first)
     tables: Program or Tables — nbr read (its width is n_cells)
     """
     size = tables.nbr.shape[1]
@@ -554,7 +554,7 @@ def _holds_placed(cond, param, exact, e, moves, mover, at, tables):
     """end_rule's reading of an end in the placed form (holds_placed, then a line on bitboards, or
     line_through on a larger or wrapped board).
 
-    at: tuple — (state int32[n_cells + 3], counts int64[2], empties, player, ply, last, last on
+    at: tuple — (state int32[n_cells + 4], counts int64[2], empties, player, ply, last, last on
         the mover's far row, sets int32[n_ends, n_cells + 4]: the union-finds, the mover's pieces
         as a uint64 bitboard: kept on a board of at most 64 cells, game[G_BITBOARD])
     tables: Tables — game, nbr, axes, opposite, ring (the longest line per axis), bb_shift, bb_mask

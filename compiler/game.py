@@ -7,6 +7,7 @@ that agents may keep and pass back; `state.tobytes()` is a hashable key.
 from __future__ import annotations
 
 import operator
+import random
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from ..gdl.diagnostics import InternalError, LudicaError, StageError
 from ..gdl.ending import Ending, explain
 from ..gdl.game import Move
 from ..gdl.interpreter import State, chance
+from ..gdl.interpreter.game import ChanceNotPlayed
 from ..gdl.printer import format
 from . import calls, families, positions
 from . import codes as K
@@ -93,6 +95,9 @@ class CompiledGame:
         # chance at the start (gdl/interpreter/chance.py, the one definition): each game's start drawn
         # onto the fixed one; initial_state() is game 0 of seed 0's
         self._random = chance.lines(stage)
+        self._roll = stage.roll
+        # the dice `apply` throws for a search (the referee sets each ply's roll from the seed: with_roll)
+        self._dice = random.Random(0)
         self._fixed = initial
         self._initial = self.start(0)
         self._flat, self._masks = pack(self.program), self.program.bb_mask
@@ -147,11 +152,12 @@ class CompiledGame:
     def start(self, seed: int, number: int = 0) -> np.ndarray:
         """The start of game `number` of `seed` (read-only): the fixed start with the random lines'
         cells drawn, as the reference draws them; the fixed start on a stage without random lines."""
-        if not self._random:
+        if not self.stage.chance:
             return self._fixed
         n = self.rows * self.cols
         out = self._fixed.copy()
         out[:n] = chance.drawn(tuple(self._fixed[:n].tolist()), self._random, seed, number)
+        out[n + K.ROLL] = chance.rolled(self._roll, seed, number, 0)
         out.flags.writeable = False
         return out
 
@@ -195,12 +201,34 @@ class CompiledGame:
         if result[3] < K.NONE:
             self._refused(named, result, state)
         child = self._states[row]
+        if self._roll is not None:  # thrown here: the step listed the child's moves without it
+            self._slab[row, self.n_cells + K.ROLL] = chance.throw(self._roll, self._dice)
         if row + 1 == SLAB_ROWS:
             self._new_slab()
         else:
             self._row = row + 1
         self._seen, self._known, self._listed = child, result, None
+        if self._roll is not None:
+            self._seen = _UNSEEN  # (apply_counted still reads what the move took from _known)
         return child
+
+    def thrown(self, state: np.ndarray, seed: int, number: int = 0) -> np.ndarray:
+        """`state` with the referee's roll for its ply, of game `number` of `seed` (chance.rolled: a
+        resumed or replayed game throws the same); `state` itself on a stage without dice."""
+        if self._roll is None:
+            return state
+        return self.with_roll(state, chance.rolled(self._roll, seed, number, int(state[self.n_cells + K.PLY])))
+
+    def with_roll(self, state: np.ndarray, roll: int) -> np.ndarray:
+        """`state` with the side to move's roll set (the referee's, drawn from the game's seed): a new
+        read-only state."""
+        lowest, highest = (0, 0) if self._roll is None else (self._roll.lowest, self._roll.highest)
+        if not lowest <= roll <= highest:
+            raise ValueError(f"a roll of {roll} is not one of this stage's: {lowest} to {highest}")
+        out = np.array(state, dtype=np.int32)
+        out[self.n_cells + K.ROLL] = roll
+        out.flags.writeable = False
+        return out
 
     def _broken(self, status: int, state: np.ndarray) -> Exception:
         """The error for a step's BAD_CODE (a compiler bug) or BAD_STATE (an array that is not a
@@ -239,7 +267,8 @@ class CompiledGame:
         reference interpreter holds it); ValueError if the game is not over there."""
         n = self.n_cells
         extra = state[n:].tolist()
-        return explain(self.stage, State(tuple(state[:n].tolist()), extra[K.TO_MOVE], extra[K.MOVER], extra[K.PLY]))
+        return explain(self.stage, State(tuple(state[:n].tolist()), extra[K.TO_MOVE], extra[K.MOVER], extra[K.PLY],
+                                         extra[K.ROLL]))
 
     def describe(self, state: np.ndarray) -> tuple[list[int], bool, int]:
         """(the legal actions, whether the game is over, the winner: 0, 1, or -1 for none or a
@@ -323,6 +352,7 @@ class CompiledGame:
 
     def perft(self, depth: int, state: np.ndarray | None = None) -> int:
         """Leaves of the move tree at `depth`, counted inside the kernel."""
+        self._without_dice("counting the move tree (perft)")
         start = self._initial if state is None else self._starts(state)[0]
         leaves = int(cell_kernels.perft(start, depth, self._flat, self._masks))
         if leaves == K.BAD_CODE:
@@ -332,6 +362,7 @@ class CompiledGame:
     def solve(self, budget: int) -> Solution:
         """Solve the game exactly inside the kernel (compiler/solve.py: every position its rules can
         reach, then retrograde analysis), if it has at most `budget` positions."""
+        self._without_dice("solving")
         if budget < 1:
             raise ValueError(f"budget: at least one position, not {budget}")
         keep_ply = bool((self.program.ends[:, K.E_CONDITION] == K.AFTER_PLIES).any())
@@ -382,6 +413,7 @@ class CompiledGame:
         stage scores it, +1 or -1 for fewest pieces, and mobility +1); `samples`: the random games
         the "mc" policy plays to choose each of its moves (shared among the legal moves), one
         number for both seats or one per seat."""
+        self._without_dice("games between the kernels' policies")
         unknown = [p for p in policies if p not in match_kernels.POLICY_NAMES]
         if len(policies) != 2 or unknown:
             raise ValueError(f"two policies among {match_kernels.POLICY_NAMES}, not {policies!r}")
@@ -399,6 +431,12 @@ class CompiledGame:
             raise _bad_code(self.name)
         return Games(*out)
 
+
+    def _without_dice(self, what: str) -> None:
+        """Refuse what the kernels do only without chance during the game (their trees and matches
+        have no chance nodes yet)."""
+        if self._roll is not None:
+            raise ChanceNotPlayed(self.name, f"{what} on a stage with dice")
 
     def _kernel(self, starts, first, seed, max_plies, lengths, winners, generic_only: bool) -> None:
         if self._family is None or generic_only:
@@ -468,7 +506,7 @@ def _misfit_text(state: np.ndarray, width: int) -> str:
         wrong = np.flatnonzero((cells < -1) | (cells > 2))
         extra = [f"{name} {int(state[size + k])}" for k, name in ((K.TO_MOVE, "side to move"), (K.MOVER, "mover"))
                  if not 0 <= state[size + k] <= 1]
-        extra += [f"ply {int(state[size + K.PLY])}"] if state[size + K.PLY] < 0 else []
+        extra += [f"{name} {int(state[size + k])}" for k, name in ((K.PLY, "ply"), (K.ROLL, "roll")) if state[size + k] < 0]
         found = (f"cell {int(wrong[0])} holds {int(cells[wrong[0]])} (cells hold -1, 0, 1 or 2)" if len(wrong)
                  else ", ".join(extra))
     return (f"not a state of this game: {found}. Pass states as the game gives them (initial_state, apply, "

@@ -40,7 +40,7 @@ from .layout import returns_of
 # The outcomes a game can end in: a winner (0 or 1) or a draw (None): what returns_of reads.
 _OUTCOMES = (0, 1, None)
 _PLACING = (K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT)
-_MOVING = (K.STEP, K.SLIDE, K.JUMP)
+_MOVING = (K.STEP, K.SLIDE, K.JUMP, K.ADVANCE)
 
 
 @dataclass(frozen=True)
@@ -121,12 +121,18 @@ def max_length_of(program, board: np.ndarray, has_pass: bool) -> tuple[int | Non
     potential = _filling(program, board)
     if potential is None:
         potential = _advancing(program, board)
+    dice_passes = potential is not None and has_pass and program.game[K.G_DICE] > 0
+    if dice_passes:
+        potential = None  # a throw may leave both sides without a move in turn: passes may follow passes
     if potential is not None:
         moves, how = potential
         if has_pass:
             bounds.append((2 * moves, f"{how}: at most {moves} moves, and a pass only ever before a move"))
         else:
             bounds.append((moves, f"{how}: at most {moves} moves, and no pass"))
+    if not bounds and dice_passes:
+        return None, ("no bound proved from the rules: the dice may leave each side without a move in turn, so "
+                      "passes can follow passes for as long as the throws fall so")
     if not bounds:
         return None, ("no bound proved from the rules: no `after N plies` end, and no count that every move "
                       "lowers (pieces can come back, cells be emptied again, or new pieces bring new moves)")
@@ -162,10 +168,19 @@ def _advancing(program, board: np.ndarray) -> tuple[int, str] | None:
 def _edges(program, board: np.ndarray, player: int) -> set[tuple[int, int]]:
     """The moves a piece of `player` can make, as (from, to) cells, blocked cells left out (no move
     lands on one or slides over one): one step for a step or a slide (a slide is several steps in
-    one direction), the cells at the rule's distance for a jump."""
+    one direction), the cells at the rule's distance for a jump, every cell an advance's roll can
+    reach along its directions (over blocked cells) for an advance."""
     open_ = board >= 0
     edges: set[tuple[int, int]] = set()
+    game = program.game
     for r in range(program.rules.shape[0]):
+        if program.rules[r, K.R_KIND] == K.ADVANCE:
+            reach = int(game[K.G_DICE] * game[K.G_FACES])
+            for d in np.flatnonzero(program.rule_dirs[r, player]):
+                for i in np.flatnonzero(open_):
+                    edges.update((int(i), int(j)) for j in program.rays[d, i, : min(reach, program.ray_len[d, i])]
+                                 if open_[j])
+            continue
         if program.rules[r, K.R_KIND] == K.JUMP:
             for i in np.flatnonzero(open_):
                 edges.update((int(i), int(j)) for j in program.dist[r, i, : program.dist_n[r, i]] if open_[j])

@@ -32,12 +32,12 @@ def new_dark_work(P, information, capacity):
     P: Program — the base stage's tables
     information: int32[2] — the hiding's code and the refusal's code (codes.HIDINGS, REFUSALS)
     -> buffers: tuple — positions.new_work's, for the truth and for the view
-    -> truth: int32[n_cells + 3] — the true position, played in place
+    -> truth: int32[n_cells + 4] — the true position, played in place
     -> views: int32[2, n_cells] — what each player last saw of each cell
     -> refused: int32[2, capacity] — each player's refused tries since its last played one, as codes
     -> counts: int32[2] — how many each player has refused
     -> truth_moves: int32[3, max_moves] — the truth's moves: origins, destinations, rules
-    -> board: int32[n_cells + 3] — the view of the player to move, as a position to list moves on
+    -> board: int32[n_cells + 4] — the view of the player to move, as a position to list moves on
     -> before: int32[n_cells] — the true cells before a played try
     -> information: int32[2] — the codes, copied
     """
@@ -52,7 +52,7 @@ def _begin(starts, number, P, work):
     """ply.playout_kernel's `begin`: game `number`'s start is the truth, and both views (the start is
     public); nothing refused yet. Returns 0 (the position lives in work).
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions (true positions)
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions (true positions)
     P: Program — the base stage's tables
     work: tuple — new_dark_work's scratch
     """
@@ -98,7 +98,7 @@ def _status(position, P, work):
         board[i] = views[p, i]
     for j in range(K.STATE_EXTRA):
         board[size + j] = truth[size + j]
-    m = legal_moves(board, p, P, buffers[0], buffers[1], msrc, mdst, mrule)
+    m = legal_moves(board, p, board[size + K.ROLL], P, buffers[0], buffers[1], msrc, mdst, mrule)
     if m == K.BAD_CODE:
         return 0, True, K.BAD_CODE, 0
     if counts[p] > 0:  # the tries refused to the player are not offered again
@@ -178,7 +178,7 @@ _games = playout_kernel(_begin, _status, _advance)
 def dark_playouts(starts, first_game, seed, max_tries, flat, bb_mask, information, capacity, lengths, winners):
     """ply.playout_kernel's games of tries on a hidden stage.
 
-    starts: int32[n_starts, n_cells + 3] — the true positions games begin from (views: the same)
+    starts: int32[n_starts, n_cells + 4] — the true positions games begin from (views: the same)
     flat: int32[n_packed] — the base stage's program (program.pack)
     bb_mask: uint64[n_dirs] — the program's bit masks
     information: int32[2] — the hiding's code and the refusal's code

@@ -4,7 +4,7 @@ in another language is its own knowledge, never the truth.
 
     [ its view, as a position of the base game | player, entries | entry, entry, ... ]
 
-The first part is a state of the base stage (int32[n_cells + 3], compiler/codes.py's layout): the
+The first part is a state of the base stage (int32[n_cells + 4], compiler/codes.py's layout): the
 board as the player last saw it, the side to move, the mover, and as ply the tries it knows were
 made. Every call of the agents' API that reads a position reads this part: an agent written for
 perfect information plays a hidden stage as if its view were the truth. Then the player's history
@@ -41,7 +41,9 @@ def encode(view: tuple[int, ...], history: tuple[Seen, ...], player: int, to_mov
     then its `history`, on a board `cols` wide. A read-only array."""
     size = len(view)
     known = sum(isinstance(entry, Tried) for entry in history)
-    out = [*view, to_move, 1 - to_move, known, player, len(history)]
+    extra = [0] * K.STATE_EXTRA  # the position's values after its cells (its roll 0: no dice here)
+    extra[K.TO_MOVE], extra[K.MOVER], extra[K.PLY] = to_move, 1 - to_move, known
+    out = [*view, *extra, player, len(history)]
     for entry in history:
         if isinstance(entry, Shown):
             out += [SHOWN, entry.player, *entry.cells]
@@ -103,7 +105,8 @@ def decode(state: np.ndarray, size: int, cols: int) -> tuple[int, tuple[Seen, ..
         raise ValueError(f"not an information state: {values.shape} values (one row of at most {MAX_LENGTH:,})")
     view = [int(v) for v in values[:size + K.STATE_EXTRA]]
     if len(view) < size + K.STATE_EXTRA or any(not -1 <= v <= 2 for v in view[:size]) \
-            or view[size + K.TO_MOVE] not in (0, 1) or view[size + K.MOVER] not in (0, 1) or view[size + K.PLY] < 0:
+            or view[size + K.TO_MOVE] not in (0, 1) or view[size + K.MOVER] not in (0, 1) or view[size + K.PLY] < 0 \
+            or view[size + K.ROLL] != 0:
         raise ValueError("not an information state: its view is not a position of this game (cells hold -1 to 2, "
                          "the side to move and the mover 0 or 1): pass the state the referee gave, unchanged")
     data = [int(v) for v in values[size + K.STATE_EXTRA:]]

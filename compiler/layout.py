@@ -133,6 +133,14 @@ def board_of(state: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return np.asarray(state[: rows * cols]).reshape(rows, cols).copy()
 
 
+def array_of(state) -> np.ndarray:
+    """The kernels' read-only state of a reference interpreter's State (gdl/interpreter/game.py): its
+    cells, then its extra values at codes.py's offsets."""
+    extra = [0] * K.STATE_EXTRA
+    extra[K.TO_MOVE], extra[K.MOVER], extra[K.PLY], extra[K.ROLL] = state.to_move, state.mover, state.ply, state.roll
+    return read_only(np.array([*state.cells, *extra], dtype=np.int32))
+
+
 def as_state(state: np.ndarray) -> np.ndarray:
     """A read-only view of an array the kernels only read: numba compiles a kernel once per kind of
     array it is given, and states are read-only values, so a writeable one would compile every

@@ -44,7 +44,7 @@ def _value(state, me, weights, n, over, won, P, spare):
     games where any empty cell is a move). `n`: the side to move's moves; the other side's are
     listed into `spare` (only if mobility counts).
 
-    state: int32[n_cells + 3] — the position, read
+    state: int32[n_cells + 4] — the position, read
     weights: int64[2] — of material, then mobility
     P: Program — the stage's tables
     spare: tuple — positions.new_work's buffers
@@ -60,7 +60,8 @@ def _value(state, me, weights, n, over, won, P, spare):
     if weights[1] == 0:
         return material
     to_move = state[size + K.TO_MOVE]
-    other = legal_moves(state, np.int32(1 - to_move), P, spare[0], spare[1], spare[2], spare[3], spare[4])
+    other = legal_moves(state, np.int32(1 - to_move), state[size + K.ROLL], P, spare[0], spare[1], spare[2],
+                        spare[3], spare[4])
     if other == K.BAD_CODE:
         return WIN + 2  # not a value: a code without a branch (games() reports it)
     mobility = n - other if to_move == me else other - n
@@ -74,12 +75,12 @@ def _child_value(state, child, me, weights, r, s, d, P, work, grand, work2, spar
     the move cannot be chosen then, and a move that ties `best` is still valued exactly (ties are
     broken by chance).
 
-    state: int32[n_cells + 3] — the position, read
-    child: int32[n_cells + 3] — written: the position after the move
+    state: int32[n_cells + 4] — the position, read
+    child: int32[n_cells + 4] — written: the position after the move
     weights: int64[2] — of material, then mobility
     P: Program — the stage's tables
     work: tuple — positions.new_work's buffers (the child's moves)
-    grand: int32[n_cells + 3] — written: each answer's position
+    grand: int32[n_cells + 4] — written: each answer's position
     work2: tuple — positions.new_work's buffers (the answers' moves)
     spare: tuple — positions.new_work's buffers (the other side's moves, for mobility)
     """
@@ -118,11 +119,11 @@ def _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchil
     returns (index, x), index -1 for a code without a branch. Search looks two plies ahead from
     the `beam` moves greedy values most (all of them if beam ≥ n), so its cost stays linear in n.
 
-    state: int32[n_cells + 3] — the position, read
+    state: int32[n_cells + 4] — the position, read
     weights: int64[2] — of material, then mobility
     P: Program — the stage's tables
     root: tuple — positions.new_work's buffers (the n moves of `state`)
-    child, grandchild: int32[n_cells + 3] — written: scratch positions
+    child, grandchild: int32[n_cells + 4] — written: scratch positions
     kids, grand, spare: tuple — positions.new_work's buffers (scratch)
     values: int64[max_moves] — written: each move's greedy value
     picked: bool[max_moves] — written: the moves search looks into
@@ -166,10 +167,10 @@ def _playout(child, me, plies, max_plies, P, kids, playing, x):
     """One random game from `child`, `plies` into the game (cut, a draw, at max_plies): returns
     (+1 `me` won, -1 lost, 0 a draw or cut, or K.BAD_CODE; x).
 
-    child: int32[n_cells + 3] — the position the game starts from, read
+    child: int32[n_cells + 4] — the position the game starts from, read
     P: Program — the stage's tables
     kids: tuple — positions.new_work's buffers
-    playing: int32[n_cells + 3] — written: the game's position as it is played
+    playing: int32[n_cells + 4] — written: the game's position as it is played
     """
     for i in range(child.shape[0]):
         playing[i] = child[i]
@@ -197,10 +198,10 @@ def _monte_carlo(state, me, n, samples, plies, max_plies, P, root, child, kids, 
     best is played, equal ones by chance (x). Returns (index, x), index -1 for a code without a
     branch.
 
-    state: int32[n_cells + 3] — the position, read
+    state: int32[n_cells + 4] — the position, read
     P: Program — the stage's tables
     root: tuple — positions.new_work's buffers (the n moves of `state`)
-    child, playing: int32[n_cells + 3] — written: scratch positions
+    child, playing: int32[n_cells + 4] — written: scratch positions
     kids: tuple — positions.new_work's buffers (scratch)
     means: float64[max_moves] — written: each move's mean result
     order: int64[max_moves] — written: the moves considered
@@ -259,7 +260,7 @@ def games(start, seed, first_game, policies, opening, beam, max_plies, weights, 
     plies, winner (0, 1, K.NONE a draw, K.CUT cut at max_plies, K.BAD_CODE), counted cost, plies
     with more than one legal move, and cells that held a piece at some point.
 
-    start: int32[n_cells + 3] — the position every game starts from, read only
+    start: int32[n_cells + 4] — the position every game starts from, read only
     policies: int32[2] — each seat's policy (POLICIES)
     weights: int64[2] — of material, then mobility (greedy, search)
     samples: int64[2] — each seat's Monte-Carlo games per move

@@ -12,12 +12,14 @@ from .jit import leaf
 
 
 @leaf
-def _candidates(cells, player, nbr, rays, ray_len, rules, rule_dirs, dist, dist_n, rows, cols, msrc, mdst, mrule):
-    """Every move the rules' kinds and targets allow `player`, before effects decide legality,
-    rule by rule; returns how many, or K.BAD_CODE for a move kind this has no branch for. (Hot
-    loops call no helper that takes arrays: each array argument costs a reference count per call.)
+def _candidates(cells, player, roll, nbr, rays, ray_len, rules, rule_dirs, dist, dist_n, rows, cols, msrc, mdst,
+                mrule):
+    """Every move the rules' kinds and targets allow `player` under `roll`, before effects decide
+    legality, rule by rule; returns how many, or K.BAD_CODE for a move kind this has no branch for.
+    (Hot loops call no helper that takes arrays: each array argument costs a reference count per call.)
 
-    cells: int32[n_cells + 3] — the position, read; player: 0 or 1; rows, cols: the board's sides
+    cells: int32[n_cells + 4] — the position, read; player: 0 or 1; roll: the roll moves are listed
+        under (advance reads it: 0 gives none); rows, cols: the board's sides
     nbr: int32[n_dirs, n_cells] — the program's tables (program.FIELDS), each read as it says
     rays: int32[n_dirs, n_cells, L]
     ray_len: int32[n_dirs, n_cells]
@@ -92,24 +94,36 @@ def _candidates(cells, player, nbr, rays, ray_len, rules, rule_dirs, dist, dist_
                             n += 1
                         if v != 0:
                             break
+        elif kind == K.ADVANCE:  # exactly `roll` cells along the ray, whatever lies between
+            for src in range(size):
+                if cells[src] != mine:
+                    continue
+                for d in range(nbr.shape[0]):
+                    if rule_dirs[r, player, d] == 0 or not 1 <= roll <= ray_len[d, src]:
+                        continue
+                    dst = rays[d, src, roll - 1]
+                    v = cells[dst]
+                    if v == 0 and target != K.TARGET_ENEMY or v == foe and target != K.TARGET_EMPTY:
+                        msrc[n], mdst[n], mrule[n] = src, dst, r
+                        n += 1
         else:
             return K.BAD_CODE
     return n
 
 
 @leaf
-def _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule):
+def _legal_unordered(cells, player, roll, P, scratch, buf, msrc, mdst, mrule):
     """The candidates that `require capture` allows, rule by rule; K.BAD_CODE as _candidates.
 
-    cells: int32[n_cells + 3] — the position, read
+    cells: int32[n_cells + 4] — the position, read; roll: as _candidates
     P: Program — the stage's tables
-    scratch: int32[n_cells + 3] — a board to play a candidate on (LEGAL_PLAY)
+    scratch: int32[n_cells + 4] — a board to play a candidate on (LEGAL_PLAY)
     buf: int32[n_dirs * L + 8] — scratch for the effects
     msrc, mdst, mrule: int32[max_moves] — written: the moves kept
     """
     rules, effects, effect_dirs, game = P.rules, P.effects, P.effect_dirs, P.game
     size = game[K.G_CELLS]
-    n = _candidates(cells, player, P.nbr, P.rays, P.ray_len, rules, P.rule_dirs, P.dist, P.dist_n, game[K.G_ROWS],
+    n = _candidates(cells, player, roll, P.nbr, P.rays, P.ray_len, rules, P.rule_dirs, P.dist, P.dist_n, game[K.G_ROWS],
                     game[K.G_COLS], msrc, mdst, mrule)
     if n == K.BAD_CODE:
         return n
@@ -152,18 +166,18 @@ def _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule):
 
 
 @leaf
-def legal_moves(cells, player, P, scratch, buf, msrc, mdst, mrule):
-    """Every legal move of `player` on `cells` (passes aside), in the legal order, into msrc, mdst,
-    mrule (origin -1 for a placement); returns how many, or K.BAD_CODE (see _candidates).
+def legal_moves(cells, player, roll, P, scratch, buf, msrc, mdst, mrule):
+    """Every legal move of `player` on `cells` under `roll` (passes aside), in the legal order, into
+    msrc, mdst, mrule (origin -1 for a placement); returns how many, or K.BAD_CODE (see _candidates).
 
-    cells: int32[n_cells + 3] — the position, read; player: 0 or 1
+    cells: int32[n_cells + 4] — the position, read; player: 0 or 1; roll: as _candidates
     P: Program — the stage's tables
-    scratch: int32[n_cells + 3] — a board to try a move on (positions.new_work's buffers)
+    scratch: int32[n_cells + 4] — a board to try a move on (positions.new_work's buffers)
     buf: int32[n_dirs * L + 8] — scratch for the effects
     msrc, mdst, mrule: int32[max_moves] — written: origins, destinations, rules
     """
     game = P.game
-    n = _legal_unordered(cells, player, P, scratch, buf, msrc, mdst, mrule)
+    n = _legal_unordered(cells, player, roll, P, scratch, buf, msrc, mdst, mrule)
     if game[K.G_SORT] == 0 or n < 2:
         return n
     size = game[K.G_CELLS]

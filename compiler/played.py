@@ -27,6 +27,10 @@ class PlayedGame(Game, Protocol):
         """The start of game `number` of `seed` (drawn, on a stage with a random start)."""
         ...
 
+    def thrown(self, state: Any, seed: int, number: int = 0) -> Any:
+        """`state` with the referee's roll for its ply of game `number` of `seed` (itself without dice)."""
+        ...
+
     def position(self, state: Any) -> np.ndarray:
         """The true position, as the kernels hold it (the referee's and a spectator's alone)."""
         ...

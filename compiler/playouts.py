@@ -8,6 +8,7 @@ from .jit import inline, kernel
 from .ply import playout_kernel
 from .positions import advance, new_work, status
 from .program import unpack
+from .rng import draw
 
 
 @inline
@@ -15,9 +16,9 @@ def _begin(starts, number, P, work):
     """ply.playout_kernel's `begin` on cells: game `number`'s start copied into work's state;
     returns 0 (the position is that state, played in place).
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions
     P: Program — the stage's tables (not read)
-    work: tuple — (positions.new_work's buffers, the state int32[n_cells + 3], played in place)
+    work: tuple — (positions.new_work's buffers, the state int32[n_cells + 4], played in place)
     """
     copy_into(work[1], starts[number % starts.shape[0]])
     return 0  # the position is the state in work, played in place
@@ -29,7 +30,7 @@ def _status(position, P, work):
     winner), and 0 for `listed` (the moves stay in work's lists).
 
     P: Program — the stage's tables
-    work: tuple — (positions.new_work's buffers, the state int32[n_cells + 3])
+    work: tuple — (positions.new_work's buffers, the state int32[n_cells + 4])
     """
     moves, over, won = status(work[1], P, work[0])
     return moves, over, won, 0
@@ -41,21 +42,41 @@ def _advance(position, listed, k, P, work):
     returns (0, whether a code had no branch).
 
     P: Program — the stage's tables
-    work: tuple — (positions.new_work's buffers, their move lists filled, the state int32[n_cells + 3])
+    work: tuple — (positions.new_work's buffers, their move lists filled, the state int32[n_cells + 4])
     """
     buffers, state = work
     msrc, mdst, mrule = buffers[2], buffers[3], buffers[4]
     return 0, advance(state, state, False, mrule[k], msrc[k], mdst[k], P, buffers[1]) == K.BAD_CODE
 
 
-_games = playout_kernel(_begin, _status, _advance)
+@inline
+def _throw(x, position, P, work):
+    """ply.playout_kernel's `throw` on cells: on a stage with dice, the next roll thrown from the
+    game's generator x into work's state (gdl/interpreter/chance.py's `thrown`, the same faces in
+    the same order); returns x.
+
+    P: Program — the stage's tables
+    work: tuple — (positions.new_work's buffers, the state int32[n_cells + 4])
+    """
+    game = P.game
+    dice = game[K.G_DICE]
+    if dice > 0:
+        total = 0
+        for _ in range(dice):
+            x, face = draw(x, game[K.G_FACES])
+            total += face + 1
+        work[1][game[K.G_CELLS] + K.ROLL] = total
+    return x
+
+
+_games = playout_kernel(_begin, _status, _advance, _throw)
 
 
 @kernel
 def playouts(starts, first_game, seed, max_plies, flat, bb_mask, lengths, winners):
     """ply.playout_kernel's games on cells, the generic form.
 
-    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    starts: int32[n_starts, n_cells + 4] — the positions games begin from, read only
     flat: int32[n_packed] — the program's tables (program.pack)
     bb_mask: uint64[n_dirs] — the program's bit masks
     lengths, winners: int32[games] — written: each game's plies and winner
@@ -71,7 +92,7 @@ def perft(state, depth, flat, bb_mask):
     """Leaves of the move tree at `depth` (a forced pass is one ply; a finished game is a leaf),
     depth-first with one state and one move list per level; K.BAD_CODE for a code without a branch.
 
-    state: int32[n_cells + 3] — the root position, read only
+    state: int32[n_cells + 4] — the root position, read only
     flat: int32[n_packed] — the program's tables (program.pack)
     bb_mask: uint64[n_dirs] — the program's bit masks
     """

@@ -51,8 +51,8 @@ def describe_bits(game_table, list_position):
     def describe(state, child, ints, bits):
         """step_kernel's `describe` for a bitboard family: the status of `state`, its moves listed.
 
-        state: int32[n_cells + 3] — the position, read only
-        child: int32[n_cells + 3] — a free row, not read
+        state: int32[n_cells + 4] — the position, read only
+        child: int32[n_cells + 4] — a free row, not read
         ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing it fills
         bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
         """
@@ -81,8 +81,8 @@ def step_kernel(game_table, describe, play):
     def step(state, slab, row, code, known, ints, bits):
         """calls.step for one form (the contract and its scalars: calls.py), made by step_kernel.
 
-        state: int32[n_cells + 3] — the position, read only
-        slab: int32[rows, n_cells + 3] — the caller's rows: the child is written into slab[row]
+        state: int32[n_cells + 4] — the position, read only
+        slab: int32[rows, n_cells + 4] — the caller's rows: the child is written into slab[row]
         ints: int32[n_packed + scratch + 2 * max_moves] — the form's tables, its scratch, the listing
         bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards (the
             generic form's and the placement family's: uint64[n_dirs], the bit masks alone)
@@ -104,7 +104,13 @@ def step_kernel(game_table, describe, play):
     return step
 
 
-def playout_kernel(begin, status, advance):
+@inline
+def no_throw(x, position, tables, work):
+    """playout_kernel's `throw` for a form that plays no dice: the generator as it was."""
+    return x
+
+
+def playout_kernel(begin, status, advance, throw=no_throw):
     """Random games inside the kernel for a form: game g (numbered from `first_game`, for
     reproducibility across threads) starts from starts[number % len(starts)] and draws its moves
     uniformly with its own generator, seeded from (seed, number) (rng.py), so every form plays the
@@ -118,7 +124,9 @@ def playout_kernel(begin, status, advance):
     (a forced pass counting as one) and the outcome (ends.end_rule); `listed` is what `advance`
     needs to find the k-th move;
     `advance(position, listed, k, tables, work) -> (position, bad)`: the position after the k-th
-    move (bad: a code without a branch).
+    move (bad: a code without a branch);
+    `throw(x, position, tables, work) -> x`: the next turn's roll thrown from the game's generator
+    after the move is drawn (the generic form's, on a stage with dice; a form without: no_throw).
     The loop is a leaf (jit.py) and the three are inlined into it: one function without reference
     counts, as a hand-written loop would be. (As leaves called every ply, the families' playouts
     ran 1.2x to 3x slower, measured; so did Othello's by 5% with its status a leaf inside the
@@ -128,7 +136,7 @@ def playout_kernel(begin, status, advance):
     def playouts(starts, first_game, seed, max_plies, tables, work, lengths, winners):
         """The random games of playout_kernel for one form.
 
-        starts: int32[n_starts, n_cells + 3] — the positions games begin from
+        starts: int32[n_starts, n_cells + 4] — the positions games begin from
         tables: Program or Tables — the form's tables, by name
         work: tuple — the form's scratch, made once per batch by the caller (Othello's: 0, none)
         lengths, winners: int32[games] — written: each game's plies and winner
@@ -152,6 +160,7 @@ def playout_kernel(begin, status, advance):
                 if bad:
                     winners[g] = K.BAD_CODE
                     break
+                x = throw(x, position, tables, work)
                 plies += 1
             lengths[g] = plies
 

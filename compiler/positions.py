@@ -18,7 +18,7 @@ def misfit(state, width):
     the game itself is checked once, where its moves are first listed (every `step`, on a state it
     has not described before) or before a batch (`first_misfit`).
 
-    state: int32[any] — an array from outside, read; width: a state's length, n_cells + 3
+    state: int32[any] — an array from outside, read; width: a state's length, n_cells + 4
     """
     if state.shape[0] != width:
         return True
@@ -26,14 +26,15 @@ def misfit(state, width):
     for i in range(size):
         if state[i] < -1 or state[i] > 2:
             return True
-    return not (0 <= state[size + K.TO_MOVE] <= 1 and 0 <= state[size + K.MOVER] <= 1 and state[size + K.PLY] >= 0)
+    return not (0 <= state[size + K.TO_MOVE] <= 1 and 0 <= state[size + K.MOVER] <= 1 and state[size + K.PLY] >= 0
+                and state[size + K.ROLL] >= 0)
 
 
 @kernel
 def first_misfit(states, width):
     """The index of the first row of `states` that misfit() refuses, or -1.
 
-    states: int32[m, any] — the rows to check, read; width: a state's length, n_cells + 3
+    states: int32[m, any] — the rows to check, read; width: a state's length, n_cells + 4
     """
     for r in range(states.shape[0]):
         if misfit(states[r], width):
@@ -46,7 +47,7 @@ def new_work(P):
     """Scratch buffers for one thread (a `work` tuple, read by status and legal_moves).
 
     P: Program — the stage's tables
-    -> scratch: int32[n_cells + 3] — a board to play a move on (`require capture`)
+    -> scratch: int32[n_cells + 4] — a board to play a move on (`require capture`)
     -> buf: int32[n_dirs * L + 8] — the cells an effect takes
     -> msrc, mdst, mrule: int32[max_moves] — the legal moves: origins, destinations, rules
     -> stack, seen: int32[n_cells + 1] — a connection's search
@@ -63,7 +64,7 @@ def status(state, P, work):
     in work's move lists (a forced pass is the single move (-1, -1, rule -1)); winner is 0, 1, -1
     (a draw, or a game still going) or K.BAD_CODE (the game is then over: a code without a branch).
 
-    state: int32[n_cells + 3] — the position, read
+    state: int32[n_cells + 4] — the position, read
     P: Program — the stage's tables
     work: tuple — new_work's buffers; its move lists are written
     """
@@ -71,9 +72,15 @@ def status(state, P, work):
     game, ends = P.game, P.ends
     size = game[K.G_CELLS]
     player = state[size + K.TO_MOVE]
-    n = legal_moves(state, player, P, scratch, buf, msrc, mdst, mrule)
+    n = legal_moves(state, player, state[size + K.ROLL], P, scratch, buf, msrc, mdst, mrule)
     if n == 0 and game[K.G_PASS] != 0:
-        other = legal_moves(state, np.int32(1 - player), P, scratch, buf, msrc, mdst, mrule)
+        # the other side could move under some roll (its own is not thrown yet; 0 without dice)
+        dice = game[K.G_DICE]
+        other = 0
+        for roll in range(dice, dice * game[K.G_FACES] + 1):
+            other = legal_moves(state, np.int32(1 - player), np.int32(roll), P, scratch, buf, msrc, mdst, mrule)
+            if other != 0:
+                break
         if other > 0:
             msrc[0], mdst[0], mrule[0] = -1, -1, -1
             n = 1
@@ -93,8 +100,8 @@ def advance(state, out, copy, r, src, dst, P, buf):
     move of `state`; with copy False, out is state itself and changes in place. Returns the
     pieces taken, K.REFUSED if the move was refused, K.BAD_CODE for a code without a branch.
 
-    state: int32[n_cells + 3] — the position, read
-    out: int32[n_cells + 3] — written (`state` itself when copy is False)
+    state: int32[n_cells + 4] — the position, read
+    out: int32[n_cells + 4] — written (`state` itself when copy is False)
     P: Program — the stage's tables
     buf: int32[n_dirs * L + 8] — scratch for the effects (new_work's `buf`)
     """
@@ -122,4 +129,5 @@ def advance(state, out, copy, r, src, dst, P, buf):
     out[size + K.TO_MOVE] = nxt
     out[size + K.MOVER] = player
     out[size + K.PLY] = ply + 1
+    out[size + K.ROLL] = 0  # not thrown yet: its thrower sets it (calls.py)
     return taken

@@ -37,7 +37,7 @@ FIELDS: tuple[tuple[str, int | None, str], ...] = (
     ("dist", 3, "int32[n_rules, n, M]: the cells at the rule's jump/clone distance from a cell"),
     ("dist_n", 2, "int32[n_rules, n]: how many cells dist[r, i] holds"),
     ("ends", 2, "int32[n_ends, E_COLS]: condition, parameter, exact, result, in the stage's order"),
-    ("game", 1, "int32[G_LEN]: cells, rows, cols, turn order, pass, max moves, sort, dedup, bitboard"),
+    ("game", 1, "int32[G_LEN]: cells, rows, cols, turn order, pass, max moves, sort, dedup, bitboard, dice, faces"),
     ("regions", 2, "int32[n_regions, n]: the far rows (one per player), then the connect ends' sides"),
     ("orth", 1, "int32[n_dirs]: 1 for the orthogonal directions (the steps of a connection)"),
     ("axes", 1, "int32[n_axes]: one direction per line axis (e-w, n-s, ne-sw[, nw-se])"),
@@ -58,7 +58,7 @@ _PACKED = [(name, ndim) for name, ndim, _ in FIELDS if ndim is not None]
 
 _MOVE_CODES: dict[type, int] = {
     A.PlaceEmpty: K.PLACE_EMPTY, A.PlaceGravity: K.PLACE_GRAVITY, A.PlaceAdjacent: K.PLACE_ADJACENT,
-    A.Step: K.STEP, A.Slide: K.SLIDE, A.Jump: K.JUMP, A.Clone: K.CLONE,
+    A.Step: K.STEP, A.Slide: K.SLIDE, A.Jump: K.JUMP, A.Clone: K.CLONE, A.Advance: K.ADVANCE,
 }
 _TARGETS = {"empty": K.TARGET_EMPTY, "enemy": K.TARGET_ENEMY, "any": K.TARGET_ANY}
 _EFFECT_CODES: dict[type, int] = {
@@ -104,7 +104,7 @@ class _Builder:
 
 
 def _move_directions(kind, b: _Builder) -> np.ndarray:
-    words = kind.directions if isinstance(kind, (A.Step, A.Slide)) else A.Directions(())
+    words = kind.directions if isinstance(kind, (A.Step, A.Slide, A.Advance)) else A.Directions(())
     return b.dirs(words)
 
 
@@ -225,7 +225,7 @@ def build(stage: A.Stage) -> tuple[Program, np.ndarray]:
         # one cell, so the bound counts directions, not destinations
         if isinstance(rule.kind, (*A.PLACEMENTS, A.Clone)):
             max_moves += n
-        elif isinstance(rule.kind, A.Step):
+        elif isinstance(rule.kind, (A.Step, A.Advance)):  # one destination a direction
             max_moves += n * len(topo.directions)
         elif isinstance(rule.kind, A.Slide):
             max_moves += n * len(topo.directions) * topo.rays.shape[2]
@@ -247,6 +247,8 @@ def build(stage: A.Stage) -> tuple[Program, np.ndarray]:
     # on a small wrapped board two directions can reach the same cell: de-duplicate there too
     game[K.G_DEDUP] = len(rules) > 1 or topo.wrap
     game[K.G_BITBOARD] = bitboard
+    if stage.roll is not None:
+        game[K.G_DICE], game[K.G_FACES] = stage.roll.dice, stage.roll.faces
     orth = topo.direction_mask(geometry.resolve(("orthogonal",), topo.is_hex, None))
     names = tuple(geometry.steps(topo.is_hex))
     axes = np.array([names.index(a) for a in geometry.axes(topo.is_hex)], dtype=np.int32)
@@ -398,7 +400,7 @@ def initial_state(stage: A.Stage, topo: Topology) -> np.ndarray:
     """Blocked cells first, then each `setup` in order; the first player to move, the last
     player in turn order as the mover, ply 0."""
     n = topo.n_cells
-    state = np.zeros(n + 3, dtype=np.int32)
+    state = np.zeros(n + K.STATE_EXTRA, dtype=np.int32)
     state[:n][topo.blocked] = -1
     for setup in stage.setup:
         player = stage.player_names.index(setup.player)

@@ -29,7 +29,7 @@ UNKNOWN = 2  # a value not yet known
 def _hash(state):
     """A 64-bit hash of a state (splitmix-style mixing of every value in turn), a uint64.
 
-    state: int32[n_cells + 3] — a position (its ply 0 when no end reads it)
+    state: int32[n_cells + 4] — a position (its ply 0 when no end reads it)
     """
     h = np.uint64(0x243F6A8885A308D3)
     for i in range(state.shape[0]):
@@ -42,7 +42,7 @@ def _hash(state):
 def _same(a, b):
     """Whether two states hold the same values.
 
-    a, b: int32[n_cells + 3] — positions (a row of the listed states, a new child)
+    a, b: int32[n_cells + 4] — positions (a row of the listed states, a new child)
     """
     for i in range(a.shape[0]):
         if a[i] != b[i]:
@@ -65,9 +65,9 @@ def _grown(a, rows):
     """`a` with room for at least `rows` rows along its first axis: itself if it has them, else a
     new array of a's dtype and row shape, twice as long at least, its first rows copied.
 
-    a: int32[k, n_cells + 3] (the states) — by caller: also int8[k] (values, flip), int64[k]
+    a: int32[k, n_cells + 4] (the states) — by caller: also int8[k] (values, flip), int64[k]
         (first), int32[k] (child)
-    -> out: int32[at least rows, n_cells + 3] — for the states; a's dtype and row shape for the others
+    -> out: int32[at least rows, n_cells + 4] — for the states; a's dtype and row shape for the others
     """
     if a.shape[0] >= rows:
         return a
@@ -82,7 +82,7 @@ def retrograde(start, budget, keep_ply, flat, bb_mask):
     the positions listed; values, first, child, flip). Position 0 is `start`; position i's moves
     lead to child[first[i]:first[i + 1]]; a position with no child is finished.
 
-    start: int32[n_cells + 3] — the initial position, read only; keep_ply: whether the ply counts
+    start: int32[n_cells + 4] — the initial position, read only; keep_ply: whether the ply counts
     flat: int32[n_packed] — the program's tables (program.pack)
     bb_mask: uint64[n_dirs] — the program's bit masks
     -> values: int8[positions] — each position's value for its side to move (+1, 0, -1)

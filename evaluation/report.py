@@ -533,6 +533,7 @@ def replays(s: Summary) -> list[dict]:
                 other = "2" if game.to_move(state) == 0 else "1"
                 try:
                     state, took = game.apply_counted(state, game.parse_move(text))
+                    state = game.thrown(state, int(g["seed"]))  # the referee's dice, thrown again
                 except (ValueError, LudicaError) as err:  # the referee stored legal moves alone
                     raise StoreError(f"{s.store_path}: table games, row {g['id']}, column moves: ply {ply + 1}, "
                                      f"{text[:20]!r}, is not a legal move of the game on {st['name'][:60]!r} "

@@ -353,14 +353,16 @@ class MoveKind(Concept):
     - `needs_piece`: the move starts from, or next to, a piece of the mover already on the board;
     - `takes_on_arrival`: landing on an enemy piece (`to enemy`, `to any`) takes it;
     - `covered_by`: the keywords of the other move kinds that give every move this one gives when
-      their common fields agree (a slide that stops on the first cell is a step).
+      their common fields agree (a slide that stops on the first cell is a step);
+    - `reads_roll`: the move goes as far as the dice say, so it needs a `roll` (gdl/checks/chance.py).
     """
 
     alternatives: ClassVar[str] = "move_kind"
-    traits: ClassVar[tuple[str, ...]] = ("needs_piece", "takes_on_arrival", "covered_by")
+    traits: ClassVar[tuple[str, ...]] = ("needs_piece", "takes_on_arrival", "covered_by", "reads_roll")
     needs_piece: ClassVar[bool]
     takes_on_arrival: ClassVar[bool]
     covered_by: ClassVar[tuple[str, ...]]
+    reads_roll: ClassVar[bool]
 
 
 @dataclass(frozen=True)
@@ -373,6 +375,7 @@ class PlaceEmpty(MoveKind, Node):
     needs_piece: ClassVar[bool] = False
     takes_on_arrival: ClassVar[bool] = False
     covered_by: ClassVar[tuple[str, ...]] = ()
+    reads_roll: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
@@ -386,6 +389,7 @@ class PlaceGravity(MoveKind, Node):
     needs_piece: ClassVar[bool] = False
     takes_on_arrival: ClassVar[bool] = False
     covered_by: ClassVar[tuple[str, ...]] = ("place empty",)
+    reads_roll: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
@@ -398,6 +402,7 @@ class PlaceAdjacent(MoveKind, Node):
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = False
     covered_by: ClassVar[tuple[str, ...]] = ("place empty",)
+    reads_roll: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
@@ -410,6 +415,7 @@ class Step(MoveKind, Node):
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ("slide",)
+    reads_roll: ClassVar[bool] = False
     directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
     target: str = _param(TARGET, "empty")
 
@@ -425,6 +431,7 @@ class Slide(MoveKind, Node):
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ()
+    reads_roll: ClassVar[bool] = False
     directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
     target: str = _param(TARGET, "empty")
 
@@ -440,6 +447,7 @@ class Jump(MoveKind, Node):
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ()
+    reads_roll: ClassVar[bool] = False
     distance: int = _param(Count("distance"), 2)
     target: str = _param(TARGET, "empty")
 
@@ -455,11 +463,29 @@ class Clone(MoveKind, Node):
     needs_piece: ClassVar[bool] = True
     takes_on_arrival: ClassVar[bool] = True
     covered_by: ClassVar[tuple[str, ...]] = ()
+    reads_roll: ClassVar[bool] = False
     distance: int = _param(Count("distance"), 1)
     target: str = _param(TARGET, "empty")
 
 
-MOVE_KINDS: tuple[type[MoveKind], ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent, Step, Slide, Jump, Clone)
+@dataclass(frozen=True)
+class Advance(MoveKind, Node):
+    """`advance DIRECTIONS to TARGET`: a piece moved exactly as many cells as the roll (the stage's
+    `roll` line) in a straight line, over whatever lies between (a dice race's move)."""
+
+    keyword: ClassVar[str] = "advance"
+    rule: ClassVar[str] = "piece_advance"
+    sentence: ClassVar[str] = ("move one of your pieces exactly as many cells as this turn's roll in a straight line "
+                                "{directions:any}, passing over whatever lies between, onto {target}")
+    needs_piece: ClassVar[bool] = True
+    takes_on_arrival: ClassVar[bool] = True
+    covered_by: ClassVar[tuple[str, ...]] = ()
+    reads_roll: ClassVar[bool] = True
+    directions: Directions = _param(DirectionList(), ALL_DIRECTIONS)
+    target: str = _param(TARGET, "empty")
+
+
+MOVE_KINDS: tuple[type[MoveKind], ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent, Step, Slide, Jump, Clone, Advance)
 PLACEMENTS: tuple[type[MoveKind], ...] = (PlaceEmpty, PlaceGravity, PlaceAdjacent)
 
 
@@ -898,7 +924,7 @@ CATEGORIES: tuple[tuple[type[Concept], tuple[type[Concept], ...]], ...] = (
 CONCEPTS: tuple[type[Concept], ...] = tuple(kind for _, kinds in CATEGORIES for kind in kinds)
 
 # Keywords that open a statement, in the order the canonical printer writes them.
-STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "move", "turn", "pass", "end",
+STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "roll", "move", "turn", "pass", "end",
                       "hidden", "refused", "announce")
 
 
@@ -946,6 +972,28 @@ class RandomSetup(Node):
     cells: tuple[CellItem, ...]
 
 
+# Dice bounds: a roll's total stays small (a move's distance, at most 4 x 20 = 80 cells), and a die
+# of one face is no chance.
+MAX_DICE, MAX_FACES = 4, 20
+
+
+@dataclass(frozen=True)
+class Roll(Node):
+    """`roll KdN`: before every turn, K dice of N faces are thrown for the side to move, from the
+    game's seed; their total, the roll (K to K·N), is seen by both players and read by `advance`."""
+
+    dice: int
+    faces: int
+
+    @property
+    def lowest(self) -> int:
+        return self.dice
+
+    @property
+    def highest(self) -> int:
+        return self.dice * self.faces
+
+
 @dataclass(frozen=True)
 class Players(Node):
     """`players P1 P2`: the players' names, in turn order (the first listed moves first)."""
@@ -982,11 +1030,18 @@ class Stage(Node):
     # Chance at the start: drawn from the game's seed before the first move, in this order.
     random_blocked: tuple[RandomBlocked, ...] = ()
     random_setup: tuple[RandomSetup, ...] = ()
+    # Chance during the game: the dice thrown before every turn.
+    roll: Roll | None = None
+
+    @property
+    def random_start(self) -> bool:
+        """Whether the start is drawn at random (a `random` line): each game's start comes from its seed."""
+        return bool(self.random_blocked or self.random_setup)
 
     @property
     def chance(self) -> bool:
-        """Whether the start is drawn at random (a `random` line): each game's start comes from its seed."""
-        return bool(self.random_blocked or self.random_setup)
+        """Whether anything is drawn from the game's seed: a random start or dice."""
+        return self.random_start or self.roll is not None
 
     def without_information(self) -> Stage:
         """The stage played with the whole board in view: its true game (a stage without

@@ -31,10 +31,10 @@ before any cell is read):
 |               | each: its player, the first or the second         | 2        | 1                  |
 |               | then its cell items, L ≥ 1, as for `blocked`      | γ        | γ(L) + items       |
 | `move`        | number of move rules M ≥ 1                        | γ        | γ(M)               |
-|               | each: kind (place empty, place gravity, place     | 7        | lg 7               |
-|               |   adjacent, step, slide, jump, clone)             |          |                    |
-|               | step, slide: DIRS, then the target (empty,        | 3        | DIRS + lg 3        |
-|               |   enemy, any)                                     |          |                    |
+|               | each: kind (place empty, place gravity, place     | 8        | 3                  |
+|               |   adjacent, step, slide, jump, clone, advance)    |          |                    |
+|               | step, slide, advance: DIRS, then the target       | 3        | DIRS + lg 3        |
+|               |   (empty, enemy, any)                             |          |                    |
 |               | jump, clone: distance n ≥ 1, then the target      | γ, 3     | γ(n) + lg 3        |
 |               | then the number of effects E ≥ 0                  | γ        | γ(E + 1)           |
 |               | each effect: kind (flip custodial, remove         | 4        | 2                  |
@@ -60,10 +60,13 @@ before any cell is read):
 | `refused`     | if hidden: retry, lose-turn                       | 2        | 1                  |
 | `announce`    | if hidden: number of announcements A ≥ 0          | γ        | γ(A + 1)           |
 |               | each: turn-count, refusals                        | 2        | 1                  |
-| chance        | a start drawn at random or not (every stage pays) | 2        | 1                  |
-| `blocked random` | if drawn: number of lines R ≥ 0                | γ        | γ(R + 1)           |
+| chance        | chance or none (every stage pays)                 | 2        | 1                  |
+| `roll`        | if chance: dice or not                            | 2        | 1                  |
+|               | if dice: how many K (1..4), faces N (2..20)       | 4, 19    | 2 + lg 19          |
+| `blocked random` | if chance: number of lines R ≥ 0               | γ        | γ(R + 1)           |
 |               | each: how many n ≥ 1, then its cell items L ≥ 1   | γ, γ     | γ(n) + γ(L) + items |
-| `setup random`| if drawn: number of lines S (≥ 1 when R = 0)      | γ        | γ(S + 1), or γ(S)  |
+| `setup random`| if drawn: number of lines S (≥ 1 when R = 0 and   | γ        | γ(S + 1), or γ(S)  |
+|               |   no dice)                                        |          |                    |
 |               | each: its player, how many n ≥ 1, its cell items  | 2, γ, γ  | 1 + γ(n) + γ(L) + items |
 
 Alternatives are numbered in the order of the tuples of gdl/ast.py (BOARD_KINDS, MOVE_KINDS,
@@ -73,7 +76,8 @@ a cell is numbered row × cols + col; false comes before true. A stage has one `
 `players`, `turn`, `pass`, `hidden` and `refused` field each; lists (blocked items, forward, setups,
 moves, effects, ends, announcements, words) are coded in the order of the AST. The information lines
 (issue 33) added one bit to every stage: the choice of perfect information; the random lines another:
-the choice of a fixed start.
+the choice of no chance (a fixed start and no dice). The `advance` move kind made every move rule's
+kind cost 3 bits, not lg 7; dice cost a stage with a random start one bit more.
 
 Board sides. A board has 1 to 26 rows and columns (a column is one letter). A side n is coded by
 Elias gamma restricted to 1..26 and renormalised: the gamma codes of 1..26 sum to 491/512
@@ -135,6 +139,8 @@ SIDE_MAX = A.MAX_BOARD_SIDE
 # a board can have. Dividing by it makes the side code complete over 1..26.
 SIDE_KRAFT = 491 / 512
 FLAGS = (False, True)
+DICE = tuple(range(1, A.MAX_DICE + 1))  # a roll's dice, then its faces (gdl/checks/chance.py's bounds)
+FACES = tuple(range(2, A.MAX_FACES + 1))
 
 # The integer fields of the code (each an Elias gamma integer), by the name a coder is given: a
 # sampler's limits are set per field (sampler/prior.py).
@@ -511,10 +517,15 @@ def _stage(c: Coder, s: A.Stage | None, ctx: _Context) -> A.Stage:
     ends = _statements(c, _field(s, "ends"), "ends", lambda x: _node(c, A.End, x, ctx), may_be_empty=False,
                        heading=lambda n: f"({_plural(n, 'end')})")
     hidden, refused, announce = _information(c, s, ctx)
-    random_blocked, random_setup = _chance(c, s, ctx)
+    random_blocked, random_setup, roll = _chance(c, s, ctx)
     return A.Stage(ctx.name, board, players, moves, ends, blocked=blocked, forward=forward, setup=setup, turn=turn,
                    pass_rule=pass_rule, hidden=hidden, refused=refused, announce=announce,
-                   random_blocked=random_blocked, random_setup=random_setup)
+                   random_blocked=random_blocked, random_setup=random_setup, roll=roll)
+
+
+@codes(A.Roll)
+def _roll(c: Coder, r: A.Roll | None, ctx: _Context) -> A.Roll:
+    return A.Roll(c.choice(_field(r, "dice"), DICE), c.choice(_field(r, "faces"), FACES))
 
 
 @codes(A.RandomBlocked)
@@ -530,19 +541,25 @@ def _random_setup(c: Coder, r: A.RandomSetup | None, ctx: _Context) -> A.RandomS
     return A.RandomSetup(player, count, _items(c, _field(r, "cells"), "random items", ctx, may_be_empty=False))
 
 
-def _chance(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[tuple, tuple]:
-    """The random lines: whether the start is drawn at random (a bit every stage pays), then, only for
-    one that is, its `blocked random` lines (R ≥ 0) and its `setup random` lines (S ≥ 1 when R = 0:
-    a random start draws something, so the code names no stage twice)."""
+def _chance(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[tuple, tuple, A.Roll | None]:
+    """The chance lines: whether there is any chance (a bit every stage pays), then, only for a stage
+    with chance, whether it throws dice and which, its `blocked random` lines (R ≥ 0) and its `setup
+    random` lines (S ≥ 1 when R = 0 and no dice: chance draws something, so the code names no stage
+    twice)."""
     drawn = c.chance(None if s is None else s.chance)
     if not drawn:
-        c.statement(lambda: "(a fixed start)")
-        return (), ()
+        c.statement(lambda: "(no chance)")
+        return (), (), None
+    roll = _field(s, "roll")
+    if c.choice(None if s is None else roll is not None, FLAGS):
+        roll = _node(c, A.Roll, roll, ctx)
+        c.statement(lambda: text(roll))
     blocked = _statements(c, _field(s, "random_blocked"), "random blocked", lambda x: _node(c, A.RandomBlocked, x, ctx),
                           may_be_empty=True, heading=lambda n: f"({_plural(n, 'blocked random line')})")
     setup = _statements(c, _field(s, "random_setup"), "random setups", lambda x: _node(c, A.RandomSetup, x, ctx),
-                        may_be_empty=bool(blocked), heading=lambda n: f"({_plural(n, 'setup random line')})")
-    return blocked, setup
+                        may_be_empty=bool(blocked) or roll is not None,
+                        heading=lambda n: f"({_plural(n, 'setup random line')})")
+    return blocked, setup, roll
 
 
 def _information(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[A.Hiding | None, A.Refusal | None, tuple]:

@@ -348,7 +348,18 @@ def _turns(at: _Stage) -> str:
     out = f"The first to move is {at.names[0]}. {sentence(stage.turn, stage)}"
     if stage.pass_rule is not None and not isinstance(stage.turn, A.Alternate):
         out += " A pass always hands the turn to the other player."
+    if stage.roll is not None:
+        out += " " + _roll(stage.roll)
     return out
+
+
+def _roll(roll: A.Roll) -> str:
+    """What the dice are: thrown for the side to move before each turn, seen by both."""
+    dice = f"{_number(roll.dice)} {'die' if roll.dice == 1 else 'dice'} of {roll.faces} faces"
+    total = "" if roll.dice == 1 else f", the total of {'both' if roll.dice == 2 else 'all'} dice"
+    return (f"Before every turn, {dice} {'is' if roll.dice == 1 else 'are'} thrown for the player to move, at random and "
+            f"anew each time (each face as likely); the roll{total}, from {roll.lowest} to {roll.highest}, is seen by "
+            "both players.")
 
 
 def _move(rule: A.MoveRule, at: _Stage, opening: str = "") -> str:
@@ -445,7 +456,7 @@ class Difference:
     end); for cells (`blocked`, a player's `setup`) the cells `gone` and `added`, as (row, col)."""
 
     statement: str  # "board", "blocked", "setup", "move", "effect", "turn", "pass", "end", "hidden", "refused",
-    # "announce", "blocked random", "setup random"
+    # "announce", "blocked random", "setup random", "roll"
     old: Any = None
     new: Any = None
     at: int = 0
@@ -497,6 +508,8 @@ def differences(base: A.Stage, stage: A.Stage) -> list[Difference]:
     out += _listed("announce", base.announce, stage.announce)
     out += _listed("blocked random", base.random_blocked, stage.random_blocked)
     out += _listed("setup random", base.random_setup, stage.random_setup)
+    if base.roll != stage.roll:
+        out.append(Difference("roll", base.roll, stage.roll))
     return out
 
 
@@ -541,6 +554,7 @@ def _change(d: Difference, base: _Stage, variant: _Stage) -> str:
         "announce": (f"Announcement {d.at + 1}", lambda node, at: sentence(node, at.stage)),
         "blocked random": (f"Random blocked cells {d.at + 1}", lambda node, at: _random_line(node, at)),
         "setup random": (f"Random setup {d.at + 1}", lambda node, at: _random_line(node, at)),
+        "roll": ("The dice", lambda node, at: _roll(node)),
     }[d.statement]
     if d.old is None:
         return _quoted(f"{label} is new", say(d.new, variant))

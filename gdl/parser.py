@@ -44,6 +44,7 @@ _TERMINAL_PROSE = {
     "NAME": "a player name",
     "STRING": 'a quoted name (like "Othello")',
     "INT": "a number",
+    "DICE": "dice written KdN, without spaces (like 2d6: two six-sided dice)",
     "_NL": "the end of the line",
     "$END": "the end of the line",
 }
@@ -196,7 +197,8 @@ COMMON_MISTAKES: tuple[tuple[str, str], ...] = (
     (r"^board\s+\w+\s+\d+x\d+", "sizes are numbers: `board square 8`, or `board rect 6 7`"),
     (r"\b[a-z]0\b", "rows are numbered from 1: the top-left cell is a1"),
     (r"capture\s+on-arrival", "arriving on an enemy piece captures it: write `to enemy` or `to any` on the move"),
-    (r"^\s*(?:game|board|players|setup|move|turn|pass|end|blocked|forward|hidden|refused|announce):", "no colon after the statement's keyword"),
+    (r"^roll\b", "dice are written KdN, without spaces: `roll 1d6` throws one six-sided die, `roll 2d6` two"),
+    (r"^\s*(?:game|board|players|setup|move|turn|pass|end|blocked|forward|hidden|refused|announce|roll):", "no colon after the statement's keyword"),
 )
 
 
@@ -451,6 +453,12 @@ def _setup_random(c, span):
     return A.RandomSetup(str(c[0]), int(c[1]), c[2], span=span)
 
 
+@builds("roll")
+def _roll(c, span):
+    dice, faces = str(c[0]).split("d")
+    return A.Roll(int(dice), int(faces), span=span)
+
+
 @builds("move")
 def _move(c, span):
     return A.MoveRule(c[0], tuple(c[1:]), span=span)
@@ -503,9 +511,9 @@ def _to_file_lines(tree: Tree, block: _Block) -> None:
 
 # --- assembly -----------------------------------------------------------------------------------
 
-_SINGLE = {"game", "board", "players", "turn", "pass", "hidden", "refused"}
+_SINGLE = {"game", "board", "players", "turn", "pass", "hidden", "refused", "roll"}
 _KEYWORD_OF = {A.Players: "players", A.MoveRule: "move", A.Setup: "setup", A.End: "end",
-               A.RandomBlocked: "blocked random", A.RandomSetup: "setup random"}
+               A.RandomBlocked: "blocked random", A.RandomSetup: "setup random", A.Roll: "roll"}
 
 
 def _keyword(statement: Any) -> str:
@@ -553,6 +561,7 @@ def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.
         announce=tuple(many["announce"]),
         random_blocked=tuple(many["blocked random"]),
         random_setup=tuple(many["setup random"]),
+        roll=single.get("roll"),
         span=whole,
     )
 

@@ -1,7 +1,7 @@
 """AST → canonical text. `parse(format(stage)) == stage` for every stage.
 
 Canonical means: statements in a fixed order (game, board, blocked, blocked random, players,
-forward, setup, setup random, moves, turn, pass, ends, information lines), one space between words, effects indented by two spaces, every
+forward, setup, setup random, roll, moves, turn, pass, ends, information lines), one space between words, effects indented by two spaces, every
 direction list and move target written out, and `turn alternate` (the default) left out.
 """
 from __future__ import annotations
@@ -71,6 +71,11 @@ def _random_setup(s: A.RandomSetup) -> str:
     return f"setup {s.player} random {s.count} in {_cells(s.cells)}"
 
 
+@formats(A.Roll)
+def _roll(r: A.Roll) -> str:
+    return f"roll {r.dice}d{r.faces}"
+
+
 @formats(A.Directions)
 def _directions(d: A.Directions) -> str:
     return " ".join(d.words)
@@ -122,6 +127,8 @@ def format(stage: A.Stage) -> str:
         lines.append("forward " + ", ".join(text(h) for h in stage.forward))
     lines += [text(s) for s in stage.setup]
     lines += [text(s) for s in stage.random_setup]
+    if stage.roll is not None:
+        lines.append(text(stage.roll))
     lines += [text(m) for m in stage.moves]
     if not isinstance(stage.turn, A.Alternate):
         lines.append(text(stage.turn))

@@ -19,7 +19,7 @@ import numpy as np
 from ..compiler import CompiledDarkGame, CompiledGame, PlayedGame, Playouts
 from ..compiler import codes as K
 from ..compiler import knowledge
-from ..compiler.layout import as_state
+from ..compiler.layout import array_of, as_state
 from ..gdl.interpreter.information import announced, observation
 from ..gdl.interpreter.worlds import sample_world
 from ..gdl.game import Move
@@ -318,10 +318,7 @@ class DarkRulesApi(RulesApi):
             return state  # a true position already: the only world it is
         player, history = knowledge.decode(state, self._size, self._cols)
         world = sample_world(self._dark, history, player, random.Random(seed), budget, between=between)
-        truth = world.truth
-        out = np.array([*truth.cells, truth.to_move, truth.mover, truth.ply], dtype=np.int32)
-        out.flags.writeable = False
-        return out
+        return array_of(world.truth)
 
 
 def rules_api(game: PlayedGame) -> RulesApi:

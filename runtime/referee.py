@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..compiler.codes import PLY
+from ..compiler.codes import PLY, ROLL, STATE_EXTRA
 from ..compiler.dark import CompiledDarkGame
 from ..compiler.played import PlayedGame
 from ..gdl import ast as A
@@ -164,6 +164,13 @@ def _start_said(game: PlayedGame, state: Any) -> str:
     return "; ".join(said)
 
 
+def _log_roll(game: PlayedGame, state: Any, record: GameRecord) -> None:
+    """On a stage with dice, the roll the side to move threw (while the game goes on)."""
+    if game.stage.roll is not None and not game.is_terminal(state):
+        p = game.to_move(state)
+        record.log.append(f"{record.players[p]} rolls {int(game.position(state)[game.info.cells + ROLL])}")
+
+
 def _who(sides: tuple[str, ...], players: tuple[str, str], p: int) -> str:
     """Player p as the end of a game names it: the stage's name, then the agent's ("x (greedy)")."""
     return f"{sides[p]} ({players[p]})"
@@ -192,6 +199,12 @@ class Moment:
     def last(self) -> Ply | None:
         """The ply just played (None at the start)."""
         return self.record.plies[self.ply - 1] if self.ply else None
+
+    @property
+    def roll(self) -> int | None:
+        """The roll the side to move threw, on a stage with dice (None without, or once the game is over)."""
+        thrown = int(self.state[self.state.shape[0] - STATE_EXTRA + ROLL])
+        return thrown if thrown > 0 and self.to_move is not None else None
 
     def view_cells(self, viewer: int) -> list[int]:
         """A hidden game's board as `viewer` sees it now, row-major (a person's view, for a page)."""
@@ -266,8 +279,9 @@ def play_game(game: PlayedGame, seats: tuple[Seat | None, Seat | None], seed: in
                         initial_board=game.board(state).tolist(), seat_seeds=seat_seeds)
     log = record.log
     log.append(f"Game started: {names[0]}(B) vs {names[1]}(W) on Stage: {game.stage.name}")
-    if game.stage.chance:
+    if game.stage.random_start:
         log.append("The start was drawn at random from the game's seed: " + _start_said(game, state))
+    _log_roll(game, state, record)
     rng = random.Random(seed)  # the referee's own draws (a move in place of an illegal one): no seat's generator
     started, decided = [False, False], False
     try:
@@ -351,9 +365,10 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
         p = game.to_move(state)
         legal = game.legal_moves(state)
         if len(legal) == 1 and legal[0].is_pass:
-            state = game.apply(state, legal[0])
+            state = game.thrown(game.apply(state, legal[0]), record.seed)
             record.plies.append(Ply(p, "pass", 0, 0.0, game.board(state).tolist()))
             log.append(f"{names[p]} passes")
+            _log_roll(game, state, record)
             if watch is not None:
                 watch(state)
             continue
@@ -399,6 +414,7 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
         else:
             move = chosen
         state, captured = game.apply_counted(state, move)
+        state = game.thrown(state, record.seed)  # the next turn's dice, from the game's seed
         usage = answer.reply.get("usage")
         record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note,
                                 usage if isinstance(usage, dict) else None))
@@ -410,6 +426,7 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
             log.append(f"{names[p]}({SEAT_LETTERS[p]}): {move}")
         if not dark and not game.is_terminal(state) and game.to_move(state) == p:
             log.append(f"{names[p]} continues ({_continues_note(game.stage)})")
+        _log_roll(game, state, record)
         if watch is not None:
             watch(state)
     return state

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 from ..gdl.rng import draw, game_generator  # the kernels' generator, in plain Python
+from ..gdl.interpreter import chance
 
 __all__ = ["TAU_GAMES", "TAU_SEED", "counted_games", "draw", "game_generator", "levin_k", "tau"]
 
@@ -28,6 +29,7 @@ def counted_games(game, n: int, seed: int = TAU_SEED, max_plies: int = 10_000) -
     """(plies, counted cost) of the random games 0..n-1 of `seed`, through the Game contract (the
     reference interpreter or a compiled game, move by move: slow, for checking the kernels)."""
     out = []
+    roll = game.stage.roll
     for number in range(n):
         x = game_generator(seed, number)
         state = game.initial_state()
@@ -39,6 +41,9 @@ def counted_games(game, n: int, seed: int = TAU_SEED, max_plies: int = 10_000) -
                 break
             x, k = draw(x, len(moves))
             state = game.apply(state, moves[k])
+            if roll is not None:  # the next roll, from the game's generator as the kernels throw it
+                x, thrown = chance.thrown(roll, x)
+                state = game.with_roll(state, thrown)
             plies += 1
         out.append((plies, cost))
     return out

@@ -62,6 +62,7 @@ from .. import compiler
 from ..compiler import Games
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
+from ..gdl.interpreter.game import ChanceNotPlayed
 from ..gdl.printer import text
 from . import cost
 from .symmetry import fingerprint
@@ -239,6 +240,8 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
         # play (compiler.playable refuses it) is refused here
         compiler.playable(stage)
         game = compiler.compile(stage.without_information())
+        if stage.roll is not None:  # the policies' games in the kernels throw no dice yet
+            raise ChanceNotPlayed(stage.name, "screening a stage with dice (the filters' games between policies)")
     except LudicaError as err:
         figures["compiles"] = False
         return _reject(out, "compiles", str(err).splitlines()[0])

@@ -18,6 +18,7 @@ counted costs and winners); two stages that play the same random games are one g
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import replace
 from itertools import product
@@ -98,7 +99,8 @@ def _rules(stage: A.Stage, m) -> tuple:
 
     def node(n) -> tuple:
         fields = []
-        for name in getattr(n, "__dataclass_fields__", {}):
+        # its fields alone: a concept's class-level words (keyword, sentence, traits) are no rule
+        for name in (f.name for f in dataclasses.fields(n)) if dataclasses.is_dataclass(n) else ():
             if name == "span":
                 continue
             value = getattr(n, name)
@@ -123,9 +125,11 @@ def _rules(stage: A.Stage, m) -> tuple:
         node(stage.turn), stage.pass_rule is not None,
         tuple((node(e.condition), node(e.result)) for e in stage.ends),
     )
-    if stage.chance:  # a start drawn at random: its lines, in order (a fixed start's key is as it was)
+    if stage.random_start:  # a start drawn at random: its lines, in order (a fixed start's key is as it was)
         rules = (*rules, tuple((b.count, cells(b.cells)) for b in stage.random_blocked),
                  tuple((0 if r.player == first else 1, r.count, cells(r.cells)) for r in stage.random_setup))
+    if stage.roll is not None:  # the dice
+        rules = (*rules, node(stage.roll))
     if stage.hidden is None:  # a perfect-information stage's key is as it always was
         return rules
     # what each player is told is part of the game: phantom tic-tac-toe is not tic-tac-toe

@@ -1,6 +1,7 @@
 """The playthrough format of tests/golden/playthroughs/: one game, every position with its legal
 moves, the move played with what it took, the board after it, and the final returns. On a stage
-with hidden information the moves are tries: a refused one says so, and each board is followed by
+with dice each board is followed by the roll thrown for the side to move (the referee's, of seed 0).
+On a stage with hidden information the moves are tries: a refused one says so, and each board is followed by
 each player's view of it."""
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ludica import gdl
+from ludica.compiler import codes as K
+from ludica.gdl.interpreter import State
 
 
 class _Sight:
@@ -24,10 +27,17 @@ class _Sight:
 
 def _boards(game, state) -> list[str]:
     out = ["board", gdl.render(game, state)]
+    if game.stage.roll is not None:  # dice: the roll the side to move threw (the referee's, of seed 0)
+        out.append(f"roll {_roll(game, state)}")
     if hasattr(game, "view"):  # hidden information: what each player sees
         for p, name in enumerate(game.players):
             out += [f"seen by {name}", gdl.render(_Sight(game, p), state)]
     return out
+
+
+def _roll(game, state) -> int:
+    """The roll of a state of the reference (a State) or of the kernels (an array)."""
+    return state.roll if isinstance(state, State) else int(state[game.rows * game.cols + K.ROLL])
 
 
 def _refused(game, state) -> bool:
@@ -45,6 +55,7 @@ def record(game, header: str, choose: Callable) -> str:
         move = choose(legal)
         out.append(f"legal {' '.join(map(str, legal))}")
         state, taken = game.apply_counted(state, move)
+        state = game.thrown(state, 0) if game.stage.roll is not None else state  # the referee's dice of seed 0
         out += [f"move {move} taken {taken}" + (" refused" if _refused(game, state) else ""), *_boards(game, state)]
     out.append(f"returns {' '.join(f'{r:+g}' for r in game.returns(state))}")
     return "\n".join(out) + "\n"

@@ -227,20 +227,23 @@ def codable_information() -> st.SearchStrategy[dict]:
 
 @cache
 def chance() -> st.SearchStrategy[dict]:
-    """Random lines, any combination (printable: a count of 0 or more cells than listed is an error
-    the checks report)."""
+    """Chance lines, any combination (printable: a count of 0 or more cells than listed, or dice out
+    of bounds, are errors the checks report)."""
     return st.fixed_dictionaries({
         "random_blocked": _lists(st.builds(A.RandomBlocked, naturals(0), cell_lists()), 0, 2),
-        "random_setup": _lists(st.builds(A.RandomSetup, player_names(), naturals(0), cell_lists()), 0, 2)})
+        "random_setup": _lists(st.builds(A.RandomSetup, player_names(), naturals(0), cell_lists()), 0, 2),
+        "roll": st.none() | st.builds(A.Roll, naturals(0), naturals(0))})
 
 
 @cache
 def codable_chance(rows: int, cols: int) -> st.SearchStrategy[dict]:
-    """Random lines the description length codes: none, or at least one line, counts ≥ 1."""
+    """Chance lines the description length codes: none, or at least one line, counts ≥ 1, dice within
+    their bounds."""
     lines = st.fixed_dictionaries({
         "random_blocked": _lists(st.builds(A.RandomBlocked, naturals(1), cell_lists(rows, cols)), 0, 2),
-        "random_setup": _lists(st.tuples(st.integers(0, 1), naturals(1), cell_lists(rows, cols)), 0, 2)})
-    return st.one_of(st.just({}), lines.filter(lambda d: d["random_blocked"] or d["random_setup"]))
+        "random_setup": _lists(st.tuples(st.integers(0, 1), naturals(1), cell_lists(rows, cols)), 0, 2),
+        "roll": st.none() | st.builds(A.Roll, st.integers(1, A.MAX_DICE), st.integers(2, A.MAX_FACES))})
+    return st.one_of(st.just({}), lines.filter(lambda d: d["random_blocked"] or d["random_setup"] or d["roll"]))
 
 
 @cache

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ludica import compiler, gdl, stages
+from ludica.compiler.layout import array_of
 from ludica.gdl.interpreter import State, chance
 from ludica.gdl.interpreter.game import ChanceNotPlayed
 from ludica.runtime.entrants import BUILTIN_DIR
@@ -121,19 +122,25 @@ def test_the_referee_draws_the_start_from_the_games_seed_and_says_it():
     assert len(boards) > 1
 
 
-def test_the_reports_replay_starts_each_game_from_its_seed(tmp_path):
+def replayed(out, name: str, agents: tuple[str, str], games: int, game_time: float, seed: int) -> tuple[list, list]:
+    """(the stored games, the report's replays of them) of a tournament of `agents` on a bundled stage."""
     from ludica.evaluation import summarise
-    from ludica.evaluation.report import board_cells, replays
+    from ludica.evaluation.report import replays
     from ludica.runtime import Run, entrants, tournament
 
-    out = tmp_path / "run"
-    tournament.run([stages.path("othello-random-setup")], [entrants.resolve("random"), entrants.resolve("greedy")],
-                   out, tournament.Options(games=3, analysis_time=1.0, game_time=5.0, seed=9, sandbox=False))
+    tournament.run([stages.path(name)], [entrants.resolve(a) for a in agents], out,
+                   tournament.Options(games=games, analysis_time=1.0, game_time=game_time, seed=seed, sandbox=False))
     with Run.read(out) as run:
-        games = run.store.games()
+        stored = run.store.games()
         summary = summarise(run.store, resamples=10, seed=1)
+    return stored, replays(summary)
+
+
+def test_the_reports_replay_starts_each_game_from_its_seed(tmp_path):
+    from ludica.evaluation.report import board_cells
+
+    games, shown = replayed(tmp_path / "run", "othello-random-setup", ("random", "greedy"), 3, 5.0, 9)
     game = compiler.compile(gdl.load(stages.path("othello-random-setup")))
-    shown = replays(summary)
     assert len(shown) == len(games) == 6
     starts = {g["seed"]: game.board(game.start(int(g["seed"]))) for g in games}
     assert len({s.tobytes() for s in starts.values()}) > 1
@@ -182,7 +189,9 @@ def test_a_cell_blocked_in_the_position_is_blocked_to_both_engines(name):
         empty = [i for i, v in enumerate(cells) if v == 0]
         for i in rng.sample(empty, max(1, len(empty) // 6)):
             cells[i] = -1
-        state, array = State(tuple(cells), 0, 1, 0), np.array([*cells, 0, 1, 0], dtype=np.int32)
+        # (on a stage with dice, both engines throw the referee's dice of seed `game`)
+        start = State(tuple(cells), 0, 1, 0)
+        state, array = reference.thrown(start, game), compiled.thrown(array_of(start), game)
         for _ in range(120):
             assert compiled.is_terminal(array) == reference.is_terminal(state)
             if reference.is_terminal(state):
@@ -190,9 +199,10 @@ def test_a_cell_blocked_in_the_position_is_blocked_to_both_engines(name):
             moves = reference.legal_moves(state)
             assert compiled.legal_moves(array) == moves
             move = rng.choice(moves)
-            state, array = reference.apply(state, move), compiled.apply(array, move)
+            state, array = reference.thrown(reference.apply(state, move), game), \
+                compiled.thrown(compiled.apply(array, move), game)
             assert tuple(array[:n].tolist()) == state.cells
-        start = np.array([*cells, 0, 1, 0], dtype=np.int32)
+        start = compiled.thrown(array_of(start), game)
         fast, generic = compiled.playouts(16, seed=game, state=start), compiled.playouts(16, seed=game, state=start,
                                                                                         generic=True)
         assert np.array_equal(fast.lengths, generic.lengths) and np.array_equal(fast.returns, generic.returns)

@@ -33,6 +33,8 @@ from ludica.gdl import PASS, Move
 from ludica.gdl.arena import from_arena
 from ludica.gdl.checks import check_stage
 from ludica.gdl.conformance import check_game
+from ludica.gdl.interpreter import chance
+from ludica.gdl.interpreter.game import ChanceNotPlayed
 from ludica.sampler import cost
 from bundled import PERFECT
 from playthrough import replay
@@ -52,6 +54,7 @@ GAMES = {
     "fewer-pieces-continue": 80, "partial-c-squares-cw": 80, "c-squares-occlusion-agnostic": 80, "othello-random-setup": 80,
     "othello-random-blocks": 80,
     "othello-10x10": 40, "breakthrough": 100, "custodian": 40, "ataxx": 12, "hex-11": 15, "gomoku": 6,
+    "dice-race": 200,
 }
 
 
@@ -68,21 +71,21 @@ def test_every_bundled_stage_has_a_game_count():
 # --- lockstep comparison ---------------------------------------------------------------------------
 
 
-def _extras(game, state) -> tuple[int, int]:
-    """(mover, ply) of a state of either implementation."""
+def _extras(game, state) -> tuple[int, int, int]:
+    """(mover, ply, roll) of a state of either implementation."""
     if isinstance(state, np.ndarray):
         n = game.rows * game.cols
-        return int(state[n + K.MOVER]), int(state[n + K.PLY])
-    return state.mover, state.ply
+        return int(state[n + K.MOVER]), int(state[n + K.PLY]), int(state[n + K.ROLL])
+    return state.mover, state.ply, state.roll
 
 
 class Lockstep:
     """A reference game and a compiled game of one stage, stepped together; every difference is
     an AssertionError naming the stage and the moves that lead to it."""
 
-    def __init__(self, ref, comp, label: str):
-        self.ref, self.comp, self.label = ref, comp, label
-        self.rs, self.cs = ref.initial_state(), comp.initial_state()
+    def __init__(self, ref, comp, label: str, seed: int = 0):
+        self.ref, self.comp, self.label, self.seed = ref, comp, label, seed
+        self.rs, self.cs = ref.start(seed), comp.start(seed)
         self.moves: list[Move] = []
 
     def where(self) -> str:
@@ -96,7 +99,7 @@ class Lockstep:
         assert comp.to_move(cs) == ref.to_move(rs), (
             f"to_move: reference {ref.to_move(rs)}, compiled {comp.to_move(cs)}\n{self.where()}")
         assert _extras(comp, cs) == _extras(ref, rs), (
-            f"(mover, ply): reference {_extras(ref, rs)}, compiled {_extras(comp, cs)}\n{self.where()}")
+            f"(mover, ply, roll): reference {_extras(ref, rs)}, compiled {_extras(comp, cs)}\n{self.where()}")
         rt, ct = ref.is_terminal(rs), comp.is_terminal(cs)
         assert ct == rt, f"is_terminal: reference {rt}, compiled {ct}\n{self.where()}"
         assert comp.returns(cs) == ref.returns(rs), (
@@ -109,6 +112,9 @@ class Lockstep:
     def play(self, move: Move) -> None:
         rs, rt = self.ref.apply_counted(self.rs, move)
         cs, ct = self.comp.apply_counted(self.cs, move)
+        # the next roll, each engine's own (one definition: gdl/interpreter/chance.py), the referee's
+        # of this seed; their own dice only on a stage without (thrown: the state itself)
+        rs, cs = self.ref.thrown(rs, self.seed), self.comp.thrown(cs, self.seed)
         self.moves.append(move)
         assert not cs.flags.writeable, f"a compiled state must be read-only\n{self.where()}"
         assert ct == rt, f"capture count of {move}: reference {rt}, compiled {ct}\n{self.where()}"
@@ -150,7 +156,7 @@ def _differential(name: str, games: int, first_seed: int = 0) -> None:
     ref, comp = bundled_games(name)
     for seed in range(first_seed, first_seed + games):
         rng = random.Random(seed)
-        Lockstep(ref, comp, f"{name} (seed {seed})").run(rng.choice)
+        Lockstep(ref, comp, f"{name} (seed {seed})", seed).run(rng.choice)
 
 
 @pytest.mark.parametrize("name", sorted(BUNDLED))
@@ -605,6 +611,10 @@ def _perft_depths(name: str, slow: bool):
 @pytest.mark.parametrize("name", sorted(BUNDLED))
 def test_golden_perft(name):
     _, comp = bundled_games(name)
+    if comp.stage.roll is not None:  # the kernels' move tree has no chance nodes: refused by name
+        with pytest.raises(ChanceNotPlayed, match="perft.*dice"):
+            comp.perft(1)
+        return
     for depth, leaves in _perft_depths(name, slow=False):
         assert comp.perft(depth) == leaves, f"{name} depth {depth}"
 
@@ -613,6 +623,8 @@ def test_golden_perft(name):
 @pytest.mark.parametrize("name", sorted(BUNDLED))
 def test_golden_perft_deep(name):
     _, comp = bundled_games(name)
+    if comp.stage.roll is not None:
+        return  # refused, as test_golden_perft checks
     for depth, leaves in _perft_depths(name, slow=True):
         assert comp.perft(depth) == leaves, f"{name} depth {depth}"
 
@@ -664,6 +676,13 @@ class KernelRng:
         self.x, k = cost.draw(self.x, len(legal))
         return legal[k]
 
+    def thrown(self, ref, state):
+        """`state` with the next roll thrown as the kernels throw it, after the move (dice only)."""
+        if ref.stage.roll is None:
+            return state
+        self.x, roll = chance.thrown(ref.stage.roll, self.x)
+        return ref.with_roll(state, roll)
+
 
 def _same_playouts(ref, comp, label: str, n: int, seed: int, max_plies: int = 100_000, start=None) -> None:
     """comp.playouts(n, seed) are the games the reference plays with the kernel's generator
@@ -675,7 +694,7 @@ def _same_playouts(ref, comp, label: str, n: int, seed: int, max_plies: int = 10
         state, plies = rs, 0
         rng = KernelRng(seed, g)
         while not ref.is_terminal(state) and plies < max_plies:
-            state = ref.apply(state, rng.choice(ref.legal_moves(state)))
+            state = rng.thrown(ref, ref.apply(state, rng.choice(ref.legal_moves(state))))
             plies += 1
         over = ref.is_terminal(state)
         cut += not over

@@ -65,10 +65,15 @@ class Category:
         return self.name
 
 
+def _dice(kind: A.MoveKind) -> A.Roll | None:
+    """The dice a move kind that reads the roll needs (the checks refuse it without)."""
+    return A.Roll(1, 6) if kind.reads_roll else None
+
+
 CATEGORIES: tuple[Category, ...] = (
     Category("board kind", A.BOARD_KINDS, lambda n: replace(BASE, board=n),
              (("geometry.py HEXAGONAL", geometry.HEXAGONAL),)),
-    Category("move kind", A.MOVE_KINDS, lambda n: replace(BASE, moves=(A.MoveRule(n),)),
+    Category("move kind", A.MOVE_KINDS, lambda n: replace(BASE, moves=(A.MoveRule(n),), roll=_dice(n)),
              (("interpreter/moves.py _GENERATORS", moves._GENERATORS),
               ("interpreter/moves.py _VACATES_ORIGIN", moves._VACATES_ORIGIN))),
     Category("effect", A.EFFECT_KINDS, lambda n: replace(BASE, moves=(A.MoveRule(A.PlaceEmpty(), (n,)),)),
@@ -318,7 +323,7 @@ def _put(kind: type, cat: Category, shape: A.Stage) -> A.Stage:
                                                              if f.name in ("size", "n_rows")}))
     node = sample(kind)
     if cat.name == "move kind":
-        return replace(shape, moves=(A.MoveRule(node),))
+        return replace(shape, moves=(A.MoveRule(node),), roll=_dice(node))
     if cat.name == "effect":  # `require capture` needs an effect before it that takes pieces
         effects = (A.FlipCustodial(), node) if isinstance(node, A.RequireCapture) else (node,)
         return replace(shape, moves=(A.MoveRule(A.PlaceEmpty(), effects),))
@@ -465,6 +470,16 @@ def _piece_needed(kind: type) -> bool:
     return not game.legal_moves(game.initial_state())
 
 
+def _roll_read(kind: type) -> bool:
+    """Whether the reference interpreter's moves of the kind change with the roll (a piece of each
+    player on a 5x5 board, each roll of a die)."""
+    stage = replace(BASE, board=A.SquareBoard(5), forward=_HEADINGS, moves=(A.MoveRule(sample(kind)),),
+                    setup=(A.Setup("a", (A.Cell(2, 2),)), A.Setup("b", (A.Cell(4, 4),))), roll=A.Roll(1, 6))
+    game = reference(stage)
+    start = game.initial_state()
+    return len({tuple(game.legal_moves(game.with_roll(start, roll))) for roll in range(1, 7)}) > 1
+
+
 def _takes_pieces(kind: type) -> bool:
     """Whether the reference interpreter's moves take pieces with the effect alone, in random games
     of a small placement game (its pieces side by side from the start)."""
@@ -509,6 +524,8 @@ _TRAIT_VALUES: dict[str, tuple[Callable[[type, Any], bool], str]] = {
                 "None or the name of a count field of the condition"),
     "counts_pieces": (lambda kind, v: v is _counts_pieces(kind),
                       "whether the reference interpreter's winner changes with the pieces on the board alone"),
+    "reads_roll": (lambda kind, v: v is _roll_read(kind),
+                   "whether the reference interpreter's moves of it change with the roll"),
     "at_start": (lambda kind, v: v is None or v in check_ends.AT_START,
                  f"None or a check of gdl/checks/ends.py AT_START ({', '.join(check_ends.AT_START)})"),
 }

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ludica.compiler import codes as K
 from ludica import compiler, gdl, stages
 from ludica.compiler import knowledge
 from ludica.gdl.interpreter.information import Tried
@@ -120,7 +121,7 @@ def test_the_api_answers_on_information_states(name):
             assert api.to_move(info) == p
             # a world: a true position with the player to move, one of those it cannot tell apart
             world = api.sample_world(info, seed)
-            assert world.shape == (game.n_cells + 3,) and api.to_move(world) == p
+            assert world.shape == (game.n_cells + 4,) and api.to_move(world) == p
             if made <= 4:  # the worlds enumerated whole (a search that grows fast with the game)
                 truths = {w.truth.cells for w in worlds(game.reference, game.reference.history(state, p), p)}
                 assert tuple(world[: game.n_cells].tolist()) in truths
@@ -138,16 +139,16 @@ def test_a_perfect_information_api_treats_a_state_as_its_only_world():
 
 
 @pytest.mark.parametrize("bad, said", [
-    (lambda info, n: info[: n + 3], "no player"),
+    (lambda info, n: info[: n + K.STATE_EXTRA], "no player"),
     (lambda info, n: np.concatenate([info, [7]]), "after its"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, 2, 0, 0, 0, 0]]), "cut short"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 5, 0]]), "of kind 5"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 3, 0, 1, 0]]), "names player 3"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 999, 1, 0]]), "move code 999"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 0, 1, 1, 40, 1]]), "off the board"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, -1]]), "-1 entries"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 0, 0, 4, 5, 0]]), "refused 5"),
-    (lambda info, n: np.concatenate([info[: n + 3], [0, 1, 1, 0, *[99] * n]]), "holding no piece"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 2, 0, 0, 0, 0]]), "cut short"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 5, 0]]), "of kind 5"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 0, 3, 0, 1, 0]]), "names player 3"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 0, 0, 999, 1, 0]]), "move code 999"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 0, 0, 0, 1, 1, 40, 1]]), "off the board"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, -1]]), "-1 entries"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 0, 0, 4, 5, 0]]), "refused 5"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 1, 0, *[99] * n]]), "holding no piece"),
     (lambda info, n: np.concatenate([[9], info[1:]]), "not a position"),
     (lambda info, n: np.zeros(300_000, np.int32), "at most 250,000"),
 ])
@@ -172,7 +173,7 @@ def test_a_history_no_game_gives_finds_no_world():
     api = rules_api(game)
     info = game.information(game.initial_state(), 0)
     # x saw, after its own try a1 was played, an o on b2: no game of tic-tac-toe shows that
-    forged = np.concatenate([info[: game.n_cells + 3], [0, 1, 0, 0, 0, 0, 2, 0, 1, 4, 2]]).astype(np.int32)
+    forged = np.concatenate([info[: game.n_cells + 4], [0, 1, 0, 0, 0, 0, 2, 0, 1, 4, 2]]).astype(np.int32)
     with pytest.raises(LookupError):
         api.sample_world(forged, 1, budget=500)
 
@@ -201,7 +202,7 @@ def test_the_oracle_answers_a_hidden_stage_as_the_api_does(name):
                 assert np.array_equal(a, b) and ta == tb
                 mine, theirs = local.playouts(info, 8, seed=2), remote.playouts(info, 8, seed=2)
                 assert np.array_equal(mine.returns, theirs.returns)
-        forged = np.concatenate([game.information(game.initial_state(), 0)[: game.n_cells + 3],
+        forged = np.concatenate([game.information(game.initial_state(), 0)[: game.n_cells + 4],
                                  [0, 1, 0, 0, 0, 0, 2, 0, 1, 4, 2]]).astype(np.int32)
         with pytest.raises(LookupError):
             remote.sample_world(forged, 1, budget=500)
@@ -316,7 +317,8 @@ def test_a_program_over_the_line_protocol_plays_a_hidden_stage_from_its_informat
     said = [o["text"] for p in sorted((out / "logs").rglob("*.json")) for o in json.loads(p.read_text())["output"]
             if "turn " in o["text"]]
     turns = [line for text in said for line in text.splitlines() if line.startswith("turn ")]
-    assert turns and all("planes 4x3x3 tries-match True world 12" in line for line in turns), turns
+    world = f"world {9 + K.STATE_EXTRA}"  # a true position of the 3x3 board
+    assert turns and all(f"planes 4x3x3 tries-match True {world}" in line for line in turns), turns
 
 
 def test_the_play_page_sends_a_person_their_view_and_not_the_opponents_tries():

@@ -255,6 +255,22 @@ CASES: list[Case] = [
          "5:1", "setup x random 3 in a1..c1 b2",
          ("error: `setup x random 3 in a1..c1 b2` draws 3 of the 2 cells it lists that start empty",
           "hint: list more cells, or draw at most 2")),
+    # --- dice ---
+    Case("roll-dice", "check.roll-dice",
+         stage("board rect 1 8", "players x o", "forward x right, o right", "setup x a1", "roll 2d1",
+               "move advance forward to empty", "end reach far-row: mover wins"),
+         "5:1", "roll 2d1", ("error: `roll 2d1` throws dice this stage cannot: a roll is 1 to 4 dice of 2 to 20 faces",
+                             "hint: throw 1 to 4 dice of 2 to 20 faces, like `roll 1d6`")),
+    Case("roll-unused", "check.roll-unused",
+         stage("board square 3", "players x o", "roll 1d6", "move place empty", "end line 3: mover wins"),
+         "3:1", "roll 1d6", ("error: `roll 1d6` throws dice that no move reads",
+                             "hint: add a move that reads it, like `move advance forward to empty`")),
+    Case("advance-without-roll", "check.advance-without-roll",
+         stage("board rect 1 8", "players x o", "forward x right, o right", "setup x a1",
+               "move advance forward to empty", "end reach far-row: mover wins"),
+         "5:1", "move advance forward to empty",
+         ("error: `move advance forward to empty` moves a piece as far as the roll, and this stage throws no dice",
+          "hint: add a `roll` line, like `roll 1d6`")),
 ]
 
 

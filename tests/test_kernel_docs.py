@@ -3,7 +3,7 @@
 
     name: dtype[dims] — what it holds
 
-with named dimensions (`state: int32[n_cells + 3]`, `lengths, winners: int32[games]`; codes.py
+with named dimensions (`state: int32[n_cells + 4]`, `lengths, winners: int32[games]`; codes.py
 names them); a record of arrays is `P: Program`, `tables: Tables`, or `work: tuple — ...`. A
 kernel that returns an array says so on a line of the same form after `->`.
 
@@ -277,7 +277,7 @@ def _read(tmp_path):
 
 
 def test_a_declaration_must_state_a_dtype_and_shape():
-    assert TYPED.match(declarations("Sum.\n\nstate: int32[n_cells + 3] — a position")["state"])
+    assert TYPED.match(declarations("Sum.\n\nstate: int32[n_cells + 4] — a position")["state"])
     assert TYPED.match(declarations("P: Program — the tables")["P"])
     assert not TYPED.match(declarations("state: a position")["state"])
     assert set(declarations("-> lengths, winners: int32[games] — written")) == {"lengths", "winners"}

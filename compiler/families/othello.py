@@ -36,7 +36,7 @@ HANDLES = K.coverage(
 # A line or a connection needs the board's tables in the ply loop: handing them to _status slowed
 # standard Othello's playouts by about 8% where never read (measured before the step tables, when
 # the family played about 40,000 a second), so such stages go to the generic kernels.
-EXCLUDES = K.coverage(moves={K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE},
+EXCLUDES = K.coverage(moves={K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE, K.ADVANCE},
                       targets={K.TARGET_ENEMY, K.TARGET_ANY}, effects={K.REMOVE, K.CONVERT},
                       conditions={K.LINE, K.CONNECT})
 
@@ -147,7 +147,7 @@ def _place(first, second, player, at, flips, turn):
 def _begin(starts, number, tables, work):
     """ply.playout_kernel's `begin`: game `number`'s start as bitboards (bitboards.first_position).
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions
     tables: Tables — the family's tables (the game row read)
     """
     return first_position(starts, number, tables.game[K.G_CELLS])
@@ -194,7 +194,7 @@ _games = playout_kernel(_begin, _ply_status, _advance)
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
     """playouts.playouts' job for the family: the games of ply.playout_kernel on bitboards.
 
-    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    starts: int32[n_starts, n_cells + 4] — the positions games begin from, read only
     ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
     bits: uint64[2 + 12 * n_dirs] — the far rows, then the step tables (see unpack)
     lengths, winners: int32[games] — written: each game's plies and winner
@@ -237,8 +237,8 @@ step_tables = step_arrays  # the two arrays of `step`: the family's tables and t
 def _play_move(state, child, k, code, n, ints, bits):
     """ply.step_kernel's `play` for the family: a placement by its cell, its flips by bitboards.
 
-    state: int32[n_cells + 3] — the position, read only
-    child: int32[n_cells + 3] — written (a slab row)
+    state: int32[n_cells + 4] — the position, read only
+    child: int32[n_cells + 4] — written (a slab row)
     ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
     bits: uint64[2 + 12 * n_dirs] — the far rows, then the step tables (see unpack)
     """

@@ -35,7 +35,7 @@ HANDLES = K.coverage(
     turns={K.ALTERNATE, K.FEWER_PIECES, K.AGAIN_AFTER_CAPTURE},
     conditions={K.NO_MOVES, K.BOARD_FULL, K.LINE, K.REACH_FAR_ROW, K.CONNECT, K.NO_PIECES, K.AFTER_PLIES},
     results={K.MOVER_WINS, K.MOVER_LOSES, K.MOST_PIECES, K.FEWEST_PIECES, K.DRAW})
-EXCLUDES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.SLIDE, K.JUMP, K.CLONE},
+EXCLUDES = K.coverage(moves={K.PLACE_EMPTY, K.PLACE_GRAVITY, K.PLACE_ADJACENT, K.SLIDE, K.JUMP, K.CLONE, K.ADVANCE},
                       effects={K.FLIP, K.REMOVE, K.CONVERT, K.REQUIRE})
 _EMPTY, _ENEMY = 1, 2  # target bits of a direction: where a piece may step that way
 
@@ -143,7 +143,7 @@ def _begin(starts, number, tables, work):
     """ply.playout_kernel's `begin`: game `number`'s start, its sides written into work[0]; returns
     the rest of the position (blocked cells, every cell, player to move, mover, ply).
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions
     tables: Tables — the family's tables (the game row read)
     work: tuple — (sides uint64[2]: each player's pieces, movers uint64[n_dirs])
     """
@@ -238,7 +238,7 @@ def _position_status(position, tables, work):
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
     """playouts.playouts' job for the family: the games of ply.playout_kernel on bitboards.
 
-    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    starts: int32[n_starts, n_cells + 4] — the positions games begin from, read only
     ints: int32[n_packed] — the family's tables (applies; a step's: then the listing, 2 * max_moves)
     bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
     lengths, winners: int32[games] — written: each game's plies and winner
@@ -298,8 +298,8 @@ def _play_move(state, child, k, code, n, ints, bits):
     """ply.step_kernel's `play` for the family: every step rule plays a move the same way, so the
     rule itself is not read.
 
-    state: int32[n_cells + 3] — the position, read only
-    child: int32[n_cells + 3] — written (a slab row)
+    state: int32[n_cells + 4] — the position, read only
+    child: int32[n_cells + 4] — written (a slab row)
     ints: int32[n_packed + 2 * max_moves] — the family's tables, then the listing
     bits: uint64[n_dirs + n_regions] — the bit masks, then the regions as bitboards
     """

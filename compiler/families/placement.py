@@ -32,7 +32,7 @@ HANDLES = K.coverage(
     turns={K.ALTERNATE, K.FEWER_PIECES, K.AGAIN_AFTER_CAPTURE},
     conditions={K.NO_MOVES, K.BOARD_FULL, K.LINE, K.REACH_FAR_ROW, K.CONNECT, K.NO_PIECES, K.AFTER_PLIES},
     results={K.MOVER_WINS, K.MOVER_LOSES, K.MOST_PIECES, K.FEWEST_PIECES, K.DRAW})
-EXCLUDES = K.coverage(moves={K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE},
+EXCLUDES = K.coverage(moves={K.PLACE_ADJACENT, K.STEP, K.SLIDE, K.JUMP, K.CLONE, K.ADVANCE},
                       targets={K.TARGET_ENEMY, K.TARGET_ANY}, effects={K.FLIP, K.REMOVE, K.CONVERT, K.REQUIRE})
 
 
@@ -96,7 +96,7 @@ def _holds_on_board(cond, param, exact, e, moves, mover, at, tables):
     """An end read on the whole board, the board conditions only: those that counts alone do not
     decide (holds_placed reads the others from counts, exactly, and these around the last cell only).
 
-    at: tuple — (state int32[n_cells + 3], stack int32[n_cells + 1], seen int32[n_cells + 1])
+    at: tuple — (state int32[n_cells + 4], stack int32[n_cells + 1], seen int32[n_cells + 1])
     tables: Tables — the family's tables
     """
     if counted(cond, param, 1, 1, 1, 0) != K.UNKNOWN:
@@ -113,7 +113,7 @@ _first_board_end = end_rule(_holds_on_board, pieces_cells)
 def _board_decides(cells, tables, space):
     """Whether a board condition already holds on `cells` (or a code without a branch is met).
 
-    cells: int32[n_cells + 3] — the position, read
+    cells: int32[n_cells + 4] — the position, read
     tables: Tables — the family's tables
     space: int32[2 * (n_cells + 1)] — scratch for a connection's search
     """
@@ -128,7 +128,7 @@ def _decided(starts, ints, bits):
     """Whether a board condition (line, connect, far row) already holds for either player in each
     start, read whole as the generic kernels read it.
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions, read only
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions, read only
     ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
     bits: uint64[n_dirs] — the bit masks (not read)
     -> whole: bool[n_starts] — a new array
@@ -165,7 +165,7 @@ def _insert(moves, n, i):
 def _legal_moves(state, moves, gravity, rows, cols, size):
     """The legal moves into `moves`, row-major (the generic kernels' order); returns how many.
 
-    state: int32[n_cells + 3] — the position, read; gravity: `place gravity` (else `place empty`)
+    state: int32[n_cells + 4] — the position, read; gravity: `place gravity` (else `place empty`)
     moves: int32[at least n_cells] — written: the legal cells (work's, or a step's listing)
     """
     n = 0
@@ -202,7 +202,7 @@ def _next_up(state, cell, cols):
     """Under `place gravity`, the cell that becomes playable once `cell` is filled: its column's next
     empty cell up (past pieces and blocked cells: everything below is filled), or -1.
 
-    state: int32[n_cells + 3] — the position after the move, read
+    state: int32[n_cells + 4] — the position after the move, read
     """
     i = cell - cols
     while i >= 0 and state[i] != 0:
@@ -216,7 +216,7 @@ def _refill(moves, n, k, state, cols):
     takes its place, if there is one (_next_up).
 
     moves: int32[at least n] — the legal cells, changed in place
-    state: int32[n_cells + 3] — the position after the move, read
+    state: int32[n_cells + 4] — the position after the move, read
     """
     i = _next_up(state, moves[k], cols)
     n = _drop(moves, n, k)
@@ -231,9 +231,9 @@ def _first_position(starts, start, tables, work, listing):
     (and on a board of at most 64 cells, as bitboards), its union-finds (reading them again every
     game cost tic-tac-toe's games a quarter of their time, measured).
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions
     tables: Tables — the family's tables
-    work: tuple — (state int32[n_cells + 3], moves int32[n_cells], counts int64[2], sets
+    work: tuple — (state int32[n_cells + 4], moves int32[n_cells], counts int64[2], sets
         int32[n_ends, n_cells + 4], sets_of int32[n_starts, n_ends, n_cells + 4], connect, gravity,
         sides uint64[2]: each player's pieces as a bitboard, firsts int64[n_starts, 4]: each start's
         moves, pieces of each player and empty cells, moves_of int32[n_starts, n_cells]: each
@@ -263,7 +263,7 @@ def _first_position(starts, start, tables, work, listing):
 def _begin(starts, number, tables, work):
     """ply.playout_kernel's begin: the first position, its moves listed (_first_position).
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions
     tables: Tables — the family's tables
     work: tuple — _first_position's
     """
@@ -354,7 +354,7 @@ def _any_connect(ends):
 def _start_work(starts, tables):
     """_begin's work for a batch: what it reads of each start, read once (see _begin).
 
-    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    starts: int32[n_starts, n_cells + 4] — the positions games begin from, read only
     tables: Tables — the family's tables
     -> work: tuple — _begin's
     """
@@ -384,7 +384,7 @@ def _start_work(starts, tables):
 def _playouts(starts, first_game, seed, max_plies, ints, bits, lengths, winners):
     """playouts.playouts' job for the family: the games of ply.playout_kernel in the placed form.
 
-    starts: int32[n_starts, n_cells + 3] — the positions games begin from, read only
+    starts: int32[n_starts, n_cells + 4] — the positions games begin from, read only
     ints: int32[n_packed] — the family's tables (applies; a step's: then scratch and the listing)
     bits: uint64[n_dirs] — the bit masks (a line on a board of at most 64 cells is read on bitboards)
     lengths, winners: int32[games] — written: each game's plies and winner
@@ -412,7 +412,7 @@ def _status(cells, n, tables, space):
     """(moves, over, winner) of a position with n legal moves, its ends read on the whole board (the
     cells form: a position from Python has no history).
 
-    cells: int32[n_cells + 3] — the position, read
+    cells: int32[n_cells + 4] — the position, read
     tables: Tables — the family's tables
     space: int32[2 * (n_cells + 1)] — scratch for a connection's search
     """
@@ -434,8 +434,8 @@ def _describe(state, child, ints, bits):
     """ply.step_kernel's `describe` for the family: the legal moves are the same for both sides
     (no forced pass ever applies).
 
-    state: int32[n_cells + 3] — the position, read only
-    child: int32[n_cells + 3] — written: a writable copy of `state` to read
+    state: int32[n_cells + 4] — the position, read only
+    child: int32[n_cells + 4] — written: a writable copy of `state` to read
     ints: int32[n_packed + 2 * (n_cells + 1) + 2 * max_moves] — the tables, scratch, the listing
     bits: uint64[n_dirs] — the bit masks (not read)
     """
@@ -456,8 +456,8 @@ def _play_move(state, child, k, code, n, ints, bits):
     """Once a cell is played the legal moves are the parent's, that cell dropped (or its column's
     next cell up), as in the playouts.
 
-    state: int32[n_cells + 3] — the position, read only
-    child: int32[n_cells + 3] — written (a slab row)
+    state: int32[n_cells + 4] — the position, read only
+    child: int32[n_cells + 4] — written (a slab row)
     ints: int32[n_packed + 2 * (n_cells + 1) + 2 * max_moves] — the tables, scratch, the listing
     bits: uint64[n_dirs] — the bit masks (not read)
     """
@@ -555,7 +555,7 @@ def _dark_begin(starts, number, tables, work):
     """The first position (_first_position: the truth's moves counted, not listed), each player's
     view the start (public), its tries the start's moves.
 
-    starts: int32[n_starts, n_cells + 3] — the batch's start positions
+    starts: int32[n_starts, n_cells + 4] — the batch's start positions
     tables: Tables — the family's tables
     work: tuple — (_begin's work, views int32[2, n_cells]: each player's view (only gravity reads
         one), tries uint64[2, n_words]: each player's tries as a bitmap, counts int64[2]: how
@@ -638,7 +638,7 @@ _dark_games = playout_kernel(_dark_begin, _dark_status, _dark_advance)
 def _dark_playouts(starts, first_game, seed, max_tries, ints, bits, information, lengths, winners):
     """compiler/information.py's games of tries for the family (a start holds no line nor connection).
 
-    starts: int32[n_starts, n_cells + 3] — the true positions games begin from, read only
+    starts: int32[n_starts, n_cells + 4] — the true positions games begin from, read only
     ints: int32[n_packed] — the family's tables (applies)
     bits: uint64[n_dirs] — the bit masks
     information: int32[2] — the hiding's and the refusal's codes (program.information)

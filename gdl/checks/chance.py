@@ -1,6 +1,8 @@
-"""Chance at the start (`blocked random`, `setup PLAYER random`): every draw must be possible. A
-random line names a player that plays, cells on the board, at least one cell to draw; and however
-the lines before it fall, enough of its cells are left (neither blocked, nor set up, nor drawn)."""
+"""Chance (`blocked random`, `setup PLAYER random`, `roll`): every draw must be possible and mean
+something. A random line names a player that plays, cells on the board, at least one cell to draw;
+and however the lines before it fall, enough of its cells are left (neither blocked, nor set up, nor
+drawn). A roll throws 1 to MAX_DICE dice of 2 to MAX_FACES faces, and a move reads it (a move kind
+with the trait `reads_roll`); a move that reads the roll needs one."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -11,6 +13,7 @@ from ..printer import text
 from .context import Check, Context, cell_label, collector, did_you_mean, quoted_list, span_of
 
 CHECKS: list[Check] = []  # run in this order
+MAX_DICE, MAX_FACES = A.MAX_DICE, A.MAX_FACES
 check = collector(CHECKS)
 
 
@@ -66,3 +69,25 @@ def _random_enough_cells(ctx: Context) -> Iterator[Diagnostic]:
             yield diagnostic("check.random-too-few-cells", span_of(line), hint, line=text(line), count=line.count,
                              free=len(free), taken=taken)
         earlier.append((free, line.count))
+
+
+@check
+def _roll_dice(ctx: Context) -> Iterator[Diagnostic]:
+    roll = ctx.stage.roll
+    if roll is not None and not (1 <= roll.dice <= MAX_DICE and 2 <= roll.faces <= MAX_FACES):
+        yield diagnostic("check.roll-dice", span_of(roll), f"throw 1 to {MAX_DICE} dice of 2 to {MAX_FACES} faces, "
+                         "like `roll 1d6`", line=text(roll), max_dice=MAX_DICE, max_faces=MAX_FACES)
+
+
+@check
+def _roll_read(ctx: Context) -> Iterator[Diagnostic]:
+    """A roll no move reads is chance that changes nothing; a move that reads a roll needs one."""
+    roll, readers = ctx.stage.roll, [m for m in ctx.stage.moves if m.kind.reads_roll]
+    if roll is not None and not readers:
+        yield diagnostic("check.roll-unused", span_of(roll),
+                         "add a move that reads it, like `move advance forward to empty`, or remove the line",
+                         line=text(roll))
+    if roll is None:
+        for move in readers:
+            yield diagnostic("check.advance-without-roll", span_of(move), "add a `roll` line, like `roll 1d6`",
+                             line=text(move))

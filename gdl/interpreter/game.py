@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from collections.abc import Mapping
+
+import random
 
 import numpy as np
 
@@ -38,13 +41,15 @@ class State:
 
     `cells` is the board row-major (-1 blocked, 0 empty, 1 first player's piece, 2 second's);
     `to_move` the side to move (0 or 1); `mover` the side that made the last move or pass (the
-    last player in turn order before the first move); `ply` the moves and passes played.
+    last player in turn order before the first move); `ply` the moves and passes played; `roll`
+    the dice the side to move threw for this turn (0 on a stage without dice).
     """
 
     cells: tuple[int, ...]
     to_move: int
     mover: int
     ply: int = 0
+    roll: int = 0
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,11 @@ class ReferenceGame:
         self._check_rules()
         self._fixed = self._setup()
         self._random = chance.lines(stage)
+        # The dice: every roll a turn may throw (one value, 0, without dice), and the game's own
+        # throws for `apply`, a search's (the referee sets each ply's roll from the seed: with_roll).
+        roll = stage.roll
+        self._rolls = (0,) if roll is None else tuple(range(roll.lowest, roll.highest + 1))
+        self._dice = random.Random(0)
         self._initial = self.start(0)
         # Per-instance memos keyed on values (an lru_cache on the methods would keep games alive).
         self._plays = lru_cache(maxsize=_CACHE_SIZE)(self._compute_plays)
@@ -129,12 +139,12 @@ class ReferenceGame:
 
     # --- moves --------------------------------------------------------------------------------
 
-    def _compute_plays(self, cells: tuple[int, ...], player: int) -> Mapping[Move, tuple[tuple[int, ...], int]]:
-        """Every move `player` has on `cells`, in the legal order, with the cells after it and
-        its capture count. A move two rules allow is played by the first of them."""
+    def _compute_plays(self, cells: tuple[int, ...], player: int, roll: int = 0) -> Mapping[Move, tuple[tuple[int, ...], int]]:
+        """Every move `player` has on `cells` under `roll`, in the legal order, with the cells after
+        it and its capture count. A move two rules allow is played by the first of them."""
         found: dict[Move, tuple[tuple[int, ...], int]] = {}
         for rule in self.stage.moves:
-            for src, dst in candidates(rule.kind, self.topology, cells, player):
+            for src, dst in candidates(rule.kind, self.topology, cells, player, roll):
                 move = Move(None if src is None else self.topology.square(src), self.topology.square(dst))
                 if move in found:
                     continue
@@ -148,12 +158,14 @@ class ReferenceGame:
         return MappingProxyType({m: found[m] for m in order})  # read-only: it is memoised
 
     def available_moves(self, state: State) -> Mapping[Move, tuple[tuple[int, ...], int]]:
-        """The side to move's moves as if no end rule applied: its plays, else a forced pass if
-        the stage has `pass forced` and the other side could move; else none."""
-        plays = self._plays(state.cells, state.to_move)
+        """The side to move's moves as if no end rule applied: its plays under its roll, else a
+        forced pass if the stage has `pass forced` and the other side could move (under some roll:
+        its own is not thrown yet); else none."""
+        plays = self._plays(state.cells, state.to_move, state.roll)
         if plays or self.stage.pass_rule is None:
             return plays
-        if passes(self.stage.pass_rule, bool(self._plays(state.cells, 1 - state.to_move))):
+        other = 1 - state.to_move
+        if passes(self.stage.pass_rule, any(self._plays(state.cells, other, r) for r in self._rolls)):
             return MappingProxyType({PASS: (state.cells, 0)})
         return MappingProxyType({})
 
@@ -171,7 +183,21 @@ class ReferenceGame:
         cells, taken = moves[move]
         mover = state.to_move
         side = 1 - mover if move.is_pass else next_to_move(self.stage.turn, cells, mover, taken)
-        return State(cells, to_move=side, mover=mover, ply=state.ply + 1), taken
+        return State(cells, to_move=side, mover=mover, ply=state.ply + 1,
+                     roll=chance.throw(self.stage.roll, self._dice)), taken
+
+    def thrown(self, state: State, seed: int, number: int = 0) -> State:
+        """`state` with the referee's roll for its ply, of game `number` of `seed` (chance.rolled: a
+        resumed or replayed game throws the same); `state` itself on a stage without dice."""
+        if self.stage.roll is None:
+            return state
+        return self.with_roll(state, chance.rolled(self.stage.roll, seed, number, state.ply))
+
+    def with_roll(self, state: State, roll: int) -> State:
+        """`state` with the side to move's roll set (the referee's, drawn from the game's seed)."""
+        if roll not in self._rolls:
+            raise ValueError(f"a roll of {roll} is not one of this stage's: {self._rolls[0]} to {self._rolls[-1]}")
+        return dataclasses.replace(state, roll=roll)
 
     def apply(self, state: State, move: Move) -> State:
         return self.apply_counted(state, move)[0]
@@ -187,10 +213,12 @@ class ReferenceGame:
 
     def start(self, seed: int, number: int = 0) -> State:
         """The start of game `number` of `seed`: the fixed start with the random lines' cells drawn
-        (gdl/interpreter/chance.py); the fixed start itself on a stage without random lines."""
-        if not self._random:
+        and the first roll thrown (gdl/interpreter/chance.py); the fixed start itself on a stage
+        without chance."""
+        if not self.stage.chance:
             return self._fixed
-        return State(chance.drawn(self._fixed.cells, self._random, seed, number), to_move=0, mover=1, ply=0)
+        return State(chance.drawn(self._fixed.cells, self._random, seed, number), to_move=0, mover=1, ply=0,
+                     roll=chance.rolled(self.stage.roll, seed, number, 0))
 
     def to_move(self, state: State) -> int:
         return state.to_move

@@ -102,6 +102,8 @@ class _Live:
             cells = moment.view_cells(self.person)
             state = np.array([*cells, *moment.state[len(cells):]], dtype=np.int32)
         print(gdl.render(self.game, state))
+        if moment.roll is not None:
+            print(inert(f"{record.players[moment.to_move]} to move, with a roll of {moment.roll}"))
         if self.person is not None and moment.seen is not None and moment.to_move is not None:
             # a hidden stage: the opponent's clock would count its tries
             mine = ("Black", "White")[self.person]

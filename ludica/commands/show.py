@@ -29,9 +29,12 @@ def run(args) -> int:
     state = game.initial_state()
     print(_describe(stage))
     print(f"description length: {gdl.description_length(stage):.1f} bits")
-    if stage.chance:
+    if stage.random_start:
         print("a start drawn at random for every game; this one is game 0 of seed 0's:")
     print(gdl.render(game, state))
+    if stage.roll is not None:
+        print(f"dice: roll {stage.roll.dice}d{stage.roll.faces} before every turn; this start's roll (game 0 of "
+              f"seed 0's) is {state.roll}")
     mover = stage.player_names[game.to_move(state)]
     moves = game.legal_moves(state)
     print(f"{mover} to move; {len(moves)} legal move{'s' * (len(moves) != 1)}: " + " ".join(map(str, moves)))
