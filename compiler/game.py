@@ -412,11 +412,14 @@ class CompiledGame:
         into; `weights`: of material and mobility in their values (default: material counted as the
         stage scores it, +1 or -1 for fewest pieces, and mobility +1); `samples`: the random games
         the "mc" policy plays to choose each of its moves (shared among the legal moves), one
-        number for both seats or one per seat."""
-        self._without_dice("games between the kernels' policies")
+        number for both seats or one per seat. On a stage with dice every game throws each roll from
+        its generator after the move, as `playouts` does (Monte-Carlo's games throw their own);
+        greedy and search are refused there."""
         unknown = [p for p in policies if p not in match_kernels.POLICY_NAMES]
         if len(policies) != 2 or unknown:
             raise ValueError(f"two policies among {match_kernels.POLICY_NAMES}, not {policies!r}")
+        if set(policies) & {"greedy", "search"}:  # they value a move's child as if no dice followed
+            self._without_dice("the greedy and search policies' games")
         seats = np.array([match_kernels.POLICY_NAMES.index(p) for p in policies], np.int32)
         per_seat = np.array((samples, samples) if isinstance(samples, int) else samples, np.int64)
         if per_seat.shape != (2,) or (per_seat < 1).any():

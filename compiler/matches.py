@@ -27,7 +27,7 @@ from . import codes as K
 from .ends import count
 from .jit import kernel, leaf
 from .moves import legal_moves
-from .positions import advance, new_work, status
+from .positions import advance, new_work, status, throw
 from .program import unpack
 from .rng import draw, game_generator
 
@@ -174,6 +174,7 @@ def _playout(child, me, plies, max_plies, P, kids, playing, x):
     """
     for i in range(child.shape[0]):
         playing[i] = child[i]
+    x = throw(x, playing, P)  # a roll of its own for each game (dice only)
     while True:
         n, over, won = status(playing, P, kids)
         if over:
@@ -185,6 +186,7 @@ def _playout(child, me, plies, max_plies, P, kids, playing, x):
         x, j = draw(x, n)
         if advance(playing, playing, False, kids[4][j], kids[2][j], kids[3][j], P, kids[1]) == K.BAD_CODE:
             return K.BAD_CODE, x
+        x = throw(x, playing, P)
         plies += 1
 
 
@@ -210,6 +212,7 @@ def _monte_carlo(state, me, n, samples, plies, max_plies, P, root, child, kids, 
     for m in range(n):
         if advance(state, child, True, root[4][m], root[2][m], root[3][m], P, kids[1]) == K.BAD_CODE:
             return -1, x
+        x = throw(x, child, P)  # (dice: whether the move ends the game may hang on the next roll)
         nc, over, won = status(child, P, kids)
         if won == K.BAD_CODE:
             return -1, x
@@ -318,6 +321,7 @@ def games(start, seed, first_game, policies, opening, beam, max_plies, weights, 
             if advance(state, state, False, root[4][k], root[2][k], root[3][k], P, root[1]) == K.BAD_CODE:
                 won = K.BAD_CODE
                 break
+            x = throw(x, state, P)  # the next roll, as the random playouts throw it (dice only)
             plies += 1
             for i in range(size):
                 if state[i] > 0:

@@ -6,9 +6,8 @@ from . import codes as K
 from .arrays import copy_into
 from .jit import inline, kernel
 from .ply import playout_kernel
-from .positions import advance, new_work, status
+from .positions import advance, new_work, status, throw
 from .program import unpack
-from .rng import draw
 
 
 @inline
@@ -51,22 +50,12 @@ def _advance(position, listed, k, P, work):
 
 @inline
 def _throw(x, position, P, work):
-    """ply.playout_kernel's `throw` on cells: on a stage with dice, the next roll thrown from the
-    game's generator x into work's state (gdl/interpreter/chance.py's `thrown`, the same faces in
-    the same order); returns x.
+    """ply.playout_kernel's `throw` on cells: positions.throw into work's state; returns x.
 
     P: Program — the stage's tables
     work: tuple — (positions.new_work's buffers, the state int32[n_cells + 4])
     """
-    game = P.game
-    dice = game[K.G_DICE]
-    if dice > 0:
-        total = 0
-        for _ in range(dice):
-            x, face = draw(x, game[K.G_FACES])
-            total += face + 1
-        work[1][game[K.G_CELLS] + K.ROLL] = total
-    return x
+    return throw(x, work[1], P)
 
 
 _games = playout_kernel(_begin, _status, _advance, _throw)

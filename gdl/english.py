@@ -390,9 +390,11 @@ def _moves(at: _Stage) -> str:
 
 
 def _passing(at: _Stage) -> str:
+    dice = (" With dice, your legal moves are those your roll gives you, and your opponent has a move when "
+            "some roll would give it one.") if at.stage.roll is not None else ""
     if at.stage.pass_rule is None:
-        return "There is no passing: a player who has no legal move cannot move at all."
-    return sentence(at.stage.pass_rule, at.stage)
+        return "There is no passing: a player who has no legal move cannot move at all." + dice
+    return sentence(at.stage.pass_rule, at.stage) + dice
 
 
 def _end(end: A.End, stage: A.Stage) -> str:
@@ -554,7 +556,7 @@ def _change(d: Difference, base: _Stage, variant: _Stage) -> str:
         "announce": (f"Announcement {d.at + 1}", lambda node, at: sentence(node, at.stage)),
         "blocked random": (f"Random blocked cells {d.at + 1}", lambda node, at: _random_line(node, at)),
         "setup random": (f"Random setup {d.at + 1}", lambda node, at: _random_line(node, at)),
-        "roll": ("The dice", lambda node, at: _roll(node)),
+        "roll": ("The roll", lambda node, at: _roll(node)),
     }[d.statement]
     if d.old is None:
         return _quoted(f"{label} is new", say(d.new, variant))

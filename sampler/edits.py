@@ -29,12 +29,17 @@ Kinds of change (FAMILIES names the kinds each family draws from):
 | information     | made dark (`hidden opponent-pieces`, then what a refusal does), or made perfect | 1 or 0 |
 | refusal         | `refused retry` ↔ `refused lose-turn` (a dark stage)       | 0                    |
 | announcement    | `announce turn-count` added or removed (a dark stage)      | 0                    |
+| dice            | a step or slide rule made an advance (which: lg R), dice thrown for it; or other dice | lg R + 2 + lg 19 |
+| random start    | the set-up pieces dealt anew each game among their cells   | 0                    |
+| random blocked  | how many k cells blocked anew each game among those that start empty | γ(k)       |
 
 The arena family restricts the kinds to the Othello AI Arena's private stages and weighs them:
 board size, blocked cells, over-blocked captures, turn order (alternate and fewer-pieces only) and
 result (most-pieces and fewest-pieces only) 3 each, setup pieces 1 (of 16). The dark family adds
 the three changes of information, 3 each (of 25), and keeps only variants that hide information: a
-dark base's variants keep its information lines unless a change alters them.
+dark base's variants keep its information lines unless a change alters them. The chance family adds
+the three changes of chance (dice, random start, random blocked) to the arena's, 3 each (of 25), and
+keeps only variants that draw something from each game's seed.
 
 The smallest edit. Many edits give one variant: a change that moves nothing (a setup piece "moved"
 to the cell it stands on) or two that undo each other cost bits and give nothing, and a piece
@@ -266,6 +271,51 @@ def _announcement(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     return replace(s, announce=() if s.announce else (A.TurnCount(),))
 
 
+def _dice(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
+    """Dice: a stage without makes one of its step or slide rules an advance (same directions and
+    target) and throws dice for it (how many, 1 to 4: 2 bits; their faces, 2 to 20: lg 19 bits); a
+    stage with dice throws others."""
+    if s.hidden is not None:
+        raise NotApplicable("dice on a stage with hidden information are not played yet")
+    if s.roll is None:
+        rules = [i for i, m in enumerate(s.moves) if isinstance(m.kind, (A.Step, A.Slide))]
+        i = _pick(c, rules, "step or slide rule to make an advance")
+        kind = s.moves[i].kind
+        made = replace(s.moves[i], kind=A.Advance(kind.directions, kind.target))
+        s = replace(s, moves=s.moves[:i] + (made,) + s.moves[i + 1:])
+    roll = A.Roll(c.choice(None, B.DICE), c.choice(None, B.FACES))
+    if roll == s.roll:
+        raise NotApplicable("the same dice")
+    return replace(s, roll=roll)
+
+
+def _random_start(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
+    """The start dealt at random (0 bits): every set-up piece taken off, and as many of each player's
+    dealt anew, each game, among the cells they stood on (the first player's first)."""
+    if s.hidden is not None:
+        raise NotApplicable("a random start on a stage with hidden information is not played yet")
+    if s.random_setup or not s.setup:
+        raise NotApplicable("no fixed setup to deal" if not s.setup else "the start is dealt already")
+    cells = sorted({(cell.row, cell.col) for x in s.setup for cell in A.expand(x.cells)})
+    counts = {p: len(setup_cells(s, p)) for p in s.players.names}
+    dealt = tuple(A.RandomSetup(p, counts[p], tuple(A.Cell(*cell) for cell in cells))
+                  for p in s.players.names if counts[p])
+    return replace(s, setup=(), random_setup=dealt)
+
+
+def _random_blocked(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
+    """Cells blocked at random, anew each game: how many k (gamma), among every cell that starts empty
+    (the whole board listed: `blocked random k in a1..h8`)."""
+    if s.hidden is not None:
+        raise NotApplicable("a random start on a stage with hidden information is not played yet")
+    if s.random_blocked:
+        raise NotApplicable("cells are blocked at random already")
+    k = c.integer(None, "cells changed")
+    # the whole board listed: a draw takes only cells still empty (gdl/interpreter/chance.py)
+    whole = A.CellRange(A.Cell(0, 0), A.Cell(s.board.rows - 1, s.board.cols - 1))
+    return replace(s, random_blocked=(A.RandomBlocked(k, (whole,)),))
+
+
 REFUSALS = (A.Retry, A.LoseTurn)
 CHANGES = {c.name: c for c in (
     Change("board size", _board_size), Change("board shape", _board_shape), Change("blocked cells", _blocked_cells), Change("unblock", _unblock),
@@ -274,6 +324,7 @@ CHANGES = {c.name: c for c in (
     Change("turn order", _turn_order), Change("pass rule", _pass_rule), Change("result", _result),
     Change("move cap", _move_cap), Change("line length", _line_length),
     Change("information", _information), Change("refusal", _refusal), Change("announcement", _announcement),
+    Change("dice", _dice), Change("random start", _random_start), Change("random blocked", _random_blocked),
 )}
 # Each family's kinds of change and their weights: a change is of kind k with probability
 # w_k / Σ w (lg(Σ w / w_k) bits). "all" draws its kinds uniformly. In the arena family, moving
@@ -288,8 +339,10 @@ FAMILIES: dict[str, dict[str, int]] = {
     "all": dict.fromkeys(CHANGES, 1),
     "arena": ARENA,
     "dark": {**ARENA, "information": 3, "refusal": 3, "announcement": 3},
+    "chance": {**ARENA, "dice": 3, "random start": 3, "random blocked": 3},
 }
 HIDDEN_FAMILIES = ("dark",)  # families whose variants hide information
+CHANCE_FAMILIES = ("chance",)  # families whose variants draw something from each game's seed
 # Variants stay near their base: boards of 4 to 12 (the Arena's private stages are 6 to 10) when a change draws a
 # side (a base's own board stays as it is), at most 144 cells, at most 4 changes, 16 cells or
 # pieces per change, caps of 1024 plies.
@@ -322,6 +375,8 @@ def _apply(coder: Draw | _Given, base: A.Stage, family: str, limits: Limits) -> 
         raise NotApplicable("the changes undo each other")
     if family in HIDDEN_FAMILIES and stage.hidden is None:
         raise NotApplicable(f"the {family} family's variants hide information; this one does not")
+    if family in CHANCE_FAMILIES and not stage.chance:
+        raise NotApplicable(f"the {family} family's variants play with chance; this one does not")
     if stage.board.rows * stage.board.cols > limits.max_cells:
         raise OutOfLimits(f"board above {limits.max_cells} cells")
     return stage
@@ -532,6 +587,17 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
     added = stage.blocked_cells - s.blocked_cells
     blocked = _blocked_options(s, added) if added else [[]]
     s = replace(s, blocked=stage.blocked)
+    if stage.random_setup != s.random_setup:  # the start dealt: its pieces where the base set them up
+        if s.random_setup or stage.setup:
+            return []
+        try:
+            dealt = _random_start(_Given([], VARIANT_LIMITS), s, family)
+        except NotApplicable:
+            return []
+        if dealt.random_setup != stage.random_setup:
+            return []
+        s = dealt
+        changes.append(("random start",))
     # setup: each piece that is not where the variant has one moves there (a player's pieces pair up in order)
     pieces = [(x.player, (c.row, c.col)) for x in s.setup for c in A.expand(x.cells)]
     moves = []
@@ -542,6 +608,10 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
         moves += [(pieces.index((p, g)), A.Cell(*n)) for g, n in zip(gone, new)]
     if moves:
         changes.append(("setup pieces", len(moves), *(v for move in moves for v in move)))
+    chance = _direct_chance(s, stage)
+    if chance is None:
+        return []
+    s, chance_changes = chance
     # effects: over-blocked flags, capture kinds, rays; the rules themselves must be the same
     if len(s.moves) != len(stage.moves) or any(a.kind != b.kind or len(a.effects) != len(b.effects)
                                                  for a, b in zip(s.moves, stage.moves)):
@@ -589,6 +659,7 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
         changes.append(("refusal",))
     if stage.hidden is not None and bool(stage.announce) != bool(s.announce if s.hidden is not None else ()):
         changes.append(("announcement",))
+    changes += chance_changes
     words = []
     for option in blocked:
         # board size first: the cells of the changes after it are the new board's
@@ -596,6 +667,36 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
         if every:
             words.append((len(every), *every))
     return words
+
+
+def _direct_chance(s: A.Stage, stage: A.Stage) -> tuple[A.Stage, list[tuple]] | None:
+    """(`s` with `stage`'s dice and random blocked cells, the words of the changes that make them) or
+    None if no dice or random-blocked change makes them (a dice change: the one step or slide rule
+    it made an advance, then the dice)."""
+    changes: list[tuple] = []
+    if stage.roll != s.roll:
+        if stage.roll is None:
+            return None
+        change: tuple = ("dice",)
+        if s.roll is None:
+            kinds = [(i, m.kind) for i, m in enumerate(s.moves) if isinstance(m.kind, (A.Step, A.Slide))]
+            rules = [i for i, _ in kinds]
+            made = [i for i, kind in kinds
+                    if i < len(stage.moves) and stage.moves[i].kind == A.Advance(kind.directions, kind.target)]
+            if len(made) != 1:
+                return None
+            i = made[0]
+            s = replace(s, moves=s.moves[:i] + (stage.moves[i],) + s.moves[i + 1:])
+            change += (rules.index(i),)
+        changes.append((*change, stage.roll.dice, stage.roll.faces))
+        s = replace(s, roll=stage.roll)
+    if stage.random_blocked != s.random_blocked:
+        whole = (A.CellRange(A.Cell(0, 0), A.Cell(stage.board.rows - 1, stage.board.cols - 1)),)
+        if s.random_blocked or len(stage.random_blocked) != 1 or stage.random_blocked[0].cells != whole:
+            return None
+        changes.append(("random blocked", stage.random_blocked[0].count))
+        s = replace(s, random_blocked=stage.random_blocked)
+    return s, changes
 
 
 def _blocked_options(s: A.Stage, added: frozenset) -> list[list[tuple]]:

@@ -28,7 +28,8 @@ weight. Within that bound every stage whose value is the same whatever its first
 with the rest (issue 20's three 9-cell toys, fresh seed 1 candidates 5235, 39090 and 32498: 374,
 676 and 5,514 positions); the figure says how the first choice's moves fare (win, draw, loss for
 the side choosing). Past the bound the solver stops (positions: solve_positions + 1) and the stage
-goes on.
+goes on. A stage with dice is not measured (the solver has no chance nodes): the figure says so, and
+it goes on.
 
 "mc play" and "mc skill" play compiler/matches.py's flat Monte-Carlo policy: mc_samples random
 games a move, shared among the legal moves, each move worth its mean result (a move that ends the
@@ -62,7 +63,6 @@ from .. import compiler
 from ..compiler import Games
 from ..gdl import ast as A
 from ..gdl.diagnostics import LudicaError
-from ..gdl.interpreter.game import ChanceNotPlayed
 from ..gdl.printer import text
 from . import cost
 from .symmetry import fingerprint
@@ -240,8 +240,6 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
         # play (compiler.playable refuses it) is refused here
         compiler.playable(stage)
         game = compiler.compile(stage.without_information())
-        if stage.roll is not None:  # the policies' games in the kernels throw no dice yet
-            raise ChanceNotPlayed(stage.name, "screening a stage with dice (the filters' games between policies)")
     except LudicaError as err:
         figures["compiles"] = False
         return _reject(out, "compiles", str(err).splitlines()[0])
@@ -287,7 +285,9 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
     if not low <= figures["balance"] <= high:
         return _reject(out, "balance", f"the first seat scores {figures['balance']:.0%} under random play")
     cap = policy_cap(randoms, cap)
-    if f.solve_positions > 0:
+    if f.solve_positions > 0 and stage.roll is not None:  # the solver has no chance nodes
+        figures["solved"] = {"solved": False, "measured": "no: a stage with dice"}
+    elif f.solve_positions > 0:
         exact = figures["solved"] = solved(game, f)
         if exact["solved"]:
             return _reject(out, "solved", _solved_reason(exact))

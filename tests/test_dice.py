@@ -19,6 +19,7 @@ from ludica.gdl.interpreter.game import ChanceNotPlayed
 from ludica.runtime.entrants import BUILTIN_DIR
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.referee import play_game
+from ludica.sampler import screen
 
 from test_chance import chi_square_p, replayed
 
@@ -154,10 +155,32 @@ def test_in_kernel_random_games_are_the_references_with_the_kernels_throws():
     assert comp.fast_playouts is None  # no family plays dice: the generic kernels do
 
 
+def test_the_kernels_policy_games_throw_the_dice_as_the_random_games_do():
+    """Random against random in the policies' kernel plays the random playouts' games (the rolls
+    thrown from each game's generator after the move); Monte-Carlo, whose own games throw their own
+    dice, beats random from both seats (a fixed seed: the same games every run)."""
+    game = compiler.compile(RACE)
+    randoms, playouts = game.games(30, seed=3), game.playouts(30, seed=3)
+    assert np.array_equal(randoms.lengths, playouts.lengths)
+    assert np.array_equal(np.where(randoms.winners == 0, 1.0, np.where(randoms.winners == 1, -1.0, 0.0)),
+                          playouts.returns[:, 0])
+    ahead = game.games(24, seed=1, policies=("mc", "random"), samples=32)
+    behind = game.games(24, seed=2, policies=("random", "mc"), samples=32)
+    score = ((ahead.winners == 0).sum() + (behind.winners == 1).sum()) / 48
+    assert score > 0.6, score
+
+
+def test_the_sampler_screens_a_stage_with_dice_and_says_the_solver_did_not_measure_it():
+    found = screen.screen(RACE, screen.Filters(random_games=64, play_games=6))
+    assert found.rejected_by is None, found.reason
+    assert found.figures["solved"] == {"solved": False, "measured": "no: a stage with dice"}
+    assert found.fingerprint is not None
+
+
 @pytest.mark.parametrize("what, call", [
     ("perft", lambda g: g.perft(2)),
     ("solving", lambda g: g.solve(1000)),
-    ("policies", lambda g: g.games(2)),
+    ("greedy and search", lambda g: g.games(2, policies=("greedy", "random"))),
 ])
 def test_what_the_kernels_do_not_do_with_dice_is_refused_by_name(what, call):
     with pytest.raises(ChanceNotPlayed, match=f"{what}.*on a stage with dice"):

@@ -231,6 +231,40 @@ and after every move and pass, and the first that holds decides:
     pieces on the board wins (a draw if both have as many).
 If no end holds but the player to move has no legal move at all, the game ends in a draw.
 """,
+    "dice-race": """\
+The game is played on a rectangular board of 3 rows by 12 columns. Columns are lettered a to l from
+left to right and rows are numbered 1 to 3 from top to bottom, so a1 is the top-left cell and l3 the
+bottom-right one. Directions are named as on a compass with north at the top: n points to row 1, s
+to the bottom, e to the right, w to the left, and ne, se, sw, nw are the diagonals between them.
+
+There are two players, white and black. At the start, white has pieces on a1, a2 and a3; black has
+pieces on l1, l2 and l3; every other cell is empty. Each player has a single kind of piece, with no
+limit on how many. Forward means: for white, to the right, towards column l; for black, to the left,
+towards column a.
+
+The first to move is white. The players take turns, one move each. Before every turn, one die of 6
+faces is thrown for the player to move, at random and anew each time (each face as likely); the
+roll, from 1 to 6, is seen by both players.
+
+On your turn, move one of your pieces exactly as many cells as this turn's roll in a straight line
+in any direction that is straight forward (for white e; for black w), passing over whatever lies
+between, onto an empty cell or a cell holding a piece of your opponent's, which is then captured
+(removed from the board). In the game's record, a move of a piece is written as its start and end
+cells (such as b2-b3) and a pass is written as pass.
+
+If you have no legal move but your opponent has one, you must pass: passing is then your only move.
+If neither player can move, nobody passes. With dice, your legal moves are those your roll gives
+you, and your opponent has a move when some roll would give it one.
+
+The game ends as soon as one of these holds; they are checked in this order on the starting position
+and after every move and pass, and the first that holds decides:
+1. If a piece of the player who just moved stands on that player's far row (for white, column l; for
+black, column a), the player who just moved wins.
+2. If the player to move has no piece on the board, the player who just moved wins.
+Before the first move, the player who just moved is taken to be black. If no end holds but the
+player to move has no legal move at all, the game ends in a draw.
+
+""",
 }
 # What a stage made dark (`hidden opponent-pieces`, `refused retry`) says it changed, whatever its base
 MADE_DARK = """\

@@ -860,6 +860,8 @@ def test_every_stage_gets_its_prompts_from_its_rules(stage):
     assert gdl.render(game, state) in user and "It is your turn" in user
     assert not any(re.search(rf"(?<![a-z0-9-]){re.escape(m)}(?![a-z0-9-])", user) for m in legal)  # not listed
     assert ("The position as you know it" in user) == (stage.hidden is not None)
+    roll = played.position(played.initial_state())[game.n_cells + compiler.codes.ROLL]
+    assert (f"Your roll this turn: {roll}." in user) == (stage.roll is not None)
     listed = prompts.move_prompt(game, state, legal, list_legal=True, number=1)
     assert "Your legal moves: " + " ".join(legal) + "." in listed
     for tier in ("text", "gdl", "none"):

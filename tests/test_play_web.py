@@ -242,3 +242,15 @@ def test_the_rules_link_of_a_stage_whose_file_name_needs_escaping_finds_its_rule
         assert link.endswith("/my%20stage%20%231%3F.gdl#stage-rules"), link
         rules = c.get(link.removesuffix("#stage-rules"))
     assert rules.status_code == 200 and 'id="stage-rules"' in rules.text
+
+
+def test_a_person_on_a_stage_with_dice_is_sent_the_roll_they_threw(client):
+    """Each moment of a dice race tells the page the side to move's roll (the status line says it);
+    a finished game's last moment has none."""
+    number = start(client, black="human", white="random", stage="0/dice-race.gdl")
+    game = client.room.games[number]
+    first = person_to_move(game)
+    assert first["roll"] in range(1, 7) and first["legal"]
+    assert all(move.split("-")[1][0] == "abcdefghijkl"[first["roll"]] for move in first["legal"])
+    client.post(f"/play/{number}/move", json={"resign": "1"}, headers=ORIGIN)
+    wait(lambda: game.end is not None)

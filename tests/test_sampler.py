@@ -394,6 +394,42 @@ def test_dark_variants_are_drawn_screened_through_their_true_game_and_play_as_tr
         assert "hidden opponent-pieces" in (tmp_path / "set" / entry["file"]).read_text()
 
 
+def test_the_chance_family_throws_deals_and_blocks_at_the_cost_of_its_bits():
+    race = gdl.load(STAGES / "breakthrough.gdl")
+    made, bits_made = edits.replay(race, (1, ("dice", 0, 1, 6)), "chance")  # the first of its two step rules, then 1d6
+    assert made.roll == A.Roll(1, 6) and isinstance(made.moves[0].kind, A.Advance)
+    assert made.moves[0].kind.directions == race.moves[0].kind.directions and not gdl.check(made)
+    assert bits_made == pytest.approx(B.gamma_bits(1) + _kind_bits("dice", "chance") + 1 + 2 + math.log2(19))
+    othello = gdl.load(STAGES / "standard-8x8.gdl")
+    dealt, bits = edits.replay(othello, (1, ("random start",)), "chance")
+    assert dealt.setup == () and [(r.player, r.count) for r in dealt.random_setup] == [("black", 2), ("white", 2)]
+    assert bits == pytest.approx(B.gamma_bits(1) + _kind_bits("random start", "chance"))
+    blocked, bits = edits.replay(othello, (1, ("random blocked", 3)), "chance")
+    assert gdl.format(blocked).count("blocked random 3 in a1..h8") == 1
+    assert bits == pytest.approx(B.gamma_bits(1) + _kind_bits("random blocked", "chance") + B.gamma_bits(3))
+    with pytest.raises(edits.NotAnEdit):  # the chance family's variants draw something
+        edits.replay(othello, (1, ("turn order", A.FewerPieces)), "chance")
+    with pytest.raises(edits.NotAnEdit):  # no step or slide to make an advance
+        edits.replay(othello, (1, ("dice", 0, 1, 6)), "chance")
+    # the net difference is found again as a direct edit, so a variant is costed by its smallest edit
+    twice = (2, ("dice", 0, 2, 6), ("dice", 1, 6))  # 2d6, then thrown anew as 1d6
+    assert edits.replay(race, twice, "chance")[0] == made
+    assert edits.smallest(race, made, twice, "chance") == (pytest.approx(bits_made), (1, ("dice", 0, 1, 6)))
+
+
+def test_chance_variants_are_drawn_screened_and_played_with_their_chance(tmp_path):
+    run = sampler.variants(gdl.load(STAGES / "breakthrough.gdl"), 3, seed=3, family="chance", jobs=1)
+    assert len(run.accepted) == 3 and all(c.stage.chance for c in run.accepted)
+    for c in run.accepted:
+        assert check_game(compiler.playable(c.stage), games=3, seed=1) > 3
+    sampler.write(run, tmp_path / "set", prefix="variant")
+    manifest = json.loads((tmp_path / "set" / "manifest.json").read_text())
+    assert manifest["family"] == "chance"
+    for entry in manifest["stages"]:
+        text = (tmp_path / "set" / entry["file"]).read_text()
+        assert "roll " in text or " random " in text, text
+
+
 # --- divergence: what a policy tuned to the base loses on a variant ----------------------------------
 
 SMALL = gdl.load(STAGES / "small-board-6x6.gdl")

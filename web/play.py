@@ -154,7 +154,7 @@ class PlayGame:
         remaining = [r if viewer is None or seat == viewer else None for seat, r in enumerate(moment.remaining)]
         shown = {"ply": count, "board": spec, "remaining": remaining, "to_move": moment.to_move,
                  "person": people, "legal": list(moment.legal) if people else [], "move": move,
-                 "mover": None if ply is None else ply.player}
+                 "mover": None if ply is None else ply.player, "roll": moment.roll}
         with self.changed:
             self.moments.append(shown)
             self.awaiting = False

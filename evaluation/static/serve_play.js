@@ -1,6 +1,6 @@
 // serve_play.js: the Play page's form, and a game of the Play page (templates/serve_play.html.j2) watched live. Each moment
 // the server sends (web/play.py: board spec, clocks, side to move) is drawn with board.js; the side
-// to move's clock counts down in the page; on a person's turn the legal moves are lit and a click
+// to move's clock counts down in the page, and on a stage with dice the status says its roll; on a person's turn the legal moves are lit and a click
 // POSTs the move (a refusal's message shown). Every text is set with textContent.
 (function () {
   "use strict";
@@ -92,7 +92,8 @@
     $("play-last").textContent = moment.move === null ? "" :
       SIDES[moment.mover] + (moment.move === "pass" ? " passed" : " played " + moment.move);
     status.textContent = moment.to_move === null ? "the game is over" :
-      SIDES[moment.to_move] + " to move" + (moment.person ? ": your move, click a lit cell" : "");
+      SIDES[moment.to_move] + " to move" + (moment.roll ? ", with a roll of " + moment.roll : "") +
+      (moment.person ? ": your move, click a lit cell" : "");
     $("play-resign").hidden = !moment.person;
     showClocks();
   }

@@ -29,7 +29,8 @@ def add_parser(sub) -> None:
                    help="the draw's seed: anyone who knows it draws the same set, so keep it secret for stages "
                         "meant to stay unseen (docs/sampler.md)")
     p.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder for the .gdl files and manifest")
-    p.add_argument("--family", default="all", help="variants: the kinds of change (all, arena, dark: variants that hide information; default all)")
+    p.add_argument("--family", default="all", help="variants: the kinds of change (all, arena, dark: variants that hide information, chance: "
+                   "variants with dice or a random start; default all)")
     p.add_argument("--exclude", action="append", default=[], metavar="DIR",
                    help="keep the set disjoint from the .gdl files of DIR (repeat the option)")
     p.add_argument("--sides", type=_sides, default=None, metavar="MIN..MAX",

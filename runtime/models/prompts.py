@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ...compiler import codes as K
 from ...compiler.game import CompiledGame
 from ...gdl import ast as A
 from ...gdl import format as format_stage
@@ -136,6 +137,9 @@ def move_prompt(game: CompiledGame, state: np.ndarray, legal: Sequence[str], lis
              f"Your move {number} of this game. The position" + (" as you know it" if refused is not None else "") + ":",
              render(game, state), "",
              f"It is your turn: {game.players[player]} ({MARKS[player]}) to move."]
+    roll = int(state[game.n_cells + K.ROLL])
+    if roll:  # a stage with dice: the roll thrown for this turn
+        lines.append(f"Your roll this turn: {roll}.")
     if refused:
         lines.append("Refused this turn (the true board does not allow them; each cell now shows what it holds): "
                      + " ".join(refused) + ".")
