@@ -8,7 +8,7 @@ what this module adds is each player's view and the tries:
   board holding the view), less those refused to it since its last played try; a forced pass when
   the truth gives one; the truth's moves when the view offers none (the board is shown to it);
 - a try among the truth's moves is played there, and each player's view takes the cells its hiding
-  shows it; any other is refused: its player's view takes the destination's true content, the try
+  shows it, then those its reveals show it (`_reveal`); any other is refused: its player's view takes the destination's true content, the try
   joins its refused list, and the refusal decides who tries next.
 
 Playouts draw each try uniformly among the tries, with the generator every playout draws with
@@ -30,7 +30,7 @@ def new_dark_work(P, information, capacity):
     """Scratch for dark playouts on one thread (a `work` tuple).
 
     P: Program — the base stage's tables
-    information: int32[2] — the hiding's code and the refusal's code (codes.HIDINGS, REFUSALS)
+    information: int32[3] — the hiding's code, the refusal's code and the reveals' mask (program.information)
     -> buffers: tuple — positions.new_work's, for the truth and for the view
     -> truth: int32[n_cells + 4] — the true position, played in place
     -> views: int32[2, n_cells] — what each player last saw of each cell
@@ -148,7 +148,8 @@ def _advance(position, listed, k, P, work):
     if j >= 0:  # played, by the rule the truth plays it with
         for i in range(size):
             before[i] = truth[i]
-        if advance(truth, truth, False, truth_moves[2, j], src, dst, P, buffers[1]) == K.BAD_CODE:
+        taken = advance(truth, truth, False, truth_moves[2, j], src, dst, P, buffers[1])
+        if taken == K.BAD_CODE:
             return 0, True
         counts[p] = 0
         if information[0] != K.OPPONENT_PIECES:
@@ -160,7 +161,7 @@ def _advance(position, listed, k, P, work):
                 views[p, i] = truth[i]
                 if (truth[i] == theirs) != (before[i] == theirs):
                     views[q, i] = truth[i]
-        return 0, False
+        return 0, _reveal(truth, before, taken, views, information[2], P, buffers) == K.BAD_CODE
     views[p, dst] = truth[dst]  # refused: its player sees the destination
     refused[p, counts[p]] = _code(src, dst, size)
     counts[p] += 1
@@ -169,6 +170,46 @@ def _advance(position, listed, k, P, work):
     elif information[1] != K.RETRY:
         return 0, True
     return 0, False
+
+
+@inline
+def _reveal(truth, before, taken, views, reveals, P, buffers):
+    """The reveals after a played try (gdl/interpreter/information.py's _REVEALS): each player's view
+    takes the true cells each reveal in the mask shows it; returns K.BAD_CODE for a code without a
+    branch, else 0.
+
+    truth: int32[n_cells + 4] — the true position after the try, read
+    before: int32[n_cells] — the true cells before it, read
+    views: int32[2, n_cells] — written: the cells each player now sees
+    P: Program — the base stage's tables
+    buffers: tuple — positions.new_work's (their move lists are written, for `reachable`)
+    """
+    size = P.game[K.G_CELLS]
+    if reveals & ~K.REVEAL_MASK:
+        return K.BAD_CODE
+    nbr = P.nbr
+    for viewer in range(2):
+        mine = viewer + 1
+        if reveals & (1 << K.REVEAL_ADJACENT):
+            for i in range(size):
+                if truth[i] == mine:
+                    for d in range(nbr.shape[0]):
+                        j = nbr[d, i]
+                        if j >= 0:
+                            views[viewer, j] = truth[j]
+        if reveals & (1 << K.REVEAL_CAPTURES) and taken > 0:
+            for i in range(size):
+                if truth[i] != before[i]:
+                    views[viewer, i] = truth[i]
+        if reveals & (1 << K.REVEAL_REACHABLE):
+            m = legal_moves(truth, np.int32(viewer), truth[size + K.ROLL], P, buffers[0], buffers[1], buffers[2],
+                            buffers[3], buffers[4])
+            if m == K.BAD_CODE:
+                return K.BAD_CODE
+            for k in range(m):
+                j = buffers[3][k]
+                views[viewer, j] = truth[j]
+    return 0
 
 
 _games = playout_kernel(_begin, _status, _advance)
@@ -181,7 +222,7 @@ def dark_playouts(starts, first_game, seed, max_tries, flat, bb_mask, informatio
     starts: int32[n_starts, n_cells + 4] — the true positions games begin from (views: the same)
     flat: int32[n_packed] — the base stage's program (program.pack)
     bb_mask: uint64[n_dirs] — the program's bit masks
-    information: int32[2] — the hiding's code and the refusal's code
+    information: int32[3] — the hiding's code, the refusal's code and the reveals' mask
     lengths, winners: int32[games] — written: each game's tries and winner
     first_game, seed, max_tries, capacity: the first game's number, the batch's seed, the cap on tries, the
         room for each player's refused tries

@@ -66,6 +66,8 @@ _EFFECT_CODES: dict[type, int] = {
 }
 _HIDINGS: dict[type, int] = {A.OpponentPieces: K.OPPONENT_PIECES}
 _REFUSALS: dict[type, int] = {A.Retry: K.RETRY, A.LoseTurn: K.LOSE_TURN}
+_REVEALS: dict[type, int] = {A.RevealAdjacent: K.REVEAL_ADJACENT, A.RevealCaptures: K.REVEAL_CAPTURES,
+                             A.RevealReachable: K.REVEAL_REACHABLE}
 _TURNS: dict[type, int] = {A.Alternate: K.ALTERNATE, A.FewerPieces: K.FEWER_PIECES, A.AgainAfterCapture: K.AGAIN_AFTER_CAPTURE}
 _RESULTS: dict[type, int] = {
     A.MoverWins: K.MOVER_WINS, A.MoverLoses: K.MOVER_LOSES, A.MostPieces: K.MOST_PIECES,
@@ -182,12 +184,15 @@ def _far_row(b: _Builder, player: int) -> list[int]:
 
 
 def information(stage: A.Stage) -> np.ndarray:
-    """The codes of a hidden stage's information lines: int32[2], its hiding's and its refusal's
-    (compiler/information.py's kernels read them; announcements change what a player is told, not
-    the tries, so the kernels need none)."""
+    """The codes of a hidden stage's information lines: int32[3], its hiding's, its refusal's and its
+    reveals' (a bit mask: bit k for reveal code k) (compiler/information.py's kernels read them;
+    announcements change what a player is told, not the views, so the kernels need none)."""
     if stage.hidden is None or stage.refused is None:
         raise ValueError(f"{stage.name!r} hides nothing: it has no `hidden` line with its `refused` line")
-    return np.array([_HIDINGS[type(stage.hidden)], _REFUSALS[type(stage.refused)]], np.int32)
+    reveals = 0
+    for r in stage.reveal:
+        reveals |= 1 << _REVEALS[type(r)]
+    return np.array([_HIDINGS[type(stage.hidden)], _REFUSALS[type(stage.refused)], reveals], np.int32)
 
 
 def build(stage: A.Stage) -> tuple[Program, np.ndarray]:

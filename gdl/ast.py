@@ -733,6 +733,48 @@ class AnnouncedRefusals(Announcement, Node):
 
 ANNOUNCEMENTS: tuple[type[Announcement], ...] = (TurnCount, AnnouncedRefusals)
 
+
+class Reveal(Concept):
+    """`reveal EVENT`: true cells copied into a player's view after every played try, beyond what its
+    hiding shows it (fog of war, dark chess)."""
+
+    alternatives: ClassVar[str] = "reveal_kind"
+    statement: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True)
+class RevealAdjacent(Reveal, Node):
+    """`reveal adjacent`: each player sees every cell next to one of its own pieces (fog of war of
+    radius 1)."""
+
+    keyword: ClassVar[str] = "adjacent"
+    rule: ClassVar[str] = "reveal_adjacent"
+    sentence: ClassVar[str] = ("After every move played, each player also sees, as they truly are, the cells next to "
+                                "its own pieces (in every direction of the board).")
+
+
+@dataclass(frozen=True)
+class RevealCaptures(Reveal, Node):
+    """`reveal captures`: a move that takes pieces shows both players every cell it changed."""
+
+    keyword: ClassVar[str] = "captures"
+    rule: ClassVar[str] = "reveal_captures"
+    sentence: ClassVar[str] = "A move that takes pieces is seen by both players: every cell it changed, as it now is."
+
+
+@dataclass(frozen=True)
+class RevealReachable(Reveal, Node):
+    """`reveal reachable`: each player sees every cell one of its moves could reach on the true board,
+    as if it were to move (dark chess)."""
+
+    keyword: ClassVar[str] = "reachable"
+    rule: ClassVar[str] = "reveal_reachable"
+    sentence: ClassVar[str] = ("After every move played, each player also sees, as they truly are, the cells its moves "
+                                "could reach on the true board if it were to move now.")
+
+
+REVEALS: tuple[type[Reveal], ...] = (RevealAdjacent, RevealCaptures, RevealReachable)
+
 # --- ends ----------------------------------------------------------------------------------------
 
 
@@ -917,7 +959,7 @@ class End(Node):
 CATEGORIES: tuple[tuple[type[Concept], tuple[type[Concept], ...]], ...] = (
     (BoardKind, BOARD_KINDS), (MoveKind, MOVE_KINDS), (Effect, EFFECT_KINDS), (TurnOrder, TURN_ORDERS),
     (PassRule, PASS_RULES), (Condition, CONDITIONS), (Result, RESULTS),
-    (Hiding, HIDINGS), (Refusal, REFUSALS), (Announcement, ANNOUNCEMENTS),
+    (Hiding, HIDINGS), (Refusal, REFUSALS), (Announcement, ANNOUNCEMENTS), (Reveal, REVEALS),
 )
 
 # Every concept node, category by category in the order of the statements that hold them.
@@ -925,7 +967,7 @@ CONCEPTS: tuple[type[Concept], ...] = tuple(kind for _, kinds in CATEGORIES for 
 
 # Keywords that open a statement, in the order the canonical printer writes them.
 STATEMENT_KEYWORDS = ("game", "board", "blocked", "players", "forward", "setup", "roll", "move", "turn", "pass", "end",
-                      "hidden", "refused", "announce")
+                      "hidden", "refused", "announce", "reveal")
 
 
 # --- statements that name things -----------------------------------------------------------------
@@ -1027,6 +1069,7 @@ class Stage(Node):
     hidden: Hiding | None = None
     refused: Refusal | None = None
     announce: tuple[Announcement, ...] = ()
+    reveal: tuple[Reveal, ...] = ()
     # Chance at the start: drawn from the game's seed before the first move, in this order.
     random_blocked: tuple[RandomBlocked, ...] = ()
     random_setup: tuple[RandomSetup, ...] = ()
@@ -1046,9 +1089,9 @@ class Stage(Node):
     def without_information(self) -> Stage:
         """The stage played with the whole board in view: its true game (a stage without
         information lines is itself)."""
-        if self.hidden is None and self.refused is None and not self.announce:
+        if self.hidden is None and self.refused is None and not self.announce and not self.reveal:
             return self
-        return dataclasses.replace(self, hidden=None, refused=None, announce=())
+        return dataclasses.replace(self, hidden=None, refused=None, announce=(), reveal=())
 
     @property
     def player_names(self) -> tuple[str, ...]:

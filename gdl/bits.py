@@ -60,6 +60,8 @@ before any cell is read):
 | `refused`     | if hidden: retry, lose-turn                       | 2        | 1                  |
 | `announce`    | if hidden: number of announcements A ≥ 0          | γ        | γ(A + 1)           |
 |               | each: turn-count, refusals                        | 2        | 1                  |
+| `reveal`      | if hidden: number of reveals V ≥ 0                | γ        | γ(V + 1)           |
+|               | each: adjacent, captures, reachable               | 3        | lg 3               |
 | chance        | chance or none (every stage pays)                 | 2        | 1                  |
 | `roll`        | if chance: dice or not                            | 2        | 1                  |
 |               | if dice: how many K (1..4), faces N (2..20)       | 4, 19    | 2 + lg 19          |
@@ -70,7 +72,7 @@ before any cell is read):
 |               | each: its player, how many n ≥ 1, its cell items  | 2, γ, γ  | 1 + γ(n) + γ(L) + items |
 
 Alternatives are numbered in the order of the tuples of gdl/ast.py (BOARD_KINDS, MOVE_KINDS,
-EFFECT_KINDS, TURN_ORDERS, CONDITIONS, RESULTS, HIDINGS, REFUSALS, ANNOUNCEMENTS, DIRECTION_WORDS, TARGETS,
+EFFECT_KINDS, TURN_ORDERS, CONDITIONS, RESULTS, HIDINGS, REFUSALS, ANNOUNCEMENTS, REVEALS, DIRECTION_WORDS, TARGETS,
 HEADINGS, SIDE_PAIRS);
 a cell is numbered row × cols + col; false comes before true. A stage has one `game`, `board`,
 `players`, `turn`, `pass`, `hidden` and `refused` field each; lists (blocked items, forward, setups,
@@ -516,10 +518,10 @@ def _stage(c: Coder, s: A.Stage | None, ctx: _Context) -> A.Stage:
     c.statement(lambda: "pass forced" if forced else "(no pass rule)")
     ends = _statements(c, _field(s, "ends"), "ends", lambda x: _node(c, A.End, x, ctx), may_be_empty=False,
                        heading=lambda n: f"({_plural(n, 'end')})")
-    hidden, refused, announce = _information(c, s, ctx)
+    hidden, refused, announce, reveal = _information(c, s, ctx)
     random_blocked, random_setup, roll = _chance(c, s, ctx)
     return A.Stage(ctx.name, board, players, moves, ends, blocked=blocked, forward=forward, setup=setup, turn=turn,
-                   pass_rule=pass_rule, hidden=hidden, refused=refused, announce=announce,
+                   pass_rule=pass_rule, hidden=hidden, refused=refused, announce=announce, reveal=reveal,
                    random_blocked=random_blocked, random_setup=random_setup, roll=roll)
 
 
@@ -562,18 +564,19 @@ def _chance(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[tuple, tuple, A
     return blocked, setup, roll
 
 
-def _information(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[A.Hiding | None, A.Refusal | None, tuple]:
+def _information(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[A.Hiding | None, A.Refusal | None, tuple,
+                                                                       tuple]:
     """The information lines: whether the stage hides anything (a bit every stage pays), then, only
-    for one that does, what it hides, what a refused try does, and its announcements. `refused` and
-    `announce` mean nothing without `hidden`, so the code cannot name them alone."""
-    if s is not None and s.hidden is None and (s.refused is not None or s.announce):
-        raise NotCodable("`refused` and `announce` mean something only with a `hidden` line")
+    for one that does, what it hides, what a refused try does, its announcements and its reveals.
+    `refused`, `announce` and `reveal` mean nothing without `hidden`, so the code cannot name them alone."""
+    if s is not None and s.hidden is None and (s.refused is not None or s.announce or s.reveal):
+        raise NotCodable("`refused`, `announce` and `reveal` mean something only with a `hidden` line")
     if s is not None and s.hidden is not None and s.refused is None:
         raise NotCodable("a `hidden` stage says what a refused try does: `refused retry` or `refused lose-turn`")
     dark = c.hidden(None if s is None else s.hidden is not None)
     if not dark:
         c.statement(lambda: "(perfect information)")
-        return None, None, ()
+        return None, None, (), ()
     hidden = _one_of(c, A.HIDINGS, _field(s, "hidden"), ctx)
     c.statement(lambda: text(hidden))
     refused = _one_of(c, A.REFUSALS, _field(s, "refused"), ctx)
@@ -581,7 +584,9 @@ def _information(c: Coder, s: A.Stage | None, ctx: _Context) -> tuple[A.Hiding |
     announce = _statements(c, _field(s, "announce"), "announcements", lambda x: _one_of(c, A.ANNOUNCEMENTS, x, ctx),
                            may_be_empty=True,
                            heading=lambda n: f"({_plural(n, 'announcement')})" if n else "(no announcement)")
-    return hidden, refused, announce
+    reveal = _statements(c, _field(s, "reveal"), "reveals", lambda x: _one_of(c, A.REVEALS, x, ctx),
+                         may_be_empty=True, heading=lambda n: f"({_plural(n, 'reveal')})" if n else "(no reveal)")
+    return hidden, refused, announce, reveal
 
 
 # --- the stage, and the three uses of the code ---------------------------------------------------

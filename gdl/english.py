@@ -426,7 +426,8 @@ def _information(at: _Stage) -> list[str]:
     stage = at.stage
     if stage.hidden is None:
         return []
-    said = [sentence(node, stage) for node in (stage.hidden, stage.refused, *stage.announce) if node is not None]
+    said = [sentence(node, stage) for node in (stage.hidden, stage.refused, *stage.announce, *stage.reveal)
+            if node is not None]
     said.append("A try refused to you is not offered to you again until one of your tries is played. If you have no "
                 "move on the true board, you are told so (and pass, if the rules give you a pass); if your view leaves "
                 "you no move to try while the true board has one, you are shown the whole board. The game ends, and "
@@ -458,7 +459,7 @@ class Difference:
     end); for cells (`blocked`, a player's `setup`) the cells `gone` and `added`, as (row, col)."""
 
     statement: str  # "board", "blocked", "setup", "move", "effect", "turn", "pass", "end", "hidden", "refused",
-    # "announce", "blocked random", "setup random", "roll"
+    # "announce", "reveal", "blocked random", "setup random", "roll"
     old: Any = None
     new: Any = None
     at: int = 0
@@ -508,6 +509,7 @@ def differences(base: A.Stage, stage: A.Stage) -> list[Difference]:
     out += [Difference(name, getattr(base, name), getattr(stage, name)) for name in ("hidden", "refused")
             if getattr(base, name) != getattr(stage, name)]
     out += _listed("announce", base.announce, stage.announce)
+    out += _listed("reveal", base.reveal, stage.reveal)
     out += _listed("blocked random", base.random_blocked, stage.random_blocked)
     out += _listed("setup random", base.random_setup, stage.random_setup)
     if base.roll != stage.roll:
@@ -554,6 +556,7 @@ def _change(d: Difference, base: _Stage, variant: _Stage) -> str:
         "hidden": ("What is hidden", lambda node, at: sentence(node, at.stage)),
         "refused": ("A refused try", lambda node, at: sentence(node, at.stage)),
         "announce": (f"Announcement {d.at + 1}", lambda node, at: sentence(node, at.stage)),
+        "reveal": (f"Reveal {d.at + 1}", lambda node, at: sentence(node, at.stage)),
         "blocked random": (f"Random blocked cells {d.at + 1}", lambda node, at: _random_line(node, at)),
         "setup random": (f"Random setup {d.at + 1}", lambda node, at: _random_line(node, at)),
         "roll": ("The roll", lambda node, at: _roll(node)),

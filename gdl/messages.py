@@ -74,6 +74,7 @@ MESSAGES: dict[str, Message] = {
     "check.information-without-hidden": Message("error", "`{line}` means something only on a stage with hidden information, and this stage has no `hidden` line"),
     "check.hidden-without-refused": Message("error", "a stage with `hidden` says what happens to a try the true board refuses, and this one has no `refused` line"),
     "check.announce-twice": Message("warning", "`{line}` is written twice (first {first}); it adds nothing"),
+    "check.reveal-twice": Message("warning", "`{line}` is written twice (first {first}); it adds nothing"),
     "check.random-none": Message("error", "`{line}` draws no cell"),
     "check.random-too-few-cells": Message("error", "`{line}` draws {count} of the {free} cells it lists that start empty, and the random lines before it may take {taken} of those: a draw could find too few"),
     "check.roll-dice": Message("error", "`{line}` throws dice this stage cannot: a roll is 1 to {max_dice} dice of 2 to {max_faces} faces"),

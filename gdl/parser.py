@@ -198,7 +198,7 @@ COMMON_MISTAKES: tuple[tuple[str, str], ...] = (
     (r"\b[a-z]0\b", "rows are numbered from 1: the top-left cell is a1"),
     (r"capture\s+on-arrival", "arriving on an enemy piece captures it: write `to enemy` or `to any` on the move"),
     (r"^roll\b", "dice are written KdN, without spaces: `roll 1d6` throws one six-sided die, `roll 2d6` two"),
-    (r"^\s*(?:game|board|players|setup|move|turn|pass|end|blocked|forward|hidden|refused|announce|roll):", "no colon after the statement's keyword"),
+    (r"^\s*(?:game|board|players|setup|move|turn|pass|end|blocked|forward|hidden|refused|announce|reveal|roll):", "no colon after the statement's keyword"),
 )
 
 
@@ -480,6 +480,7 @@ def _directions(c, span):
 @builds("hidden")
 @builds("refused")
 @builds("announce")
+@builds("reveal")
 def _concept_statement(c, span):
     return replace(c[0], span=span)  # the statement's span: `turn fewer-pieces`, not `fewer-pieces`
 
@@ -527,7 +528,7 @@ def _keyword(statement: Any) -> str:
 def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.Span,
               failed: set[str]) -> A.Stage | None:
     single: dict[str, Any] = {}
-    many: dict[str, list] = {k: [] for k in ("blocked", "forward", "setup", "move", "end", "announce",
+    many: dict[str, list] = {k: [] for k in ("blocked", "forward", "setup", "move", "end", "announce", "reveal",
                                              "blocked random", "setup random")}
     for st in statements:
         key = _keyword(st)
@@ -559,6 +560,7 @@ def _assemble(statements: list, name: str, problems: list[Diagnostic], whole: A.
         hidden=single.get("hidden"),
         refused=single.get("refused"),
         announce=tuple(many["announce"]),
+        reveal=tuple(many["reveal"]),
         random_blocked=tuple(many["blocked random"]),
         random_setup=tuple(many["setup random"]),
         roll=single.get("roll"),

@@ -135,5 +135,5 @@ def format(stage: A.Stage) -> str:
     if stage.pass_rule is not None:
         lines.append(text(stage.pass_rule))
     lines += [text(e) for e in stage.ends]
-    lines += [text(node) for node in (stage.hidden, stage.refused, *stage.announce) if node is not None]
+    lines += [text(node) for node in (stage.hidden, stage.refused, *stage.announce, *stage.reveal) if node is not None]
     return "\n".join(lines) + "\n"

@@ -29,6 +29,7 @@ Kinds of change (FAMILIES names the kinds each family draws from):
 | information     | made dark (`hidden opponent-pieces`, then what a refusal does), or made perfect | 1 or 0 |
 | refusal         | `refused retry` ↔ `refused lose-turn` (a dark stage)       | 0                    |
 | announcement    | `announce turn-count` added or removed (a dark stage)      | 0                    |
+| reveal          | a reveal (adjacent, captures, reachable) added or removed (a dark stage) | lg 3   |
 | dice            | a step or slide rule made an advance (which: lg R), dice thrown for it; or other dice | lg R + 2 + lg 19 |
 | random start    | the set-up pieces dealt anew each game among their cells   | 0                    |
 | random blocked  | how many k cells blocked anew each game among those that start empty | γ(k)       |
@@ -36,7 +37,7 @@ Kinds of change (FAMILIES names the kinds each family draws from):
 The arena family restricts the kinds to the Othello AI Arena's private stages and weighs them:
 board size, blocked cells, over-blocked captures, turn order (alternate and fewer-pieces only) and
 result (most-pieces and fewest-pieces only) 3 each, setup pieces 1 (of 16). The dark family adds
-the three changes of information, 3 each (of 25), and keeps only variants that hide information: a
+the four changes of information, 3 each (of 28), and keeps only variants that hide information: a
 dark base's variants keep its information lines unless a change alters them. The chance family adds
 the three changes of chance (dice, random start, random blocked) to the arena's, 3 each (of 25), and
 keeps only variants that draw something from each game's seed.
@@ -271,6 +272,15 @@ def _announcement(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     return replace(s, announce=() if s.announce else (A.TurnCount(),))
 
 
+def _reveal(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
+    """One reveal (adjacent, captures, reachable: lg 3 bits) added to a dark stage, or taken away."""
+    if s.hidden is None:
+        raise NotApplicable("no hidden information: every cell is seen")
+    kind = c.choice(None, A.REVEALS)
+    kept = tuple(r for r in s.reveal if not isinstance(r, kind))
+    return replace(s, reveal=kept if len(kept) < len(s.reveal) else (*s.reveal, kind()))
+
+
 def _dice(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     """Dice: a stage without makes one of its step or slide rules an advance (same directions and
     target) and throws dice for it (how many, 1 to 4: 2 bits; their faces, 2 to 20: lg 19 bits); a
@@ -324,7 +334,7 @@ CHANGES = {c.name: c for c in (
     Change("turn order", _turn_order), Change("pass rule", _pass_rule), Change("result", _result),
     Change("move cap", _move_cap), Change("line length", _line_length),
     Change("information", _information), Change("refusal", _refusal), Change("announcement", _announcement),
-    Change("dice", _dice), Change("random start", _random_start), Change("random blocked", _random_blocked),
+    Change("reveal", _reveal), Change("dice", _dice), Change("random start", _random_start), Change("random blocked", _random_blocked),
 )}
 # Each family's kinds of change and their weights: a change is of kind k with probability
 # w_k / Σ w (lg(Σ w / w_k) bits). "all" draws its kinds uniformly. In the arena family, moving
@@ -338,7 +348,7 @@ ARENA = {"board size": 3, "blocked cells": 3, "over-blocked": 3, "turn order": 3
 FAMILIES: dict[str, dict[str, int]] = {
     "all": dict.fromkeys(CHANGES, 1),
     "arena": ARENA,
-    "dark": {**ARENA, "information": 3, "refusal": 3, "announcement": 3},
+    "dark": {**ARENA, "information": 3, "refusal": 3, "announcement": 3, "reveal": 3},
     "chance": {**ARENA, "dice": 3, "random start": 3, "random blocked": 3},
 }
 HIDDEN_FAMILIES = ("dark",)  # families whose variants hide information
@@ -659,6 +669,10 @@ def _direct(base: A.Stage, stage: A.Stage, family: str) -> list[tuple]:
         changes.append(("refusal",))
     if stage.hidden is not None and bool(stage.announce) != bool(s.announce if s.hidden is not None else ()):
         changes.append(("announcement",))
+    if stage.hidden is not None:  # each reveal kind the variant has and the base has not, or the reverse
+        had = {type(r) for r in (s.reveal if s.hidden is not None else ())}
+        shown = {type(r) for r in stage.reveal}
+        changes += [("reveal", kind) for kind in A.REVEALS if (kind in had) != (kind in shown)]
     changes += chance_changes
     words = []
     for option in blocked:

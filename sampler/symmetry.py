@@ -133,7 +133,8 @@ def _rules(stage: A.Stage, m) -> tuple:
     if stage.hidden is None:  # a perfect-information stage's key is as it always was
         return rules
     # what each player is told is part of the game: phantom tic-tac-toe is not tic-tac-toe
-    return (*rules, node(stage.hidden), node(stage.refused), tuple(node(a) for a in stage.announce))
+    told = (*rules, node(stage.hidden), node(stage.refused), tuple(node(a) for a in stage.announce))
+    return (*told, tuple(node(r) for r in stage.reveal)) if stage.reveal else told  # (keys as before without)
 
 
 def canonical_key(stage: A.Stage) -> str:

@@ -33,7 +33,8 @@ DEPTHS = {  # deepest perft depth counted by the reference interpreter, per stag
     "hex-11": 3, "breakthrough": 4, "ataxx": 4, "custodian": 4,
     # hidden information: the tree of tries (refused ones included), as the referee plays them
     "phantom-tic-tac-toe": 5, "phantom-tic-tac-toe-abrupt": 5, "dark-hex-3": 5, "dark-hex-5": 3, "dark-hex-11": 1,
-    "phantom-connect-four": 5, "dark-othello": 5, "othello-random-setup": 6, "othello-random-blocks": 5,
+    "phantom-connect-four": 5, "dark-othello": 5, "dark-breakthrough": 3, "othello-random-setup": 6,
+    "othello-random-blocks": 5,
     # dice: every roll a branch of its own after each ply (gdl.perft)
     "dice-race": 4,
 }

@@ -211,18 +211,20 @@ def pass_rules() -> st.SearchStrategy[A.PassForced | None]:
 
 @cache
 def information() -> st.SearchStrategy[dict]:
-    """Information lines, any combination (printable; `refused` or `announce` alone is an error the
-    checks report)."""
+    """Information lines, any combination (printable; `refused`, `announce` or `reveal` alone is an
+    error the checks report)."""
     return st.fixed_dictionaries({"hidden": st.one_of(st.none(), concepts(A.HIDINGS)),
                                   "refused": st.one_of(st.none(), concepts(A.REFUSALS)),
-                                  "announce": _lists(concepts(A.ANNOUNCEMENTS), 0, 2)})
+                                  "announce": _lists(concepts(A.ANNOUNCEMENTS), 0, 2),
+                                  "reveal": _lists(concepts(A.REVEALS), 0, 2)})
 
 
 @cache
 def codable_information() -> st.SearchStrategy[dict]:
     """Information lines the description length codes: none, or `hidden` with `refused`."""
     return st.one_of(st.just({}), st.fixed_dictionaries({"hidden": concepts(A.HIDINGS), "refused": concepts(A.REFUSALS),
-                                                         "announce": _lists(concepts(A.ANNOUNCEMENTS), 0, 2)}))
+                                                         "announce": _lists(concepts(A.ANNOUNCEMENTS), 0, 2),
+                                                         "reveal": _lists(concepts(A.REVEALS), 0, 2)}))
 
 
 @cache

@@ -257,14 +257,14 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
     assert analysis["initialBoard"] == arena_board(game, start)
     assert analysis["validMoves"] == analysis["black"] == moves(game.legal_actions(start))
     as_white = start.copy()
-    as_white[n * n:] = [1, 0, 0]  # to_move white, the last mover black, ply 0
+    as_white[n * n:] = [1, 0, 0, 0]  # to_move white, the last mover black, ply 0, no roll
     assert analysis["white"] == moves(game.legal_actions(as_white)) and analysis["white"]
     assert analysis["bad"] == []
     first = game.legal_actions(start)[0]
     child, taken = game.apply_action_counted(start, first)
     assert analysis["simulated"] == {"valid": True, "resultingBoard": arena_board(game, child), "capturedCount": taken}
     assert analysis["occupied"] == analysis["outside"] == analysis["fractional"] == {"valid": False}
-    child_black = [*child[:n * n].tolist(), 0, 1, 1]
+    child_black = [*child[:n * n].tolist(), 0, 1, 1, 0]  # black to move after it (no roll)
     assert analysis["afterFirst"] == [moves(game.legal_actions(child)), moves(game.legal_actions(np.array(child_black)))]
     assert len(analysis["evaluated"]) == 4
     for k, scores in enumerate(analysis["evaluated"]):
@@ -290,11 +290,11 @@ def test_the_adapter_gives_a_system_the_arenas_arguments_and_reads_every_form_of
     # move's answer), then once a turn but the first, whose board and player are the start's: both
     # answered from the adapter's cache
     assert len(sent) == 2 + len(turns) and turns[0][0] is start
-    assert sent[1] == [*start[:n * n].tolist(), 1, 0, 0] and sent[2] == child_black
+    assert sent[1] == [*start[:n * n].tolist(), 1, 0, 0, 0] and sent[2] == child_black
     exact = 0
     for state, got in zip([start, *(s for s, _ in turns[1:])], [sent[0], *sent[3:]]):
         added = int((state[:n * n] > 0).sum() - (board > 0).sum())
-        assert got == [*state[:n * n].tolist(), 0, 1, added]
+        assert got == [*state[:n * n].tolist(), 0, 1, added, 0]
         exact += got == state.tolist()
     assert exact >= 5
 

@@ -92,10 +92,12 @@ CATEGORIES: tuple[Category, ...] = (
              (("interpreter/information.py _REFUSALS", information._REFUSALS),)),
     Category("announcement", A.ANNOUNCEMENTS, lambda n: replace(BASE, **_dark(announce=(n,))),
              (("interpreter/information.py _ANNOUNCEMENTS", information._ANNOUNCEMENTS),)),
+    Category("reveal", A.REVEALS, lambda n: replace(BASE, **_dark(reveal=(n,))),
+             (("interpreter/information.py _REVEALS", information._REVEALS),)),
 )
 # The information lines' categories: a stage with them is played by compiler.playable's
 # CompiledDarkGame (its true game's kernels, and its tries' kernels: compiler/information.py).
-INFORMATION = ("hiding", "refusal", "announcement")
+INFORMATION = ("hiding", "refusal", "announcement", "reveal")
 CONCEPTS = [pytest.param(kind, cat, id=kind.__name__) for cat in CATEGORIES for kind in cat.kinds]
 
 # Values for the fields a concept node cannot do without; the other fields keep their defaults.
@@ -335,7 +337,7 @@ def _put(kind: type, cat: Category, shape: A.Stage) -> A.Stage:
         return replace(shape, ends=(A.End(node, A.MoverWins()),) + shape.ends)
     if cat.name in INFORMATION:
         dark = cat.put(node)
-        return replace(shape, hidden=dark.hidden, refused=dark.refused, announce=dark.announce)
+        return replace(shape, hidden=dark.hidden, refused=dark.refused, announce=dark.announce, reveal=dark.reveal)
     return replace(shape, ends=(A.End(A.BoardFull(), node),) + shape.ends)  # a result
 
 
@@ -351,8 +353,10 @@ _CODES: dict[str, tuple[str, dict, Callable[[Any], int]]] = {
     # the kernels need no code for them)
     "hiding": ("hidings", program._HIDINGS, lambda g: program.information(g.stage)[0]),
     "refusal": ("refusals", program._REFUSALS, lambda g: program.information(g.stage)[1]),
+    # (a stage's reveals are a mask: one reveal, one bit)
+    "reveal": ("reveals", program._REVEALS, lambda g: int(program.information(g.stage)[2]).bit_length() - 1),
 }
-_CODE_VALUES = {**codes.CATEGORIES, "hidings": codes.HIDINGS, "refusals": codes.REFUSALS}
+_CODE_VALUES = {**codes.CATEGORIES, "hidings": codes.HIDINGS, "refusals": codes.REFUSALS, "reveals": codes.REVEALS}
 
 
 def _compiled(kind: type, cat: Category, shape: str = "generic"):

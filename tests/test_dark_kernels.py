@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ludica import compiler, gdl
+from ludica import compiler, gdl, stages
 from ludica.gdl import ast as A
 from ludica.gdl.checks import check_stage
 from ludica.sampler import cost
@@ -90,6 +90,33 @@ def test_the_placement_familys_tries_are_the_references(stage):
     reference = reference_games(stage, 10, 4, 300)
     assert kernel_games(stage, 10, seed=4, max_tries=300) == reference
     assert kernel_games(stage, 10, seed=4, max_tries=300, generic=True) == reference
+
+
+REVEALING = st.fixed_dictionaries({"hidden": st.just(A.OpponentPieces()),
+                                   "refused": st.sampled_from([A.Retry(), A.LoseTurn()]),
+                                   "reveal": st.lists(st.sampled_from(A.REVEALS), min_size=1, max_size=3,
+                                                      unique=True).map(lambda kinds: tuple(k() for k in kinds))})
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.tuples(playable_stages(max_side=5), REVEALING).map(lambda t: replace(t[0], **t[1])).filter(
+    lambda s: not any(d.is_error for d in check_stage(s))))
+def test_the_kernels_reveal_what_the_reference_reveals(stage):
+    """Every combination of reveals on random stages: the same games of tries (a reveal changes the
+    views, so the tries that follow), the placement family leaving them to the generic kernels."""
+    reference = reference_games(stage, 12, 6, 300)
+    assert kernel_games(stage, 12, seed=6, max_tries=300) == reference
+    assert kernel_games(stage, 12, seed=6, max_tries=300, generic=True) == reference
+
+
+def test_dark_breakthrough_sees_where_its_pieces_could_go():
+    """The bundled stage's games of tries in the kernel are the reference's, and its reveal shows
+    a player more than its hiding would: fewer refused tries than in the dark without it."""
+    stage = gdl.load(stages.path("dark-breakthrough"))
+    assert kernel_games(stage, 40, seed=2, max_tries=2_000) == reference_games(stage, 40, 2, 2_000)
+    blind = replace(stage, reveal=())
+    refused = [compiler.compile_dark(s).playouts(200, seed=1).lengths.sum() for s in (stage, blind)]
+    assert refused[0] < refused[1], refused  # (tries in all: seeing more, a player tries fewer refused moves)
 
 
 def test_a_stage_that_hides_nothing_is_refused_with_a_pointer():

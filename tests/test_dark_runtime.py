@@ -55,7 +55,7 @@ def random_states(game, seed: int, longest: int = 200):
 
 def test_every_bundled_hidden_stage_is_played_as_tries():
     assert set(HIDDEN) >= {"phantom-tic-tac-toe", "phantom-tic-tac-toe-abrupt", "dark-hex-3", "dark-hex-5",
-                           "dark-hex-11", "phantom-connect-four", "dark-othello"}
+                           "dark-hex-11", "phantom-connect-four", "dark-othello", "dark-breakthrough"}
     for name in HIDDEN:
         assert isinstance(compiler.playable(gdl.load(stages.path(name))), compiler.CompiledDarkGame)
     assert isinstance(compiler.playable(gdl.load(stages.path("tic-tac-toe"))), compiler.CompiledGame)

@@ -355,6 +355,10 @@ hexagonal cells, as in Hex").
 """,
     ("connect-four", "phantom-connect-four"): MADE_DARK,
     ("standard-8x8", "dark-othello"): MADE_DARK,
+    ("breakthrough", "dark-breakthrough"): MADE_DARK + """\
+Reveal 1 is new: "After every move played, each player also sees, as they truly are, the cells its
+moves could reach on the true board if it were to move now."
+""",
     ("standard-8x8", "othello-random-setup"): """\
 At the start, black no longer has pieces on e4 and d5. At the start, white no longer has pieces on
 d4 and e5. Random setup 1 is new: "two of black's pieces placed at random on empty cells among d4,

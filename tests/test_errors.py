@@ -243,6 +243,10 @@ CASES: list[Case] = [
          stage("board square 3", "players x o", "move place empty", "end line 3: mover wins",
                "hidden opponent-pieces", "refused retry", "announce turn-count", "announce turn-count"),
          "8:1", "announce turn-count", ("warning: `announce turn-count` is written twice (first line 7)",)),
+    Case("reveal-twice", "check.reveal-twice",
+         stage("board square 3", "players x o", "move place empty", "end line 3: mover wins",
+               "hidden opponent-pieces", "refused retry", "reveal adjacent", "reveal adjacent"),
+         "8:1", "reveal adjacent", ("warning: `reveal adjacent` is written twice (first line 7)",)),
     # --- chance at the start ---
     Case("random-none", "check.random-none",
          stage("board square 3", "players x o", "setup x random 0 in a1..c3", "move place empty",

@@ -198,7 +198,9 @@ def test_a_forced_pass_is_the_only_try_of_a_player_without_a_true_move():
 
 INFORMATION = st.fixed_dictionaries({"hidden": st.just(A.OpponentPieces()),
                                      "refused": st.sampled_from([A.Retry(), A.LoseTurn()]),
-                                     "announce": st.sampled_from([(), (A.TurnCount(),)])})
+                                     "announce": st.sampled_from([(), (A.TurnCount(),)]),
+                                     "reveal": st.sampled_from([(), (A.RevealAdjacent(),), (A.RevealCaptures(),),
+                                                                (A.RevealReachable(),)])})
 
 
 def _dark_stages():

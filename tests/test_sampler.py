@@ -356,6 +356,11 @@ def test_the_dark_family_makes_any_base_dark_at_the_cost_of_its_bits():
     told, bits2 = edits.replay(TTT, (2, ("information", A.Retry), ("announcement",)), "dark")
     assert told.announce == (A.TurnCount(),) and bits2 == pytest.approx(
         B.gamma_bits(2) + _kind_bits("information", "dark") + 1 + _kind_bits("announcement", "dark"))
+    seeing, bits3 = edits.replay(TTT, (2, ("information", A.Retry), ("reveal", A.RevealAdjacent)), "dark")
+    assert seeing.reveal == (A.RevealAdjacent(),) and bits3 == pytest.approx(
+        B.gamma_bits(2) + _kind_bits("information", "dark") + 1 + _kind_bits("reveal", "dark") + math.log2(3))
+    assert edits.replay(seeing, (1, ("reveal", A.RevealAdjacent)), "dark")[0].reveal == ()  # taken away again
+    assert edits._direct(TTT, seeing, "dark") == [(2, ("information", A.Retry), ("reveal", A.RevealAdjacent))]
     with pytest.raises(edits.NotAnEdit):  # a dark family's variant hides information
         edits.replay(TTT, (1, ("turn order", A.FewerPieces)), "dark")
     with pytest.raises(edits.NotAnEdit):  # nothing to refuse without hidden information

@@ -659,9 +659,10 @@ def _dark_playouts(starts, first_game, seed, max_tries, ints, bits, information,
 
 def dark_playouts(tables, starts, first_game, seed, max_tries, information, lengths, winners) -> bool:
     """The family's games of tries; False (nothing played) for starts it cannot read in the placed
-    form (a line or a connection already there: compiler/information.py plays those)."""
+    form (a line or a connection already there) or a stage with `reveal` lines, which this form does
+    not show: compiler/information.py plays those."""
     ints, bb_mask, _ = tables
-    if _decided(starts, ints, bb_mask).any():
+    if information[2] != 0 or _decided(starts, ints, bb_mask).any():
         return False
     _dark_playouts(starts, first_game, seed, max_tries, ints, bb_mask, information, lengths, winners)
     return True

@@ -257,7 +257,7 @@ class ReferenceGame:
 def reference(stage: Stage) -> ReferenceGame | DarkGame:
     """The reference interpreter of a stage: a DarkGame (gdl/interpreter/information.py) for a stage
     with hidden information, played as tries on its true game; else a ReferenceGame."""
-    if stage.hidden is not None or stage.refused is not None or stage.announce:
+    if stage.hidden is not None or stage.refused is not None or stage.announce or stage.reveal:
         from .information import DarkGame  # it builds on this module
         return DarkGame(stage)
     return ReferenceGame(stage)

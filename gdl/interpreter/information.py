@@ -12,7 +12,9 @@ view of the board (a try), never shown the true board:
 
 - A try the true position allows is played there. Its player then sees every cell the move changed;
   the other player sees only the cells where one of its own pieces appeared, vanished or changed
-  side (`hidden opponent-pieces`: a player always sees its own pieces).
+  side (`hidden opponent-pieces`: a player always sees its own pieces). Each `reveal` line shows
+  both players more of the true board after it: the cells next to their pieces (`adjacent`), every
+  cell a capturing move changed (`captures`), the cells their moves could reach (`reachable`).
 - A try the true position does not allow is refused: the board does not change, its player is told,
   sees the true content of the move's destination, and then tries again (`refused retry`) or loses its turn (`refused lose-turn`). A refused
   try is not offered again to that player until one of its tries is played (or the board is shown to
@@ -37,7 +39,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..ast import AnnouncedRefusals, LoseTurn, OpponentPieces, Retry, Stage, TurnCount
+from ..ast import (AnnouncedRefusals, LoseTurn, OpponentPieces, Retry, RevealAdjacent, RevealCaptures, RevealReachable,
+                   Stage, TurnCount)
 from ..game import PASS, Move
 from .game import _CACHE_SIZE, Outcome, ReferenceGame, State
 from .moves import EMPTY, piece
@@ -114,6 +117,31 @@ def _sees_own_pieces(viewer: int, mover: int, before: Cells, after: Cells) -> li
 
 _VIEWS: dict[type, Callable[[int, int, Cells, Cells], list[int]]] = {
     OpponentPieces: _sees_own_pieces,
+}
+
+
+def _reveal_adjacent(game: DarkGame, viewer: int, mover: int, before: State, after: State, taken: int) -> list[int]:
+    """`reveal adjacent`: every cell next to one of the viewer's pieces, on the true board after the move."""
+    mine, nbrs = piece(viewer), game.topology.neighbours
+    return [j for i, v in enumerate(after.cells) if v == mine for row in nbrs if (j := row[i]) >= 0]
+
+
+def _reveal_captures(game: DarkGame, viewer: int, mover: int, before: State, after: State, taken: int) -> list[int]:
+    """`reveal captures`: every cell a move that took pieces changed, to both players."""
+    return [i for i in range(len(after.cells)) if after.cells[i] != before.cells[i]] if taken else []
+
+
+def _reveal_reachable(game: DarkGame, viewer: int, mover: int, before: State, after: State, taken: int) -> list[int]:
+    """`reveal reachable`: the destinations of the moves the viewer's rules allow it on the true board
+    after the move, as if it were to move."""
+    return [game.topology.index(*m.dst) for m in game.base._plays(after.cells, viewer) if m.dst is not None]
+
+
+# The cells each reveal shows a viewer after a played try (beyond what its hiding shows).
+_REVEALS: dict[type, Callable[[DarkGame, int, int, State, State, int], list[int]]] = {
+    RevealAdjacent: _reveal_adjacent,
+    RevealCaptures: _reveal_captures,
+    RevealReachable: _reveal_reachable,
 }
 
 
@@ -201,6 +229,7 @@ class DarkGame:
         self._view_after = _VIEWS[type(stage.hidden)]
         self._after_refusal = _REFUSALS[type(stage.refused)]
         self._announced = [_ANNOUNCEMENTS[type(a)] for a in stage.announce]
+        self._reveals = [_REVEALS[type(r)] for r in stage.reveal]
         self._fates_told = any(isinstance(a, AnnouncedRefusals) for a in stage.announce)
         self._tries = lru_cache(maxsize=_CACHE_SIZE)(self._compute_tries)
         truth = self.base.initial_state()
@@ -251,7 +280,7 @@ class DarkGame:
         played = move.is_pass or move in self.base.available_moves(truth)
         if played:
             after, taken = self.base.apply_counted(truth, move)
-            seen = [self._sight(viewer, p, truth.cells, after.cells) for viewer in (0, 1)]
+            seen = [self._sight(viewer, p, truth, after, taken) for viewer in (0, 1)]
             refused[p] = frozenset()
         else:
             after, taken = State(truth.cells, self._after_refusal(p), truth.mover, truth.ply), 0
@@ -265,9 +294,13 @@ class DarkGame:
         new = DarkState(after, (views[0], views[1]), (refused[0], refused[1]), state.record + (tried,))
         return self._settled(new), taken
 
-    def _sight(self, viewer: int, mover: int, before: Cells, after: Cells) -> Sight:
-        """What `viewer` sees of a played try of `mover`: the cells the stage's hiding shows it."""
-        return tuple((i, after[i]) for i in self._view_after(viewer, mover, before, after))
+    def _sight(self, viewer: int, mover: int, before: State, after: State, taken: int) -> Sight:
+        """What `viewer` sees of a played try of `mover` that took `taken` pieces: the cells the stage's
+        hiding shows it, and those its reveals do, in index order."""
+        cells = set(self._view_after(viewer, mover, before.cells, after.cells))
+        for reveal in self._reveals:
+            cells.update(reveal(self, viewer, mover, before, after, taken))
+        return tuple((i, after.cells[i]) for i in sorted(cells))
 
     def apply(self, state: DarkState, move: Move) -> DarkState:
         return self.apply_counted(state, move)[0]

@@ -17,7 +17,7 @@
 //   never shows (dropped from every list of moves);
 // - a board and a player become the state: its cells (3 → -1), `to_move = player - 1`, `mover =
 //   2 - player` (the other side made the last move), `ply = max(0, pieces on the board - pieces at
-//   the start)`;
+//   the start)`, `roll = 0` (no dice);
 // - `stageConfig` is `{name, boardSize, initialBlocked, initialPlayer1, initialPlayer2}` (lists of
 //   `{r, c}`, row-major) read from the initial position. The rule flags (`ignoreOcclusion`,
 //   `fewerPiecesContinue`) are given only when the rules are revealed (GGP mode, where ludica's
@@ -232,8 +232,8 @@ function stateOf(board, player) { // the state of a board and a player, or null 
   return stateOfCells(cells, player);
 }
 
-function stateOfCells(cells, player) {
-  return cells.concat([player - 1, 2 - player, Math.max(0, pieces(cells) - startPieces)]);
+function stateOfCells(cells, player) {  // (the roll last: 0, the Arena's stages throw no dice)
+  return cells.concat([player - 1, 2 - player, Math.max(0, pieces(cells) - startPieces), 0]);
 }
 
 function sameState(a, b) {

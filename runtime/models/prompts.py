@@ -25,6 +25,7 @@ from ...compiler.game import CompiledGame
 from ...gdl import ast as A
 from ...gdl import format as format_stage
 from ...gdl import render, rules_text
+from ...gdl.english import sentence
 from .parsing import MARKS, example, example_cell, move_syntax
 
 ANSWER_LINE = "move: "  # what the final line of an answer starts with
@@ -95,7 +96,8 @@ def sight_section(stage: A.Stage) -> str:
             "opponent's pieces where you have seen them (where they took or turned a piece of yours, or where a move "
             "of yours was refused). A cell drawn . may hold an opponent's piece you have not seen. A move that your "
             "board allows but the true board does not is refused: you are told so, that cell is shown to you, and "
-            f"{after}. A refused move is not offered again until one of your moves is played.")
+            f"{after}. A refused move is not offered again until one of your moves is played."
+            + "".join(" " + sentence(r, stage) for r in stage.reveal))
 
 
 def game_prompt(game: CompiledGame, tier: str, notes: str, stage: A.Stage | None = None) -> str:
