@@ -106,7 +106,8 @@ def candidates(seed: int, fresh: int, variants: int, f: screen.Filters):
     found = 0
     number = 0
     while found < fresh:
-        drawn = prior.draw(generator(seed, number), prior.Limits(hidden=False), players=("black", "white"))  # as drawn then
+        drawn = prior.draw(generator(seed, number), prior.Limits(hidden=False, chance=False),
+                           players=("black", "white"))  # perfect information, no chance (issue 33's `advance` came since)
         if drawn.rejected is None:
             later = reaches_policies(drawn.stage, f)
             if later is not None:

@@ -29,7 +29,7 @@ RESULTS = MOVER_WINS, MOVER_LOSES, MOST_PIECES, FEWEST_PIECES, DRAW = range(5)
 # try. Families play no hidden stage, so these are no category of theirs.
 HIDINGS = (OPPONENT_PIECES,) = range(1)
 REFUSALS = RETRY, LOSE_TURN = range(2)
-REVEALS = REVEAL_ADJACENT, REVEAL_CAPTURES, REVEAL_REACHABLE = range(3)  # a stage's are a bit mask of these
+REVEALS = REVEAL_ADJACENT, REVEAL_CAPTURE, REVEAL_REACHABLE = range(3)  # a stage's are a bit mask of these
 REVEAL_MASK = (1 << len(REVEALS)) - 1  # every reveal's bit
 
 # The categories of concepts whose codes each family declares it handles or excludes (families/).

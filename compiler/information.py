@@ -197,7 +197,7 @@ def _reveal(truth, before, taken, views, reveals, P, buffers):
                         j = nbr[d, i]
                         if j >= 0:
                             views[viewer, j] = truth[j]
-        if reveals & (1 << K.REVEAL_CAPTURES) and taken > 0:
+        if reveals & (1 << K.REVEAL_CAPTURE) and taken > 0:
             for i in range(size):
                 if truth[i] != before[i]:
                     views[viewer, i] = truth[i]

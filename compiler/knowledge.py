@@ -14,7 +14,8 @@ nothing else:
 - a try it knows of: TRIED, who made it, the move's code (codes.move_code; UNKNOWN_MOVE for an
   opponent's), refused (1, 0, or UNKNOWN for an opponent's), the number of cells it saw, then each
   cell's index and what it held;
-- the board shown to it: SHOWN, the player, then every cell.
+- the board shown to it: SHOWN, the player, then every cell;
+- under `announce captures`, after a try that took pieces: CAPTURED, whose try it was, how many.
 
 Its length grows with the game and is bounded by its entries: MAX_LENGTH values at most, which a
 game of MAX_PLIES tries on the largest board stays under.
@@ -24,10 +25,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..gdl.game import PASS, Move
-from ..gdl.interpreter.information import Seen, Shown, Tried
+from ..gdl.interpreter.information import Captured, Seen, Shown, Tried
 from . import codes as K
 
-TRIED, SHOWN = 0, 1
+TRIED, SHOWN, CAPTURED = 0, 1, 2
 UNKNOWN_MOVE = -9  # the code of an opponent's try: the player knows one was made, not which
 UNKNOWN = -1  # whether an opponent's try was refused
 # values in an information state read from outside (an agent's array): what the rules oracle's
@@ -47,6 +48,9 @@ def encode(view: tuple[int, ...], history: tuple[Seen, ...], player: int, to_mov
     for entry in history:
         if isinstance(entry, Shown):
             out += [SHOWN, entry.player, *entry.cells]
+            continue
+        if isinstance(entry, Captured):
+            out += [CAPTURED, entry.player, entry.count]
             continue
         code = UNKNOWN_MOVE if entry.move is None else _code(entry.move, size, cols)
         refused = UNKNOWN if entry.refused is None else int(entry.refused)
@@ -136,6 +140,12 @@ def decode(state: np.ndarray, size: int, cols: int) -> tuple[int, tuple[Seen, ..
             if any(not -1 <= v <= 2 for v in shown):
                 raise ValueError(f"not an information state: entry {len(history) + 1} shows a cell holding no piece")
             history.append(Shown(who, shown))
+            continue
+        if kind == CAPTURED:
+            (taken,) = take(1, "count")
+            if not 1 <= taken <= size:
+                raise ValueError(f"not an information state: entry {len(history) + 1} says {taken} pieces taken")
+            history.append(Captured(who, taken))
             continue
         if kind != TRIED:
             raise ValueError(f"not an information state: entry {len(history) + 1} is of kind {kind}")

@@ -66,7 +66,7 @@ _EFFECT_CODES: dict[type, int] = {
 }
 _HIDINGS: dict[type, int] = {A.OpponentPieces: K.OPPONENT_PIECES}
 _REFUSALS: dict[type, int] = {A.Retry: K.RETRY, A.LoseTurn: K.LOSE_TURN}
-_REVEALS: dict[type, int] = {A.RevealAdjacent: K.REVEAL_ADJACENT, A.RevealCaptures: K.REVEAL_CAPTURES,
+_REVEALS: dict[type, int] = {A.RevealAdjacent: K.REVEAL_ADJACENT, A.RevealCapture: K.REVEAL_CAPTURE,
                              A.RevealReachable: K.REVEAL_REACHABLE}
 _TURNS: dict[type, int] = {A.Alternate: K.ALTERNATE, A.FewerPieces: K.FEWER_PIECES, A.AgainAfterCapture: K.AGAIN_AFTER_CAPTURE}
 _RESULTS: dict[type, int] = {

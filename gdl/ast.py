@@ -731,7 +731,18 @@ class AnnouncedRefusals(Announcement, Node):
                                 "was refused.")
 
 
-ANNOUNCEMENTS: tuple[type[Announcement], ...] = (TurnCount, AnnouncedRefusals)
+@dataclass(frozen=True)
+class AnnouncedCaptures(Announcement, Node):
+    """`announce captures`: both players are told of every try that took pieces, whose it was, and how
+    many it took (not where)."""
+
+    keyword: ClassVar[str] = "captures"
+    rule: ClassVar[str] = "announce_captures"
+    sentence: ClassVar[str] = ("After every move that takes pieces, both players are told that it did, whose move it "
+                                "was and how many pieces it took, not where.")
+
+
+ANNOUNCEMENTS: tuple[type[Announcement], ...] = (TurnCount, AnnouncedRefusals, AnnouncedCaptures)
 
 
 class Reveal(Concept):
@@ -754,11 +765,11 @@ class RevealAdjacent(Reveal, Node):
 
 
 @dataclass(frozen=True)
-class RevealCaptures(Reveal, Node):
-    """`reveal captures`: a move that takes pieces shows both players every cell it changed."""
+class RevealCapture(Reveal, Node):
+    """`reveal capture`: a move that takes pieces shows both players every cell it changed."""
 
-    keyword: ClassVar[str] = "captures"
-    rule: ClassVar[str] = "reveal_captures"
+    keyword: ClassVar[str] = "capture"
+    rule: ClassVar[str] = "reveal_capture"
     sentence: ClassVar[str] = "A move that takes pieces is seen by both players: every cell it changed, as it now is."
 
 
@@ -773,7 +784,7 @@ class RevealReachable(Reveal, Node):
                                 "could reach on the true board if it were to move now.")
 
 
-REVEALS: tuple[type[Reveal], ...] = (RevealAdjacent, RevealCaptures, RevealReachable)
+REVEALS: tuple[type[Reveal], ...] = (RevealAdjacent, RevealCapture, RevealReachable)
 
 # --- ends ----------------------------------------------------------------------------------------
 

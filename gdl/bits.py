@@ -59,9 +59,9 @@ before any cell is read):
 |               | if hidden: what: opponent-pieces                  | 1        | 0                  |
 | `refused`     | if hidden: retry, lose-turn                       | 2        | 1                  |
 | `announce`    | if hidden: number of announcements A ≥ 0          | γ        | γ(A + 1)           |
-|               | each: turn-count, refusals                        | 2        | 1                  |
+|               | each: turn-count, refusals, captures              | 3        | lg 3               |
 | `reveal`      | if hidden: number of reveals V ≥ 0                | γ        | γ(V + 1)           |
-|               | each: adjacent, captures, reachable               | 3        | lg 3               |
+|               | each: adjacent, capture, reachable                | 3        | lg 3               |
 | chance        | chance or none (every stage pays)                 | 2        | 1                  |
 | `roll`        | if chance: dice or not                            | 2        | 1                  |
 |               | if dice: how many K (1..4), faces N (2..20)       | 4, 19    | 2 + lg 19          |

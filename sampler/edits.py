@@ -29,7 +29,7 @@ Kinds of change (FAMILIES names the kinds each family draws from):
 | information     | made dark (`hidden opponent-pieces`, then what a refusal does), or made perfect | 1 or 0 |
 | refusal         | `refused retry` ↔ `refused lose-turn` (a dark stage)       | 0                    |
 | announcement    | `announce turn-count` added or removed (a dark stage)      | 0                    |
-| reveal          | a reveal (adjacent, captures, reachable) added or removed (a dark stage) | lg 3   |
+| reveal          | a reveal (adjacent, capture, reachable) added or removed (a dark stage) | lg 3   |
 | dice            | a step or slide rule made an advance (which: lg R), dice thrown for it; or other dice | lg R + 2 + lg 19 |
 | random start    | the set-up pieces dealt anew each game among their cells   | 0                    |
 | random blocked  | how many k cells blocked anew each game among those that start empty | γ(k)       |
@@ -273,7 +273,7 @@ def _announcement(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
 
 
 def _reveal(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
-    """One reveal (adjacent, captures, reachable: lg 3 bits) added to a dark stage, or taken away."""
+    """One reveal (adjacent, capture, reachable: lg 3 bits) added to a dark stage, or taken away."""
     if s.hidden is None:
         raise NotApplicable("no hidden information: every cell is seen")
     kind = c.choice(None, A.REVEALS)

@@ -60,9 +60,10 @@ class Limits:
     # on perfect information (the bit charged, not drawn): a seed then draws what it drew before
     # hidden information was played.
     hidden: bool = True
-    # Whether a draw may start at random (`random` lines). Not yet, as `hidden` was: the bit is charged,
-    # not drawn, so a seed draws what it drew before chance came.
-    chance: bool = False
+    # Whether a draw may hold chance (`random` lines, dice), drawn as `hidden` is. False conditions the
+    # prior on no chance (the bit charged, not drawn). A stage with both is not played yet (compiler.playable
+    # refuses it by name): `draw` rejects it whole, keeping the rest ∝ 2^-bits.
+    chance: bool = True
     maxima: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_MAXIMA))
 
     def __post_init__(self):
@@ -171,8 +172,9 @@ class Drawn:
 
 
 def draw(rng: random.Random, limits: Limits = Limits(), *, name: str = "", players=("black", "white")) -> Drawn:
-    """One stage from the prior within `limits`, or the reason it was rejected: "limit: ..." or
-    "invalid: <the first static check it breaks>"."""
+    """One stage from the prior within `limits`, or the reason it was rejected: "limit: ...",
+    "invalid: <the first static check it breaks>" or "not played: ..." (what the engines do not play
+    yet: chance on a stage with hidden information)."""
     coder = Draw(rng, limits)
     try:
         stage = B.code(coder, None, name=name, players=players)
@@ -183,6 +185,8 @@ def draw(rng: random.Random, limits: Limits = Limits(), *, name: str = "", playe
     errors = [d for d in check(stage) if d.is_error]
     if errors:
         return Drawn(stage, coder.bits, f"invalid: {errors[0].code}")
+    if stage.hidden is not None and stage.chance:  # (compiler.playable refuses it: ChanceNotPlayed)
+        return Drawn(stage, coder.bits, "not played: chance on a stage with hidden information")
     return Drawn(stage, coder.bits, None)
 
 

@@ -173,7 +173,7 @@ def _diverge(c: Candidate, spec: Spec, reference: divergence.Score) -> None:
 
 
 PUBLIC, EXCLUDED = "public", "excluded"
-DRAW_REJECTIONS = ("limit", "not applicable", "invalid")  # the draw itself is no valid stage
+DRAW_REJECTIONS = ("limit", "not applicable", "invalid", "not played")  # the draw itself is no valid stage
 
 
 @dataclass

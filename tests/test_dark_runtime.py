@@ -149,6 +149,8 @@ def test_a_perfect_information_api_treats_a_state_as_its_only_world():
     (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, -1]]), "-1 entries"),
     (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 0, 0, 4, 5, 0]]), "refused 5"),
     (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 1, 0, *[99] * n]]), "holding no piece"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 2, 1, 0]]), "says 0 pieces taken"),
+    (lambda info, n: np.concatenate([info[: n + K.STATE_EXTRA], [0, 1, 2, 1]]), "cut short"),
     (lambda info, n: np.concatenate([[9], info[1:]]), "not a position"),
     (lambda info, n: np.zeros(300_000, np.int32), "at most 250,000"),
 ])

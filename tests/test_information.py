@@ -21,7 +21,7 @@ from ludica.gdl import ast as A
 from ludica.gdl.checks import check_stage
 from ludica.gdl.game import Move
 from ludica.gdl.interpreter import DarkGame, DarkState, ReferenceGame, Shown, Tried, reference
-from ludica.gdl.interpreter.information import Try
+from ludica.gdl.interpreter.information import Captured, Try
 
 from bundled import dark_text
 from strategies import playable_stages
@@ -93,6 +93,42 @@ def test_announce_refusals_tells_each_player_of_the_others_refused_tries_with_th
     state = play(both, "b2", "b2", "a1")
     assert both.history(state, 0)[1:] == (Tried(1, None, True, ()), Tried(1, None, False, ()))
     assert [both.observe(state, 0)[k].max() for k in (4, 5)] == [3, 1]
+
+
+CUSTODIAN_DARK = """game "Dark custodian"
+board square 4
+players x o
+setup x a1 d1
+setup o b1
+move step orthogonal to empty
+  remove custodial orthogonal
+end no-pieces: mover wins
+end after 40 plies: draw
+hidden opponent-pieces
+refused retry
+announce captures
+"""
+
+
+def test_announce_captures_tells_both_players_how_many_pieces_a_move_took():
+    """x's d1-c1 encloses o's b1 with a1: taken. Both players are told, with the count and not where
+    (o would have seen its piece go anyway; x sees it by its move); a move that takes nothing tells
+    nothing; the plane adds the counts; the entry crosses to an agent in its array and back."""
+    from ludica.compiler import knowledge
+
+    game = gdl.reference(gdl.loads(CUSTODIAN_DARK))
+    quiet = play(game, "d1-d2")
+    assert not any(isinstance(e, Captured) for p in (0, 1) for e in game.history(quiet, p))
+    state = play(game, "d1-c1")
+    n = game.rows * game.cols
+    for p in (0, 1):
+        history = game.history(state, p)
+        assert history[-1] == Captured(0, 1), history
+        assert game.observe(state, p)[4].max() == 1
+        info = knowledge.encode(game.view(state, p), history, p, game.to_move(state), game.cols)
+        assert knowledge.decode(info, n, game.cols) == (p, history)
+    told = gdl.reference(gdl.loads(CUSTODIAN_DARK.replace("announce captures\n", "")))
+    assert not any(isinstance(e, Captured) for e in told.history(play(told, "d1-c1"), 1))
 
 
 def test_ends_are_judged_on_the_truth_and_returns_are_the_bases():
@@ -198,8 +234,8 @@ def test_a_forced_pass_is_the_only_try_of_a_player_without_a_true_move():
 
 INFORMATION = st.fixed_dictionaries({"hidden": st.just(A.OpponentPieces()),
                                      "refused": st.sampled_from([A.Retry(), A.LoseTurn()]),
-                                     "announce": st.sampled_from([(), (A.TurnCount(),)]),
-                                     "reveal": st.sampled_from([(), (A.RevealAdjacent(),), (A.RevealCaptures(),),
+                                     "announce": st.sampled_from([(), (A.TurnCount(),), (A.AnnouncedCaptures(),)]),
+                                     "reveal": st.sampled_from([(), (A.RevealAdjacent(),), (A.RevealCapture(),),
                                                                 (A.RevealReachable(),)])})
 
 

@@ -72,7 +72,7 @@ def test_draws_cost_what_they_measure_and_print_back():
         except P.OutOfLimits:
             continue
         seen += 1
-        assert coder.bits == pytest.approx(B.description_length(s), abs=1e-9)
+        assert coder.bits == pytest.approx(B.description_length(s), rel=1e-12, abs=1e-9)
         assert parse(fmt(s)) == s
     assert seen > 200
 
@@ -81,7 +81,7 @@ def test_same_seed_same_draw_and_limits_are_named():
     a = [P.draw(P.generator(3, i)) for i in range(200)]
     b = [P.draw(P.generator(3, i)) for i in range(200)]
     assert a == b
-    assert {d.rejected.split(":")[0] for d in a if d.rejected} <= {"limit", "invalid"}
+    assert {d.rejected.split(":")[0] for d in a if d.rejected} <= {"limit", "invalid", "not played"}
     assert any(d.rejected is None for d in a)
     with pytest.raises(ValueError, match="no integer field"):
         P.Limits(maxima={"moovs": 3})
@@ -106,7 +106,7 @@ def test_gamma_draws_integers_with_probability_two_to_the_minus_gamma():
 # fields (tests/strategies.py every_concept): each statement's drawn values must follow 2^-bits
 # over its enumerated alternatives.
 
-TIGHT = P.Limits(min_side=1, max_side=2, max_cells=4,
+TIGHT = P.Limits(min_side=1, max_side=2, max_cells=4, chance=False,
                  maxima={f: 0 if f in B.COUNTS_FROM_ZERO else 1 for f in B.INTEGER_FIELDS})
 BASE = A.Stage("", A.SquareBoard(1), A.Players(("black", "white")), (A.MoveRule(A.PlaceEmpty()),),
                (A.End(A.NoMoves(), A.Draw()),))
@@ -246,3 +246,16 @@ def test_arena_edits_follow_the_documented_weights():
         ARENA_WEIGHTS.update(saved)
     chi2, df = _chi_square(counts, values, wrong + [1 - math.fsum(wrong)], n)
     assert chi2 > 3 * _chi_square_limit(df), (chi2, df)
+
+
+def test_fresh_draws_hold_chance_and_leave_out_what_is_not_played():
+    """The prior draws chance as it draws every field (random lines, dice); a draw with chance and
+    hidden information, which the engines do not play yet, is rejected whole, by name. (Candidates
+    958 and 1221 of seed 11 are the first of each, found by a search: goldens of today's prior.)"""
+    drawn = [P.draw(P.generator(11, i)) for i in range(1222)]
+    valid = [d.stage for d in drawn if d.rejected is None]
+    assert drawn[958].rejected is None and drawn[958].stage.chance and drawn[958].stage.hidden is None
+    assert not any(s.chance and s.hidden is not None for s in valid)
+    assert drawn[1221].rejected == "not played: chance on a stage with hidden information"
+    held = [P.draw(P.generator(11, i), P.Limits(chance=False)) for i in range(1222)]
+    assert not any(d.stage.chance for d in held if d.stage is not None)

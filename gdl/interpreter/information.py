@@ -14,7 +14,7 @@ view of the board (a try), never shown the true board:
   the other player sees only the cells where one of its own pieces appeared, vanished or changed
   side (`hidden opponent-pieces`: a player always sees its own pieces). Each `reveal` line shows
   both players more of the true board after it: the cells next to their pieces (`adjacent`), every
-  cell a capturing move changed (`captures`), the cells their moves could reach (`reachable`).
+  cell a capturing move changed (`capture`), the cells their moves could reach (`reachable`).
 - A try the true position does not allow is refused: the board does not change, its player is told,
   sees the true content of the move's destination, and then tries again (`refused retry`) or loses its turn (`refused lose-turn`). A refused
   try is not offered again to that player until one of its tries is played (or the board is shown to
@@ -28,7 +28,8 @@ view of the board (a try), never shown the true board:
 What a player knows, its information state, is its history (`history`): each of its own tries with
 whether it was refused and the cells it saw then; each try of its opponent that it saw something of
 (a piece of its own taken or turned) or that was announced (`announce turn-count`: that one was
-made, by whom; not which, nor its fate); and each time the board was shown to it. Its view is the
+made, by whom; not which, nor its fate); after a try that took pieces, under `announce captures`,
+how many (Captured); and each time the board was shown to it. Its view is the
 initial position with the cells of its history written over it, in order; `observe` gives it as planes.
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..ast import (AnnouncedRefusals, LoseTurn, OpponentPieces, Retry, RevealAdjacent, RevealCaptures, RevealReachable,
+from ..ast import (AnnouncedCaptures, AnnouncedRefusals, LoseTurn, OpponentPieces, Retry, RevealAdjacent, RevealCapture, RevealReachable,
                    Stage, TurnCount)
 from ..game import PASS, Move
 from .game import _CACHE_SIZE, Outcome, ReferenceGame, State
@@ -72,7 +73,15 @@ class Shown:
     cells: Cells
 
 
-Seen = Tried | Shown
+@dataclass(frozen=True)
+class Captured:
+    """`announce captures`: the try just before in the history (of `player`) took `count` pieces."""
+
+    player: int
+    count: int
+
+
+Seen = Tried | Shown | Captured
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,7 @@ class Try:
     move: Move
     refused: bool
     seen: tuple[Sight, Sight]
+    taken: int = 0  # the pieces it took (0 if refused)
 
 
 @dataclass(frozen=True)
@@ -126,8 +136,8 @@ def _reveal_adjacent(game: DarkGame, viewer: int, mover: int, before: State, aft
     return [j for i, v in enumerate(after.cells) if v == mine for row in nbrs if (j := row[i]) >= 0]
 
 
-def _reveal_captures(game: DarkGame, viewer: int, mover: int, before: State, after: State, taken: int) -> list[int]:
-    """`reveal captures`: every cell a move that took pieces changed, to both players."""
+def _reveal_capture(game: DarkGame, viewer: int, mover: int, before: State, after: State, taken: int) -> list[int]:
+    """`reveal capture`: every cell a move that took pieces changed, to both players."""
     return [i for i in range(len(after.cells)) if after.cells[i] != before.cells[i]] if taken else []
 
 
@@ -140,7 +150,7 @@ def _reveal_reachable(game: DarkGame, viewer: int, mover: int, before: State, af
 # The cells each reveal shows a viewer after a played try (beyond what its hiding shows).
 _REVEALS: dict[type, Callable[[DarkGame, int, int, State, State, int], list[int]]] = {
     RevealAdjacent: _reveal_adjacent,
-    RevealCaptures: _reveal_captures,
+    RevealCapture: _reveal_capture,
     RevealReachable: _reveal_reachable,
 }
 
@@ -170,10 +180,16 @@ def _told_refusals(viewer: int, tried: Try) -> bool:
     return tried.refused
 
 
+def _told_captures(viewer: int, tried: Try) -> bool:
+    """`announce captures`: the other player learns of a try that took pieces (and how many)."""
+    return tried.taken > 0
+
+
 # Whether an announcement tells a player of its opponent's try.
 _ANNOUNCEMENTS: dict[type, Callable[[int, Try], bool]] = {
     TurnCount: _told_turn_count,
     AnnouncedRefusals: _told_refusals,
+    AnnouncedCaptures: _told_captures,
 }
 
 
@@ -187,10 +203,16 @@ def _refusals_told(history: tuple[Seen, ...]) -> int:
     return sum(isinstance(e, Tried) and e.refused is True for e in history)
 
 
+def _captures_told(history: tuple[Seen, ...]) -> int:
+    """`captures`' plane: the pieces a player was told were taken, by either player."""
+    return sum(e.count for e in history if isinstance(e, Captured))
+
+
 # The value of an announcement's observation plane, from what a player knows.
 _PLANES: dict[type, Callable[[tuple[Seen, ...]], int]] = {
     TurnCount: _tries_told,
     AnnouncedRefusals: _refusals_told,
+    AnnouncedCaptures: _captures_told,
 }
 
 
@@ -231,6 +253,7 @@ class DarkGame:
         self._announced = [_ANNOUNCEMENTS[type(a)] for a in stage.announce]
         self._reveals = [_REVEALS[type(r)] for r in stage.reveal]
         self._fates_told = any(isinstance(a, AnnouncedRefusals) for a in stage.announce)
+        self._captures_told = any(isinstance(a, AnnouncedCaptures) for a in stage.announce)
         self._tries = lru_cache(maxsize=_CACHE_SIZE)(self._compute_tries)
         truth = self.base.initial_state()
         self._initial = self._settled(DarkState(truth, (truth.cells, truth.cells)))
@@ -290,7 +313,7 @@ class DarkGame:
             seen = [shown, ()] if p == 0 else [(), shown]
             refused[p] = refused[p] | {move}
         views = tuple(_seeing(view, sight) for view, sight in zip(state.views, seen))
-        tried = Try(p, move, not played, (seen[0], seen[1]))
+        tried = Try(p, move, not played, (seen[0], seen[1]), taken)
         new = DarkState(after, (views[0], views[1]), (refused[0], refused[1]), state.record + (tried,))
         return self._settled(new), taken
 
@@ -356,11 +379,16 @@ class DarkGame:
             if isinstance(event, Shown):
                 if event.player == player:
                     out.append(event)
-            elif event.player == player:
+                continue
+            if event.player == player:
                 out.append(Tried(player, event.move, event.refused, event.seen[player]))
             elif event.seen[player] or any(told(player, event) for told in self._announced):
                 fate = event.refused if self._fates_told else None  # `announce refusals`: told with its fate
                 out.append(Tried(event.player, None, fate, event.seen[player]))
+            else:
+                continue
+            if self._captures_told and event.taken:  # `announce captures`: told to both, with how many
+                out.append(Captured(event.player, event.taken))
         return tuple(out)
 
     def observe(self, state: DarkState, player: int) -> np.ndarray:

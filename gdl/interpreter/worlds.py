@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 from ..diagnostics import LudicaError
 from ..game import Move
-from .information import DarkGame, DarkState, Seen, Shown, Tried
+from .information import Captured, DarkGame, DarkState, Seen, Shown, Tried
 from .moves import piece
 
 DEFAULT_BUDGET = 200_000  # tries played while searching, before giving up
@@ -85,6 +85,8 @@ def _hints(game: DarkGame, history: tuple[Seen, ...], player: int) -> dict[int, 
     theirs = piece(1 - player)
     hints: dict[int, int] = {}
     for at, entry in enumerate(history):
+        if isinstance(entry, Captured):
+            continue  # how many a try took: no cell
         cells = entry.seen if isinstance(entry, Tried) else tuple(enumerate(entry.cells))
         for i, value in cells:
             if value == theirs and hints.get(i, -1) < 0:
@@ -157,5 +159,5 @@ def _check(history: tuple[Seen, ...], player: int) -> None:
     if player not in (0, 1):
         raise ValueError(f"player: 0 or 1, not {player!r}")
     for entry in history:
-        if not isinstance(entry, Tried | Shown):
-            raise TypeError(f"a history holds Tried and Shown entries, not {type(entry).__name__}")
+        if not isinstance(entry, Tried | Shown | Captured):
+            raise TypeError(f"a history holds Tried, Shown and Captured entries, not {type(entry).__name__}")

@@ -97,7 +97,7 @@ def sight_section(stage: A.Stage) -> str:
             "of yours was refused). A cell drawn . may hold an opponent's piece you have not seen. A move that your "
             "board allows but the true board does not is refused: you are told so, that cell is shown to you, and "
             f"{after}. A refused move is not offered again until one of your moves is played."
-            + "".join(" " + sentence(r, stage) for r in stage.reveal))
+            + "".join(" " + sentence(line, stage) for line in (*stage.announce, *stage.reveal)))
 
 
 def game_prompt(game: CompiledGame, tier: str, notes: str, stage: A.Stage | None = None) -> str:
