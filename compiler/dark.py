@@ -38,8 +38,8 @@ class CompiledDarkGame:
         self.stage = stage
         from . import compile as compile_stage  # (the package's: the true game is shared with its own compile)
 
-        if stage.chance:
-            raise ChanceNotPlayed(stage.name, "a random start on a stage with hidden information")
+        if stage.roll is not None:
+            raise ChanceNotPlayed(stage.name, "dice on a stage with hidden information")
         self.truth = compile_stage(stage.without_information())  # checks the stage, lowers its base
         self.reference = DarkGame(stage)  # the referee's steps
         self.name, self.players = stage.name, self.truth.players
@@ -129,8 +129,8 @@ class CompiledDarkGame:
         return self.truth.initial_state()
 
     def start(self, seed: int, number: int = 0) -> DarkState:
-        """The start of a game of `seed`: the initial position (a hidden stage's start is fixed)."""
-        return self.initial_state()
+        """The start of game `number` of `seed` (the reference's: drawn, on a stage with a random start)."""
+        return self.reference.start(seed, number)
 
     def thrown(self, state: DarkState, seed: int, number: int = 0) -> DarkState:
         """`state` itself: a hidden stage throws no dice (refused by name where it is compiled)."""

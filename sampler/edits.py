@@ -255,8 +255,8 @@ def _information(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     stage made its base again (its information lines gone)."""
     if s.hidden is not None:
         return s.without_information()
-    if s.chance:
-        raise NotApplicable("a random start on a stage with hidden information is not played yet")
+    if s.roll is not None:
+        raise NotApplicable("dice on a stage with hidden information are not played yet")
     return replace(s, hidden=A.OpponentPieces(), refused=c.choice(None, REFUSALS)())
 
 
@@ -302,8 +302,6 @@ def _dice(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
 def _random_start(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     """The start dealt at random (0 bits): every set-up piece taken off, and as many of each player's
     dealt anew, each game, among the cells they stood on (the first player's first)."""
-    if s.hidden is not None:
-        raise NotApplicable("a random start on a stage with hidden information is not played yet")
     if s.random_setup or not s.setup:
         raise NotApplicable("no fixed setup to deal" if not s.setup else "the start is dealt already")
     cells = sorted({(cell.row, cell.col) for x in s.setup for cell in A.expand(x.cells)})
@@ -316,8 +314,6 @@ def _random_start(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
 def _random_blocked(c: B.Coder, s: A.Stage, family: str) -> A.Stage:
     """Cells blocked at random, anew each game: how many k (gamma), among every cell that starts empty
     (the whole board listed: `blocked random k in a1..h8`)."""
-    if s.hidden is not None:
-        raise NotApplicable("a random start on a stage with hidden information is not played yet")
     if s.random_blocked:
         raise NotApplicable("cells are blocked at random already")
     k = c.integer(None, "cells changed")

@@ -61,8 +61,9 @@ class Limits:
     # hidden information was played.
     hidden: bool = True
     # Whether a draw may hold chance (`random` lines, dice), drawn as `hidden` is. False conditions the
-    # prior on no chance (the bit charged, not drawn). A stage with both is not played yet (compiler.playable
-    # refuses it by name): `draw` rejects it whole, keeping the rest ∝ 2^-bits.
+    # prior on no chance (the bit charged, not drawn). Dice on a stage with hidden information are not
+    # played yet (compiler.playable refuses them by name): `draw` rejects such a draw whole, keeping
+    # the rest ∝ 2^-bits.
     chance: bool = True
     maxima: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_MAXIMA))
 
@@ -174,7 +175,7 @@ class Drawn:
 def draw(rng: random.Random, limits: Limits = Limits(), *, name: str = "", players=("black", "white")) -> Drawn:
     """One stage from the prior within `limits`, or the reason it was rejected: "limit: ...",
     "invalid: <the first static check it breaks>" or "not played: ..." (what the engines do not play
-    yet: chance on a stage with hidden information)."""
+    yet: dice on a stage with hidden information)."""
     coder = Draw(rng, limits)
     try:
         stage = B.code(coder, None, name=name, players=players)
@@ -185,8 +186,8 @@ def draw(rng: random.Random, limits: Limits = Limits(), *, name: str = "", playe
     errors = [d for d in check(stage) if d.is_error]
     if errors:
         return Drawn(stage, coder.bits, f"invalid: {errors[0].code}")
-    if stage.hidden is not None and stage.chance:  # (compiler.playable refuses it: ChanceNotPlayed)
-        return Drawn(stage, coder.bits, "not played: chance on a stage with hidden information")
+    if stage.hidden is not None and stage.roll is not None:  # (compiler.playable refuses it: ChanceNotPlayed)
+        return Drawn(stage, coder.bits, "not played: dice on a stage with hidden information")
     return Drawn(stage, coder.bits, None)
 
 

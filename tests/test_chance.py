@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from ludica import compiler, gdl, stages
 from ludica.compiler.layout import array_of
 from ludica.gdl.interpreter import State, chance
-from ludica.gdl.interpreter.game import ChanceNotPlayed
 from ludica.runtime.entrants import BUILTIN_DIR
 from ludica.runtime.local import LocalSeat
 from ludica.runtime.referee import play_game
 
 from bundled import PERFECT
+from test_dark_kernels import kernel_games, reference_games
 
 DEALT = """game "Dealt"
 board square 4
@@ -170,10 +170,33 @@ def test_random_blocked_cells_are_blocked_to_both_engines():
     assert len(blocked) > 8  # drawn all over the board
 
 
-def test_a_random_start_on_a_hidden_stage_is_refused_by_name():
+def test_a_random_start_on_a_hidden_stage_is_shown_to_both_and_played_as_tries():
+    """The start is public: each game's is drawn from its seed and shown to both players first, so a
+    history says where its game began; the world sampler starts there, the kernels play the
+    reference's games of tries, and the referee plays a determinised agent on it."""
+    from ludica.gdl.interpreter.information import Shown
+    from ludica.gdl.interpreter.worlds import worlds
+
     dark = gdl.loads(DEALT + "hidden opponent-pieces\nrefused retry\n")
-    with pytest.raises(ChanceNotPlayed, match="hidden information"):
-        compiler.playable(dark)
+    game = compiler.playable(dark)
+    assert isinstance(game, compiler.CompiledDarkGame)
+    reference = game.reference
+    starts = {reference.start(seed).truth.cells for seed in range(20)}
+    assert len(starts) > 5 and reference.initial_state() == reference.start(0)
+    state, rng = reference.start(7), random.Random(2)
+    assert [reference.history(state, p) for p in (0, 1)] == [(Shown(p, state.truth.cells),) for p in (0, 1)]
+    for _ in range(4):
+        state = reference.apply(state, rng.choice(reference.legal_moves(state)))
+    p = reference.to_move(state)
+    found = worlds(reference, reference.history(state, p), p)
+    assert state in found and all(reference.history(w, p) == reference.history(state, p) for w in found)
+    assert all(w.record[:2] == state.record[:2] for w in found)  # every world began where this game did
+    assert kernel_games(dark, 40, seed=3, max_tries=5_000) == reference_games(dark, 40, 3, 5_000)
+    seats = tuple(LocalSeat(n, str(BUILTIN_DIR / f"{n}.py"), game) for n in ("determinised", "random"))
+    for s in seats:
+        s.analyze(1.0)
+    record = play_game(game, seats, seed=9, game_time=20.0)
+    assert record.reason == "normal" and record.initial_board == game.board(game.start(9)).tolist()
 
 
 @pytest.mark.parametrize("name", sorted(PERFECT))

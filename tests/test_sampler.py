@@ -377,12 +377,16 @@ def test_the_dark_family_makes_any_base_dark_at_the_cost_of_its_bits():
         assert symmetry.canonical_key(again) == symmetry.canonical_key(e.stage) and least <= e.bits + 1e-9
 
 
-def test_the_dark_family_does_not_make_a_random_start_dark():
-    """A random start on a hidden stage is not played yet: no dark variant of one is drawn."""
+def test_the_dark_family_makes_a_random_start_dark_and_not_dice():
+    """A random start on a hidden stage is played (its start shown to both): its dark variants are
+    drawn and play as tries; dice on a hidden stage are not played yet: none is drawn."""
     base = gdl.load(STAGES / "othello-random-setup.gdl")
-    drawn = [edits.edit(base, generator(2, i), "dark") for i in range(60)]
+    made, _ = edits.replay(base, (1, ("information", A.Retry)), "dark")
+    assert made.hidden is not None and made.random_setup and compiler.playable(made)
+    race = gdl.load(STAGES / "dice-race.gdl")
+    drawn = [edits.edit(race, generator(2, i), "dark") for i in range(60)]
     assert all(e.rejected is not None for e in drawn)
-    assert any("random start on a stage with hidden information" in e.rejected for e in drawn)
+    assert any("dice on a stage with hidden information" in e.rejected for e in drawn)
 
 
 def test_dark_variants_are_drawn_screened_through_their_true_game_and_play_as_tries(tmp_path):

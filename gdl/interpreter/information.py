@@ -255,8 +255,7 @@ class DarkGame:
         self._fates_told = any(isinstance(a, AnnouncedRefusals) for a in stage.announce)
         self._captures_told = any(isinstance(a, AnnouncedCaptures) for a in stage.announce)
         self._tries = lru_cache(maxsize=_CACHE_SIZE)(self._compute_tries)
-        truth = self.base.initial_state()
-        self._initial = self._settled(DarkState(truth, (truth.cells, truth.cells)))
+        self._initial = self.start(0)
 
     # --- tries ------------------------------------------------------------------------------------
 
@@ -339,7 +338,20 @@ class DarkGame:
     # --- the position, as the referee knows it ------------------------------------------------------
 
     def initial_state(self) -> DarkState:
+        """The start of game 0 of seed 0 (a stage with a random start draws each game's: `start`)."""
         return self._initial
+
+    def start(self, seed: int, number: int = 0) -> DarkState:
+        """The start of game `number` of `seed`: the base's (drawn, on a stage with a random start),
+        public: both views are it, and a start drawn at random is shown to both players, so that
+        their histories say where they began."""
+        return self.started(self.base.start(seed, number).cells)
+
+    def started(self, cells: Cells) -> DarkState:
+        """The game from the start `cells` (the fixed start's, or one drawn): the first player to move."""
+        truth = State(cells, to_move=0, mover=1, ply=0)
+        record = (Shown(0, cells), Shown(1, cells)) if self.stage.random_start else ()
+        return self._settled(DarkState(truth, (cells, cells), record=record))
 
     def to_move(self, state: DarkState) -> int:
         return state.truth.to_move

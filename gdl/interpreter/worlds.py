@@ -39,7 +39,7 @@ def _search(game: DarkGame, history: tuple[Seen, ...], player: int, rng: random.
     when `rng` is given), playing at most `budget` tries."""
     left = budget
     hints = _hints(game, history, player)
-    stack = [game.initial_state()]
+    stack = [_root(game, history, player)]
     while stack:
         state = stack.pop()
         seen = game.history(state, player)
@@ -76,6 +76,17 @@ def _search(game: DarkGame, history: tuple[Seen, ...], player: int, rng: random.
 # How strongly the search prefers an opponent's try (weights of a random order: every order can come).
 _URGENT, _LIKELY, _NEUTRAL, _UNLIKELY = 4096.0, 64.0, 8.0, 1.0
 RESTART = 2_000  # tries a search plays before it starts again in another random order
+
+
+def _root(game: DarkGame, history: tuple[Seen, ...], player: int) -> DarkState:
+    """Where every world of the history begins: the stage's start, or, on a stage with a random start,
+    the start shown to the player first (its history's first entry)."""
+    if not game.stage.random_start:
+        return game.initial_state()
+    first = history[0] if history else None
+    if not isinstance(first, Shown) or first.player != player:
+        raise NoWorldFound(f"a history of a stage with a random start begins with the start shown to player {player}")
+    return game.started(first.cells)
 
 
 def _hints(game: DarkGame, history: tuple[Seen, ...], player: int) -> dict[int, int]:
