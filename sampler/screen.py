@@ -306,7 +306,8 @@ def _told(stage: A.Stage) -> str:
     """What a stage's players are told, as its information lines say ("" under perfect information)."""
     if stage.hidden is None:
         return ""
-    return "\n".join(text(node) for node in (stage.hidden, stage.refused, *stage.announce) if node is not None)
+    return "\n".join(text(node) for node in (stage.hidden, stage.refused, *stage.announce, *stage.reveal)
+                     if node is not None)
 
 
 RESULTS = {1: "the first player wins", 0: "a draw", -1: "the second player wins"}

@@ -339,11 +339,13 @@ def test_what_players_are_told_is_part_of_the_game():
     """Phantom tic-tac-toe is not tic-tac-toe, nor its abrupt form: their keys and fingerprints
     differ, while a perfect-information stage keeps the key it always had."""
     abrupt = gdl.load(STAGES / "phantom-tic-tac-toe-abrupt.gdl")
-    keys = {symmetry.canonical_key(s) for s in (TTT, PHANTOM, abrupt)}
-    assert len(keys) == 3
+    seeing = replace(PHANTOM, reveal=(A.RevealAdjacent(),))  # what a reveal shows is told too
+    keys = {symmetry.canonical_key(s) for s in (TTT, PHANTOM, abrupt, seeing)}
+    assert len(keys) == 4
     assert symmetry.canonical_key(replace(PHANTOM, name="x")) == symmetry.canonical_key(PHANTOM)
-    prints = {screen.screen(s, replace(screen.Filters(), enabled=False)).fingerprint for s in (TTT, PHANTOM, abrupt)}
-    assert len(prints) == 3
+    prints = {screen.screen(s, replace(screen.Filters(), enabled=False)).fingerprint
+              for s in (TTT, PHANTOM, abrupt, seeing)}
+    assert len(prints) == 4
     # a golden: the key of a game's rules alone (since issue 33's dice, without the concepts'
     # class-level words, whose wording changed every key when it changed)
     assert symmetry.canonical_key(TTT) == "8101552f557dd2791739f927882aa783"
