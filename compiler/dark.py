@@ -11,6 +11,7 @@ is given its information state (compiler/knowledge.py), draws worlds from it
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -171,3 +172,36 @@ class CompiledDarkGame:
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
         return Playouts(lengths, returns, int((winners == K.CUT).sum()))
+
+    def games(self, n: int, seed: int = 0, policies: tuple[str, str] = ("random", "random"),
+              max_plies: int = 100_000, first_game: int = 0, samples: int | tuple[int, int] = 32) -> DarkGames:
+        """`n` games of tries from the initial position between two policies, "random" (each try
+        uniform: random against random plays `playouts`' games) or "mc" (flat Monte-Carlo on the
+        player's own view, as if it were the truth: `samples` random games of the base a move,
+        shared among the tries, one count for both seats or one each), inside the kernel
+        (compiler/information.py dark_games). The sampler's skill test on a hidden stage: what a
+        player makes of what it is told. `max_plies` bounds the tries of a game (cut: a draw)."""
+        names = dark_kernels.DARK_POLICY_NAMES
+        if len(policies) != 2 or any(p not in names for p in policies):
+            raise ValueError(f"two policies among {names}, not {policies!r}")
+        seats = np.array([names.index(p) for p in policies], np.int32)
+        per_seat = np.array((samples, samples) if isinstance(samples, int) else samples, np.int64)
+        if per_seat.shape != (2,) or (per_seat < 1).any():
+            raise ValueError(f"samples: one count ≥ 1, or one per seat, not {samples!r}")
+        lengths, winners = np.zeros(n, np.int32), np.zeros(n, np.int32)
+        starts = np.ascontiguousarray(self.true_start()[None, :])
+        dark_kernels.dark_games(starts, first_game, seed, max_plies, self.truth._flat, self.truth._masks,
+                                self._information, self._capacity, seats, per_seat, lengths, winners)
+        if (winners == K.BAD_CODE).any():
+            raise RuntimeError(f"the dark kernels met a code without a branch playing {self.name!r} "
+                               "(compiler/information.py)")
+        return DarkGames(lengths, winners)
+
+
+@dataclass(frozen=True)
+class DarkGames:
+    """Games of tries between policies (CompiledDarkGame.games): `lengths` (tries) and `winners` (0,
+    1, -1 a draw, -2 cut), one entry per game, as Games holds them."""
+
+    lengths: np.ndarray
+    winners: np.ndarray

@@ -19,10 +19,12 @@ import numpy as np
 from . import codes as K
 from .arrays import copy_into
 from .jit import inline, kernel
+from .matches import best_of, random_game
 from .moves import legal_moves
 from .ply import playout_kernel
 from .positions import advance, new_work, status
 from .program import unpack
+from .rng import draw, game_generator
 
 
 @kernel
@@ -229,3 +231,96 @@ def dark_playouts(starts, first_game, seed, max_tries, flat, bb_mask, informatio
     """
     P = unpack(flat, bb_mask)
     _games(starts, first_game, seed, max_tries, P, new_dark_work(P, information, capacity), lengths, winners)
+
+
+# --- games between policies, through the players' views (the sampler's skill test on a hidden stage) --
+
+DARK_POLICIES = DARK_RANDOM, VIEW_MC = range(2)
+DARK_POLICY_NAMES = ("random", "mc")
+
+
+@inline
+def _view_choice(m, samples, cap, P, work, kids, child, playing, means, x):
+    """The try (an index among the m listed in work's move lists) flat Monte-Carlo chooses on the
+    player's own view: each try played on the view as if it were the truth, then samples // m random
+    games of the base from there, each worth its result; the best, equal ones by chance (x). Uses
+    nothing the player does not know. Returns (index, x), index -1 for a code without a branch.
+
+    P: Program — the base stage's tables
+    work: tuple — new_dark_work's scratch, its tries listed by _status
+    kids: tuple — positions.new_work's buffers (the believed games')
+    child, playing: int32[n_cells + 4] — written: scratch positions
+    means: float64[max_moves] — written: each try's mean result
+    """
+    buffers, truth, views, board = work[0], work[1], work[2], work[6]
+    size = P.game[K.G_CELLS]
+    me = truth[size + K.TO_MOVE]
+    for i in range(size):  # the view as a position (the board shown may have replaced it)
+        board[i] = views[me, i]
+    for j in range(K.STATE_EXTRA):
+        board[size + j] = truth[size + j]
+    each = max(1, samples // m)
+    for t in range(m):
+        if advance(board, child, True, buffers[4][t], buffers[2][t], buffers[3][t], P, kids[1]) == K.BAD_CODE:
+            return -1, x
+        total = 0
+        for _ in range(each):
+            v, x = random_game(child, me, 0, cap, P, kids, playing, x)  # (the policies' random game)
+            if v == K.BAD_CODE:
+                return -1, x
+            total += v
+        means[t] = total / each
+    return best_of(means, m, x)
+
+
+@kernel
+def dark_games(starts, first_game, seed, max_tries, flat, bb_mask, information, capacity, policies, samples,
+               lengths, winners):
+    """Games of tries on a hidden stage between two policies: DARK_RANDOM (each try uniform, as the
+    random playouts draw it: random against random plays dark_playouts' games) or VIEW_MC (flat
+    Monte-Carlo on the player's own view, _view_choice). Each game draws from its own generator.
+
+    starts: int32[n_starts, n_cells + 4] — the true positions games begin from
+    flat: int32[n_packed] — the base stage's program (program.pack)
+    bb_mask: uint64[n_dirs] — the program's bit masks
+    information: int32[3] — the hiding's code, the refusal's code and the reveals' mask
+    policies: int32[2] — each seat's policy (DARK_POLICIES)
+    samples: int64[2] — each seat's random games a try (VIEW_MC)
+    lengths, winners: int32[games] — written: each game's tries and winner
+    first_game, seed, max_tries, capacity: as dark_playouts
+    """
+    P = unpack(flat, bb_mask)
+    work = new_dark_work(P, information, capacity)
+    kids = new_work(P)
+    child = np.empty(starts.shape[1], np.int32)
+    playing = np.empty(starts.shape[1], np.int32)
+    means = np.empty(P.game[K.G_MAX_MOVES], np.float64)
+    size = P.game[K.G_CELLS]
+    cap = 4 * size + 20  # a believed game's plies
+    for g in range(lengths.shape[0]):
+        number = first_game + g
+        x = game_generator(seed, number)
+        position = _begin(starts, number, P, work)
+        tries = 0
+        while True:
+            m, over, won, listed = _status(position, P, work)
+            if over:
+                winners[g] = won
+                break
+            if tries >= max_tries:
+                winners[g] = K.CUT
+                break
+            me = work[1][size + K.TO_MOVE]
+            if policies[me] == VIEW_MC and m > 1 and listed >= 0:
+                k, x = _view_choice(m, samples[me], cap, P, work, kids, child, playing, means, x)
+                if k < 0:
+                    winners[g] = K.BAD_CODE
+                    break
+            else:
+                x, k = draw(x, m)
+            position, bad = _advance(position, listed, k, P, work)
+            if bad:
+                winners[g] = K.BAD_CODE
+                break
+            tries += 1
+        lengths[g] = tries

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import codes as K
 from .ends import count
-from .jit import kernel, leaf
+from .jit import inline, kernel, leaf
 from .moves import legal_moves
 from .positions import advance, new_work, status, throw
 from .program import unpack
@@ -163,7 +163,7 @@ def _choose(state, me, weights, policy, n, beam, P, root, child, kids, grandchil
 
 
 @leaf
-def _playout(child, me, plies, max_plies, P, kids, playing, x):
+def random_game(child, me, plies, max_plies, P, kids, playing, x):
     """One random game from `child`, `plies` into the game (cut, a draw, at max_plies): returns
     (+1 `me` won, -1 lost, 0 a draw or cut, or K.BAD_CODE; x).
 
@@ -236,11 +236,20 @@ def _monte_carlo(state, me, n, samples, plies, max_plies, P, root, child, kids, 
         advance(state, child, True, root[4][m], root[2][m], root[3][m], P, kids[1])  # it was played above
         total = 0
         for _ in range(each):
-            v, x = _playout(child, me, plies + 1, max_plies, P, kids, playing, x)
+            v, x = random_game(child, me, plies + 1, max_plies, P, kids, playing, x)
             if v == K.BAD_CODE:
                 return -1, x
             total += v
         means[m] = total / each
+    return best_of(means, n, x)
+
+
+@inline
+def best_of(means, n, x):
+    """(the index of the best of the first n means, equal ones drawn by chance with x; x).
+
+    means: float64[at least n] — each move's value, read (all above -3)
+    """
     best, ties, k = -3.0, 0, 0
     for m in range(n):
         if means[m] > best:

@@ -16,6 +16,7 @@ fails rejects the candidate (later figures are then not measured).
 | solved        | the exact solver: positions, solved, value, first moves     | not solved within solve_positions |
 | mc play       | first seat's score, and draws, Monte-Carlo against itself   | inside balance, ≤ max_draws |
 | mc skill      | Monte-Carlo's score against random, both seats, and its z   | ≥ min_score, ≥ min_z   |
+|               | (a hidden stage: Monte-Carlo on its own view, through tries) |                        |
 
 "solved": compiler/solve.py lists every position the rules can reach and labels them by retrograde
 analysis. A stage with at most solve_positions positions (default 100,000) is rejected, whatever
@@ -42,7 +43,13 @@ play_games cannot change the verdict (the figure then counts the games played). 
 as the test that skill has room to grow: two equal players whose games all end alike (one seat
 always wins, or every game is drawn) play the game as well as it can be played.
 
-Games between policies are cut (a draw) at twice the longest random game that ended, plus 20.
+A hidden stage is judged through its true game, but for "mc skill", which asks what a player can
+make of what it is told: Monte-Carlo there plays on its own view, as if it were the truth, through
+the stage's tries (compiler/information.py dark_games), against a random player of tries; its figure
+says `"through": "views"`.
+
+Games between policies are cut (a draw) at twice the longest random game that ended, plus 20 (on
+a hidden stage, TRIES_PER_PLY tries a ply of that).
 
 The random games are the engine's seeded random playouts (seed 0, games 0, 1, ...); τ is the mean
 counted cost of the first 64 of them (sampler/cost.py). z = (score − games/2) / √(games/4): a
@@ -151,6 +158,7 @@ def _both_seats(game, policy: str, against: str, games: int, cap: int, seed: int
 
 
 EARLY_Z = 3.0  # the score this far above one half at a look: the test stops there
+TRIES_PER_PLY = 4  # a hidden stage's games between policies are cut at this many tries a ply of the cap
 
 
 def policy_cap(randoms: Games, cap: int) -> int:
@@ -296,7 +304,10 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
         return _reject(out, "mc play", f"the first seat scores {mc['first seat']:.0%} Monte-Carlo against Monte-Carlo")
     if mc["draws"] > f.max_draws:
         return _reject(out, "mc play", f"{mc['draws']:.0%} of Monte-Carlo games are drawn")
-    figures["mc skill"] = skill(game, cap, f)
+    if stage.hidden is None:
+        figures["mc skill"] = skill(game, cap, f)
+    else:  # what a player makes of what it is told: Monte-Carlo on its own view, through tries
+        figures["mc skill"] = {**skill(compiler.playable(stage), TRIES_PER_PLY * cap, f), "through": "views"}
     if not skilled(figures["mc skill"], f):
         return _reject(out, "mc skill", f"Monte-Carlo scores {figures['mc skill']['score']:.0%} against random")
     return None

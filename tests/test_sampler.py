@@ -396,6 +396,7 @@ def test_dark_variants_are_drawn_screened_through_their_true_game_and_play_as_tr
     assert len(run.accepted) == 3
     for c in run.accepted:
         assert c.stage.hidden is not None and "hidden opponent-pieces added" in c.changes
+        assert c.figures["mc skill"]["through"] == "views"  # its skill test plays through the views
         dark = compiler.playable(c.stage)
         assert check_game(dark, games=3, seed=1) > 3  # the referee's game of tries
     sampler.write(run, tmp_path / "set", prefix="variant")
