@@ -27,9 +27,9 @@ from . import codes as K
 from .ends import count
 from .jit import inline, kernel, leaf
 from .moves import legal_moves
-from .positions import advance, new_work, status, throw
+from .positions import advance, new_work, status
 from .program import unpack
-from .rng import draw, game_generator
+from .rng import draw, game_generator, throw
 
 POLICIES = RANDOM, GREEDY, SEARCH, MONTE_CARLO = range(4)
 POLICY_NAMES = ("random", "greedy", "search", "mc")

@@ -6,8 +6,9 @@ from . import codes as K
 from .arrays import copy_into
 from .jit import inline, kernel
 from .ply import playout_kernel
-from .positions import advance, new_work, status, throw
+from .positions import advance, new_work, status
 from .program import unpack
+from .rng import throw
 
 
 @inline

@@ -7,7 +7,6 @@ from .effects import play
 from .ends import count, first_end_cells
 from .jit import inline, kernel, leaf
 from .moves import legal_moves
-from .rng import draw
 from .turns import next_player, uses_counts
 
 
@@ -93,26 +92,6 @@ def status(state, P, work):
     if over:
         return 0, True, won
     return n, False, K.NONE
-
-
-@inline
-def throw(x, state, P):
-    """On a stage with dice, the side to move's roll of `state` thrown from the generator x, in place
-    (gdl/interpreter/chance.py's `thrown`: the same faces in the same order); returns x, drawn from
-    only on a stage with dice.
-
-    state: int32[n_cells + 4] — written: its roll
-    P: Program — the stage's tables
-    """
-    game = P.game
-    dice = game[K.G_DICE]
-    if dice > 0:
-        total = 0
-        for _ in range(dice):
-            x, face = draw(x, game[K.G_FACES])
-            total += face + 1
-        state[game[K.G_CELLS] + K.ROLL] = total
-    return x
 
 
 @leaf

@@ -1,8 +1,9 @@
 """The random draws of every playout kernel: one generator per game, seeded from (seed, game
-number), and one way to draw a move. Every family draws through these, so all of them play the
-same games for a seed, whatever the number of threads."""
+number), one way to draw a move, and one way to throw a stage's dice (`throw`). Every family draws
+through these, so all of them play the same games for a seed, whatever the number of threads."""
 import numpy as np
 
+from . import codes as K
 from .jit import inline, kernel
 
 
@@ -30,3 +31,23 @@ def draw(x, n):
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     return x, np.int64(((x * np.uint64(2685821657736338717)) >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
+
+
+@inline
+def throw(x, state, P):
+    """On a stage with dice, the side to move's roll of `state` thrown from the generator x, in place
+    (gdl/interpreter/chance.py's `thrown`: the same faces in the same order); returns x, drawn from
+    only on a stage with dice.
+
+    state: int32[n_cells + 4] — written: its roll
+    P: Program — the stage's tables
+    """
+    game = P.game
+    dice = game[K.G_DICE]
+    if dice > 0:
+        total = 0
+        for _ in range(dice):
+            x, face = draw(x, game[K.G_FACES])
+            total += face + 1
+        state[game[K.G_CELLS] + K.ROLL] = total
+    return x
