@@ -38,6 +38,7 @@ from ..runtime.records import EDITED, StoreError
 from ..runtime.human import HUMAN, HUMAN_TIME
 from ..runtime.plans import MODEL_TIME
 from ..runtime.referee import explain_end, headline, result_of
+from ..runtime.seatseeds import chance_seed
 from . import plots
 from .anytime import MIN_SPREAD, Point
 from .anytime import _bound as bound
@@ -525,7 +526,9 @@ def replays(s: Summary) -> list[dict]:
         game = playable(stored_stage(s, st["text"], _stage_row(st)))
         info, dark = game.info, game if isinstance(game, CompiledDarkGame) else None
         for kind, g in games:  # in GAME_KINDS' order, as gathered
-            state = game.start(int(g["seed"]))  # (a random start: drawn again from the game's seed)
+            # (a random start, the dice: drawn again from the game's chance seed, from its seats' seeds)
+            chance = chance_seed(_seats(g), int(g["seed"]))
+            state = game.start(chance)
             boards, captured, taken = [board_cells(game.board(state))], [], []
             views = [[board_cells(dark.view_board(state, p))] for p in (0, 1)] if dark else []
             refused: list[bool] = []
@@ -533,7 +536,7 @@ def replays(s: Summary) -> list[dict]:
                 other = "2" if game.to_move(state) == 0 else "1"
                 try:
                     state, took = game.apply_counted(state, game.parse_move(text))
-                    state = game.thrown(state, int(g["seed"]))  # the referee's dice, thrown again
+                    state = game.thrown(state, chance)  # the referee's dice, thrown again
                 except (ValueError, LudicaError) as err:  # the referee stored legal moves alone
                     raise StoreError(f"{s.store_path}: table games, row {g['id']}, column moves: ply {ply + 1}, "
                                      f"{text[:20]!r}, is not a legal move of the game on {st['name'][:60]!r} "
@@ -597,6 +600,12 @@ def _budgets(settings: dict[str, str]):
         return options.get("model_time", MODEL_TIME) if name in models else options.get("game_time")
 
     return budget
+
+
+def _seats(g: dict) -> tuple[int, int] | None:
+    """The seeds a stored game's seats were told (None for a game stored before they had their own)."""
+    black, white = g.get("black_seed"), g.get("white_seed")
+    return None if black is None or white is None else (int(black), int(white))
 
 
 def _clocks(seconds: list) -> list[list[float]]:

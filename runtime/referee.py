@@ -272,15 +272,16 @@ def play_game(game: PlayedGame, seats: tuple[Seat | None, Seat | None], seed: in
         names = (black.name, white.name)
     sides = game.stage.player_names
     ready = (black, white) if black is not None and white is not None else None  # else a forfeit below
-    state = game.start(seed)  # a stage with a random start draws it from the game's seed
     if seat_seeds is None:
         seat_seeds = seatseeds.seat_seeds(seatseeds.fresh(), seed)
+    chance = seatseeds.chance_seed(seat_seeds, seed)  # no seat can compute it: its start and rolls
+    state = game.start(chance)  # a stage with a random start draws it; with dice, the first roll
     record = GameRecord(stage=game.stage.name, stage_hash=stage_hash(game.stage), players=names, seed=seed,
                         initial_board=game.board(state).tolist(), seat_seeds=seat_seeds)
     log = record.log
     log.append(f"Game started: {names[0]}(B) vs {names[1]}(W) on Stage: {game.stage.name}")
     if game.stage.random_start:
-        log.append("The start was drawn at random from the game's seed: " + _start_said(game, state))
+        log.append("The start was drawn at random from the game's chance seed: " + _start_said(game, state))
     _log_roll(game, state, record)
     rng = random.Random(seed)  # the referee's own draws (a move in place of an illegal one): no seat's generator
     started, decided = [False, False], False
@@ -305,7 +306,7 @@ def play_game(game: PlayedGame, seats: tuple[Seat | None, Seat | None], seed: in
         if watch is not None:
             watch(state)
         if record.reason == "normal":
-            state = _loop(game, seats, record, state, rng, budgets, watch)
+            state = _loop(game, seats, record, state, rng, budgets, watch, chance)
         board = game.board(state)
         record.scores = (int((board == 1).sum()), int((board == 2).sum()))
         if record.reason == "normal":  # the rules ended it: why, in their words (gdl/ending.py)
@@ -352,7 +353,7 @@ class _Watch:
 
 
 def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.Random,
-          budgets: tuple[float, float], watch: _Watch | None) -> Any:
+          budgets: tuple[float, float], watch: _Watch | None, chance: int) -> Any:
     """Play until the game ends or a seat forfeits; returns the last state. On a stage with hidden
     information a seat is given only what it knows (game.information) and its tries; a try the truth
     does not allow is refused by the rule, noted on its ply."""
@@ -365,7 +366,7 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
         p = game.to_move(state)
         legal = game.legal_moves(state)
         if len(legal) == 1 and legal[0].is_pass:
-            state = game.thrown(game.apply(state, legal[0]), record.seed)
+            state = game.thrown(game.apply(state, legal[0]), chance)
             record.plies.append(Ply(p, "pass", 0, 0.0, game.board(state).tolist()))
             log.append(f"{names[p]} passes")
             _log_roll(game, state, record)
@@ -414,7 +415,7 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
         else:
             move = chosen
         state, captured = game.apply_counted(state, move)
-        state = game.thrown(state, record.seed)  # the next turn's dice, from the game's seed
+        state = game.thrown(state, chance)  # the next turn's dice, from the game's chance seed
         usage = answer.reply.get("usage")
         record.plies.append(Ply(p, str(move), captured, round(answer.seconds, 4), game.board(state).tolist(), note,
                                 usage if isinstance(usage, dict) else None))

@@ -15,6 +15,10 @@ store.
 
     secret = kept_or_made(folder)              # the run's; made and kept on its first use
     black, white = seat_seeds(secret, game_seed)
+    chance = chance_seed((black, white), game_seed)   # the game's random start and rolls
+
+The game's chance (a random start, the dice) is drawn from both seats' seeds for the same reason:
+the game's seed is public, and the rolls drawn from it were an agent's to foresee.
 """
 from __future__ import annotations
 
@@ -39,6 +43,16 @@ def fresh() -> bytes:
 def seat_seeds(secret: bytes, game_seed: int) -> tuple[int, int]:
     """(Black's seed, White's seed) for the game of `game_seed`: 63-bit integers, as game seeds are."""
     return _seed(secret, game_seed, 0), _seed(secret, game_seed, 1)
+
+
+def chance_seed(seats: tuple[int, int] | None, game_seed: int) -> int:
+    """The seed a game's chance is drawn from (a random start, every roll): from both seats' seeds,
+    so neither seat can compute it (each knows its own alone), and a replay finds it in the store
+    beside the game. A game stored before seats had seeds of their own drew from its game's seed."""
+    if seats is None:
+        return game_seed
+    digest = hashlib.sha256(f"chance|{seats[0]}|{seats[1]}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def _seed(secret: bytes, game_seed: int, seat: int) -> int:

@@ -19,6 +19,7 @@ from ludica.compiler.layout import array_of
 from ludica.gdl.interpreter import State, chance
 from ludica.runtime.entrants import BUILTIN_DIR
 from ludica.runtime.local import LocalSeat
+from ludica.runtime import seatseeds
 from ludica.runtime.referee import play_game
 
 from bundled import PERFECT
@@ -104,22 +105,30 @@ def test_random_games_from_drawn_starts_run_in_the_kernel():
                           game.playouts(8, seed=3, state=game.start(0)).lengths)
 
 
-def test_the_referee_draws_the_start_from_the_games_seed_and_says_it():
+def test_the_referee_draws_the_start_from_the_games_chance_seed_and_says_it():
+    """Each game's start comes from its chance seed, which derives from both seats' seeds (secret to
+    each other): the same seats' seeds, as a resumed run has them, draw the same start; the game's
+    public seed alone does not tell it."""
     game = compiler.playable(gdl.load(stages.path("othello-random-setup")))
     seats = tuple(LocalSeat(n, str(BUILTIN_DIR / "random.py"), game) for n in ("a", "b"))
     for s in seats:
         s.analyze(1.0)
-    boards = set()
+    boards, secret = set(), seatseeds.fresh()
     for seed in (3, 4, 5, 6, 7, 8):
-        record = play_game(game, seats, seed=seed, game_time=10.0)
-        assert record.initial_board == game.board(game.start(seed)).tolist()
+        told = seatseeds.seat_seeds(secret, seed)
+        record = play_game(game, seats, seed=seed, game_time=10.0, seat_seeds=told)
+        start = game.start(seatseeds.chance_seed(told, seed))
+        assert record.initial_board == game.board(start).tolist()
         said = next(line for line in record.log if line.startswith("The start was drawn at random"))
         black = said.split(": ", 1)[1].split("; ")[0].split()[1:]
-        assert sorted(black) == sorted(gdl.ast.cell_name(r, c) for r, c in zip(*np.nonzero(game.board(game.start(seed)) == 1)))
+        assert sorted(black) == sorted(gdl.ast.cell_name(r, c) for r, c in zip(*np.nonzero(game.board(start) == 1)))
         boards.add(str(record.initial_board))
-        again = play_game(game, seats, seed=seed, game_time=10.0)  # the same seed: the same start, as a resumed run
+        again = play_game(game, seats, seed=seed, game_time=10.0, seat_seeds=told)  # as a resumed run
         assert again.initial_board == record.initial_board
     assert len(boards) > 1
+    # another run's secret (other seats' seeds): other starts for the same public game seeds
+    other = {str(play_game(game, seats, seed=seed, game_time=10.0).initial_board) for seed in (3, 4, 5, 6, 7, 8)}
+    assert other != boards
 
 
 def replayed(out, name: str, agents: tuple[str, str], games: int, game_time: float, seed: int) -> tuple[list, list]:
@@ -142,7 +151,8 @@ def test_the_reports_replay_starts_each_game_from_its_seed(tmp_path):
     games, shown = replayed(tmp_path / "run", "othello-random-setup", ("random", "greedy"), 3, 5.0, 9)
     game = compiler.compile(gdl.load(stages.path("othello-random-setup")))
     assert len(shown) == len(games) == 6
-    starts = {g["seed"]: game.board(game.start(int(g["seed"]))) for g in games}
+    starts = {g["seed"]: game.board(game.start(seatseeds.chance_seed((g["black_seed"], g["white_seed"]), g["seed"])))
+              for g in games}
     assert len({s.tobytes() for s in starts.values()}) > 1
     for g, stored in zip(shown, games):  # in the store's order: each game from its own seed's start
         assert g["boards"][0] == board_cells(starts[stored["seed"]])
@@ -196,7 +206,8 @@ def test_a_random_start_on_a_hidden_stage_is_shown_to_both_and_played_as_tries()
     for s in seats:
         s.analyze(1.0)
     record = play_game(game, seats, seed=9, game_time=20.0)
-    assert record.reason == "normal" and record.initial_board == game.board(game.start(9)).tolist()
+    start = game.start(seatseeds.chance_seed(record.seat_seeds, 9))
+    assert record.reason == "normal" and record.initial_board == game.board(start).tolist()
 
 
 @pytest.mark.parametrize("name", sorted(PERFECT))

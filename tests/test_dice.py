@@ -1,7 +1,8 @@
 """Dice (`roll KdN` and the `advance` move; docs/language.md, "Dice"): each face and each total as
 likely as the dice make it (chi-square), a game's rolls a function of its seed and ply alone (the
 same in the reference and the compiled game, in the referee's game, its replay and the same game
-played again, as a resumed run plays it), an agent's search throwing its own dice, passes decided
+played again, as a resumed run plays it), drawn from a seed no seat can compute, an agent's search
+throwing its own dice, passes decided
 under some roll, and what the kernels do not play yet with dice refused by name."""
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ludica.gdl.interpreter import chance
 from ludica.gdl.interpreter.game import ChanceNotPlayed
 from ludica.runtime.entrants import BUILTIN_DIR
 from ludica.runtime.local import LocalSeat
+from ludica.runtime import seatseeds
 from ludica.runtime.referee import play_game
 from ludica.sampler import screen
 
@@ -108,7 +110,7 @@ def test_a_side_without_a_move_under_its_roll_passes_while_the_other_could_move_
 
 def test_an_agents_search_throws_its_own_dice_never_the_referees():
     """`apply` throws from the game object's own generator: a search's children carry rolls, but the
-    referee's roll of the ply is drawn from the seed, which no agent holds."""
+    referee's roll of the ply is drawn from the game's chance seed, which no agent holds."""
     game = compiler.compile(RACE)
     start = game.start(11)
     children = [game.apply(start, game.legal_moves(start)[0]) for _ in range(60)]
@@ -117,22 +119,31 @@ def test_an_agents_search_throws_its_own_dice_never_the_referees():
     assert game.thrown(children[0], 11)[game.n_cells + K.ROLL] == chance.rolled(RACE.roll, 11, 0, 1)
 
 
-def test_the_referee_throws_from_the_games_seed_logs_it_and_replays_it(tmp_path):
+def test_the_referee_throws_from_the_games_chance_seed_logs_it_and_replays_it(tmp_path):
+    """Ply t's roll comes from the game's chance seed, which derives from both seats' seeds, so no
+    seat can compute it, nor a roll before it is thrown; the same seats' seeds (a resumed run's) throw
+    the same dice whatever was played; the game's public seed does not give them."""
     game = compiler.playable(RACE)
     seats = tuple(LocalSeat(n, str(BUILTIN_DIR / "random.py"), game) for n in ("a", "b"))
     for s in seats:
         s.analyze(1.0)
-    record = play_game(game, seats, seed=5, game_time=10.0)
-    again = play_game(game, seats, seed=5, game_time=10.0)  # as a resumed run plays it (other moves)
-    for played in (record, again):  # ply t's roll is the seed's, whatever was played before it
+    told = seatseeds.seat_seeds(seatseeds.fresh(), 5)
+    secret = seatseeds.chance_seed(told, 5)
+    record = play_game(game, seats, seed=5, game_time=10.0, seat_seeds=told)
+    again = play_game(game, seats, seed=5, game_time=10.0, seat_seeds=told)  # as a resumed run plays it
+    for played in (record, again):  # ply t's roll is the chance seed's, whatever was played before it
         said = [line for line in played.log if " rolls " in line]
         assert len(said) == len(played.plies)  # the start's and each ply's but the last (the game ended)
         # (the race alternates, a pass included: ply t's thrower is seat t % 2)
-        assert said == [f"{played.players[t % 2]} rolls {chance.rolled(RACE.roll, 5, 0, t)}" for t in range(len(said))]
+        assert said == [f"{played.players[t % 2]} rolls {chance.rolled(RACE.roll, secret, 0, t)}"
+                        for t in range(len(said))]
+    rolls = [int(line.split()[-1]) for line in record.log if " rolls " in line]
+    assert rolls != [chance.rolled(RACE.roll, 5, 0, t) for t in range(len(rolls))]  # not the public seed's
+    assert seatseeds.chance_seed((told[0], told[1] + 1), 5) != secret  # one seat's seed does not give it
     # the moves replayed with the referee's throws are legal all the way, and end as the game did
-    state = game.start(5)
+    state = game.start(secret)
     for ply in record.plies:
-        state = game.thrown(game.apply(state, game.parse_move(ply.move)), 5)
+        state = game.thrown(game.apply(state, game.parse_move(ply.move)), secret)
     assert game.is_terminal(state) and game.winner(state) == record.winner
 
 
