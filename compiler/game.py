@@ -96,6 +96,7 @@ class CompiledGame:
         # onto the fixed one; initial_state() is game 0 of seed 0's
         self._random = chance.lines(stage)
         self._roll = stage.roll
+        self._highest_roll = 0 if stage.roll is None else stage.roll.highest  # (a state's roll is 0 to it)
         # the dice `apply` throws for a search (the referee sets each ply's roll from the seed: with_roll)
         self._dice = random.Random(0)
         self._fixed = initial
@@ -235,7 +236,7 @@ class CompiledGame:
         state of this game)."""
         if status == K.BAD_CODE:
             return _bad_code(self.name)
-        return ValueError(_misfit_text(state, self._state_size))
+        return ValueError(_misfit_text(state, self._state_size, self._highest_roll))
 
     def _refused(self, named: Move | int, result: tuple[int, int, bool, int], state: np.ndarray) -> None:
         self._seen = _UNSEEN
@@ -457,9 +458,9 @@ class CompiledGame:
         if states.ndim != 2 or states.shape[1] != self._state_size:
             raise ValueError(f"not states of this game: an array of shape {states.shape[1:]}, where a state is "
                              f"({self._state_size},) int32 (states come from initial_state, apply and apply_action)")
-        bad = int(positions.first_misfit(states, self._state_size))
+        bad = int(positions.first_misfit(states, self._state_size, self._highest_roll))
         if bad >= 0:
-            raise ValueError(_misfit_text(states[bad], self._state_size))
+            raise ValueError(_misfit_text(states[bad], self._state_size, self._highest_roll))
         return read_only(states)
 
     def _run(self, starts: np.ndarray, n: int, seed: int, threads: int, max_plies: int,
@@ -499,7 +500,7 @@ SLAB_ROWS = 16  # states per slab: see CompiledGame._new_slab
 _UNSEEN = object()  # what CompiledGame._seen holds when no position is described (None is not a state)
 
 
-def _misfit_text(state: np.ndarray, width: int) -> str:
+def _misfit_text(state: np.ndarray, width: int, highest: int) -> str:
     """What is wrong with an array a kernel refused as a state (positions.misfit)."""
     size = width - K.STATE_EXTRA
     if state.shape[0] != width:
@@ -509,7 +510,9 @@ def _misfit_text(state: np.ndarray, width: int) -> str:
         wrong = np.flatnonzero((cells < -1) | (cells > 2))
         extra = [f"{name} {int(state[size + k])}" for k, name in ((K.TO_MOVE, "side to move"), (K.MOVER, "mover"))
                  if not 0 <= state[size + k] <= 1]
-        extra += [f"{name} {int(state[size + k])}" for k, name in ((K.PLY, "ply"), (K.ROLL, "roll")) if state[size + k] < 0]
+        extra += [f"ply {int(state[size + K.PLY])}"] if state[size + K.PLY] < 0 else []
+        dice = f"this stage's are 0 to {highest}" if highest else "this stage throws no dice: its states' roll is 0"
+        extra += [f"roll {int(state[size + K.ROLL])} ({dice})"] if not 0 <= state[size + K.ROLL] <= highest else []
         found = (f"cell {int(wrong[0])} holds {int(cells[wrong[0]])} (cells hold -1, 0, 1 or 2)" if len(wrong)
                  else ", ".join(extra))
     return (f"not a state of this game: {found}. Pass states as the game gives them (initial_state, apply, "

@@ -88,8 +88,10 @@ def step_kernel(game_table, describe, play):
             generic form's and the placement family's: uint64[n_dirs], the bit masks alone)
         -> (taken, moves, over, winner): scalars
         """
-        if known < 0 and misfit(state, slab.shape[1]):  # a state from outside the game: checked once
-            return 0, 0, True, K.BAD_STATE
+        if known < 0:  # a state from outside the game: checked once
+            game = table1(ints, game_table)
+            if misfit(state, slab.shape[1], game[K.G_DICE] * game[K.G_FACES]):
+                return 0, 0, True, K.BAD_STATE
         child = slab[row]
         n = known
         if n < 0 or code == K.STATUS_ONLY:

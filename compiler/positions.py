@@ -11,14 +11,16 @@ from .turns import next_player, uses_counts
 
 
 @inline
-def misfit(state, width):
+def misfit(state, width, highest):
     """Whether `state` breaks the layout of a state `width` int32 long (codes.py): another length, a
-    cell that is not -1, 0, 1 or 2, a side to move or mover that is not 0 or 1, a negative ply. The
+    cell that is not -1, 0, 1 or 2, a side to move or mover that is not 0 or 1, a negative ply, a roll
+    the stage's dice cannot throw (above `highest`, their largest total; 0 without dice). The
     kernels index tables by these values without bounds checks, so a state that did not come from
     the game itself is checked once, where its moves are first listed (every `step`, on a state it
     has not described before) or before a batch (`first_misfit`).
 
-    state: int32[any] — an array from outside, read; width: a state's length, n_cells + 4
+    state: int32[any] — an array from outside, read; width: a state's length, n_cells + 4; highest:
+        the largest roll (0: no dice)
     """
     if state.shape[0] != width:
         return True
@@ -27,17 +29,18 @@ def misfit(state, width):
         if state[i] < -1 or state[i] > 2:
             return True
     return not (0 <= state[size + K.TO_MOVE] <= 1 and 0 <= state[size + K.MOVER] <= 1 and state[size + K.PLY] >= 0
-                and state[size + K.ROLL] >= 0)
+                and 0 <= state[size + K.ROLL] <= highest)
 
 
 @kernel
-def first_misfit(states, width):
+def first_misfit(states, width, highest):
     """The index of the first row of `states` that misfit() refuses, or -1.
 
-    states: int32[m, any] — the rows to check, read; width: a state's length, n_cells + 4
+    states: int32[m, any] — the rows to check, read; width: a state's length, n_cells + 4; highest:
+        the largest roll (misfit)
     """
     for r in range(states.shape[0]):
-        if misfit(states[r], width):
+        if misfit(states[r], width, highest):
             return r
     return -1
 

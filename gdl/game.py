@@ -84,7 +84,8 @@ class Game(Protocol):
 def perft(game: Game, depth: int, state: Any = None) -> int:
     """Leaves of the move tree at `depth` plies; a forced pass is one ply, and a terminal
     position reached earlier is a leaf. On a stage with dice the tree has chance nodes: after each
-    ply, every roll the dice can total (each once, whatever its odds) is a branch of its own."""
+    ply that does not end the game, every roll the dice can total (each once, whatever its odds) is a
+    branch of its own."""
     state = game.initial_state() if state is None else state
     if depth == 0 or game.is_terminal(state):
         return 1
@@ -93,8 +94,10 @@ def perft(game: Game, depth: int, state: Any = None) -> int:
     if roll is None:
         return sum(perft(game, depth - 1, child) for child in children)
     with_roll = game.with_roll  # type: ignore[attr-defined]  # (the games that play dice have it)
-    return sum(perft(game, depth - 1, with_roll(child, r)) for child in children
-               for r in range(roll.lowest, roll.highest + 1))
+    # a move that ends the game is one leaf: no dice are thrown after it
+    return sum(1 if game.is_terminal(child) else
+               sum(perft(game, depth - 1, with_roll(child, r)) for r in range(roll.lowest, roll.highest + 1))
+               for child in children)
 
 
 def render(game: Game, state: Any, marks: Sequence[str] = (".", "X", "O"), blocked: str = "#") -> str:

@@ -78,6 +78,7 @@ MESSAGES: dict[str, Message] = {
     "check.random-none": Message("error", "`{line}` draws no cell"),
     "check.random-too-few-cells": Message("error", "`{line}` draws {count} of the {free} cells it lists that start empty, and the random lines before it may take {taken} of those: a draw could find too few"),
     "check.roll-dice": Message("error", "`{line}` throws dice this stage cannot: a roll is 1 to {max_dice} dice of 2 to {max_faces} faces"),
+    "check.roll-too-far": Message("error", "`{line}` never throws less than {lowest}, and no straight line of the {dims} board is longer than {reach} cells: an advance could never move"),
     "check.roll-unused": Message("error", "`{line}` throws dice that no move reads: the roll would change nothing"),
     "check.advance-without-roll": Message("error", "`{line}` moves a piece as far as the roll, and this stage throws no dice"),
     "check.end-unreachable": Message("warning", "this end can never fire: the end {first} holds whenever it does and is tested first"),

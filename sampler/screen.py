@@ -5,7 +5,7 @@ fails rejects the candidate (later figures are then not measured).
 | filter        | figure                                                      | passes when            |
 |---------------|-------------------------------------------------------------|------------------------|
 | compiles      | the compiler accepts the stage                              | it does                |
-| first move    | legal moves in the initial position                         | ≥ 1                    |
+| first move    | legal moves in the initial position (dice: under the best roll) | ≥ 1                |
 | cost          | τ, the mean counted cost of a random game (sampler/cost.py) | ≤ max_tau              |
 | completion    | share of random games that end before the move cap          | ≥ min_completion       |
 | length        | median plies of the random games                            | ≥ min_plies            |
@@ -236,6 +236,15 @@ def screen(stage: A.Stage, filters: Filters = Filters(), known: dict[str, str] |
     return out
 
 
+def first_moves(game, start) -> int:
+    """The legal moves of the initial position: on a stage with dice, under the roll that gives the
+    most (the filter asks whether the first player can move at all, not under one throw)."""
+    roll = game.stage.roll
+    if roll is None:
+        return len(game.legal_moves(start))
+    return max(len(game.legal_moves(game.with_roll(start, r))) for r in range(roll.lowest, roll.highest + 1))
+
+
 def _reject(out: Screened, name: str, reason: str) -> None:
     out.rejected_by, out.reason = name, reason
 
@@ -253,7 +262,7 @@ def _run(stage: A.Stage, f: Filters, out: Screened, known: dict[str, str]) -> No
         return _reject(out, "compiles", str(err).splitlines()[0])
     figures["compiles"] = True
     start = game.initial_state()
-    figures["first move"] = 0 if game.is_terminal(start) else len(game.legal_moves(start))
+    figures["first move"] = 0 if game.is_terminal(start) else first_moves(game, start)
     cap = f.cap(stage)
     randoms = game.games(cost.TAU_GAMES, cost.TAU_SEED, ("random", "random"), cap)
     out.tau = cost.tau(randoms.costs.tolist())  # measured even unfiltered: K needs it

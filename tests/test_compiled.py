@@ -971,7 +971,7 @@ def test_an_array_that_is_not_a_state_is_refused_with_a_message_not_a_crash(name
     size = game.rows * game.cols
     for where, value, said in ((0, 3, "cell 0 holds 3"), (0, -2, "cell 0 holds -2"),
                                (size + K.TO_MOVE, 7, "side to move 7"), (size + K.MOVER, -1, "mover -1"),
-                               (size + K.PLY, -5, "ply -5")):
+                               (size + K.PLY, -5, "ply -5"), (size + K.ROLL, 7, "roll 7")):
         bad = start.copy()
         bad[where] = value
         for call in calls:

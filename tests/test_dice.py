@@ -7,6 +7,7 @@ under some roll, and what the kernels do not play yet with dice refused by name.
 from __future__ import annotations
 
 import itertools
+import re
 import json
 from collections import Counter
 
@@ -209,8 +210,47 @@ def test_dice_on_a_hidden_stage_are_refused_by_name():
     dark = gdl.loads(STUCK + "hidden opponent-pieces\nrefused retry\n")
     with pytest.raises(ChanceNotPlayed):
         compiler.playable(dark)
+    with pytest.raises(ChanceNotPlayed, match="dice on a stage with hidden information"):
+        gdl.reference(dark)  # (the reference played every turn with no roll: a hostile review's case)
 
 
 def test_a_game_with_dice_and_passes_has_no_proved_length_bound():
     info = compiler.compile(gdl.loads(STUCK)).info
     assert info.max_length is None and "passes can follow passes" in info.length_bound
+
+
+def test_a_move_that_ends_the_game_is_one_leaf_of_the_tree_whatever_the_dice():
+    """(A hostile review's case.) Red throws 3 and takes blue on its far column: the game is over, no
+    one throws again, and perft counts that move once at every depth."""
+    stage = gdl.loads('game "t"\nboard rect 1 4\nplayers red blue\nforward red right, blue left\nsetup red a1\n'
+                      'setup blue d1\nroll 1d3\nmove advance forward to any\npass forced\nend reach far-row: mover wins\n')
+    game = gdl.reference(stage)
+    state = game.with_roll(game.initial_state(), 3)
+    assert [str(m) for m in game.legal_moves(state)] == ["a1-d1"]
+    assert [gdl.perft(game, depth, state) for depth in (1, 2, 5)] == [1, 1, 1]
+
+
+def test_a_roll_the_dice_cannot_throw_is_refused_by_name():
+    """An agent's forged state with a roll outside its stage's dice (a hostile review's case: a roll of
+    7 on 1d6 listed moves no throw gives) is refused where the kernels first read it."""
+    game = compiler.compile(RACE)
+    start = np.array(game.initial_state())
+    for roll in (-1, 7, 2**31 - 1):
+        bad = start.copy()
+        bad[game.n_cells + K.ROLL] = roll
+        for call in (game.legal_moves, lambda s: game.playouts(2, state=s)):
+            with pytest.raises(ValueError, match=re.escape(f"roll {roll} (this stage's are 0 to 6)")):
+                call(bad)
+    assert [str(m) for m in game.legal_moves(game.with_roll(game.initial_state(), 6))] == ["a1-g1", "a2-g2", "a3-g3"]
+
+
+def test_the_first_move_filter_asks_whether_any_roll_gives_a_move():
+    """(A hostile review's case.) A 1x4 lane with 1d6 and no pass: red moves on a 1 or a 2 alone. The
+    filter counts the moves of the best roll, not of the one the start threw."""
+    stage = gdl.loads('game "lane"\nboard rect 1 4\nplayers red blue\nforward red right, blue left\nsetup red a1\n'
+                      'setup blue d1\nroll 1d6\nmove advance forward to empty\nend reach far-row: mover wins\n')
+    game = compiler.compile(stage)
+    start = game.initial_state()
+    by_roll = {r: len(game.legal_moves(game.with_roll(start, r))) for r in range(1, 7)}
+    assert by_roll == {1: 1, 2: 1, 3: 0, 4: 0, 5: 0, 6: 0}
+    assert screen.first_moves(game, game.with_roll(start, 5)) == 1

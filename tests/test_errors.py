@@ -265,6 +265,11 @@ CASES: list[Case] = [
                "move advance forward to empty", "end reach far-row: mover wins"),
          "5:1", "roll 2d1", ("error: `roll 2d1` throws dice this stage cannot: a roll is 1 to 4 dice of 2 to 20 faces",
                              "hint: throw 1 to 4 dice of 2 to 20 faces, like `roll 1d6`")),
+    Case("roll-too-far", "check.roll-too-far",
+         stage("board square 4", "players x o", "forward x right, o right", "setup x a1", "roll 4d6",
+               "move advance forward to empty", "end reach far-row: mover wins"),
+         "5:1", "roll 4d6", ("error: `roll 4d6` never throws less than 4, and no straight line of the 4x4 board is "
+                             "longer than 3 cells", "hint: throw fewer dice, or play on a larger board")),
     Case("roll-unused", "check.roll-unused",
          stage("board square 3", "players x o", "roll 1d6", "move place empty", "end line 3: mover wins"),
          "3:1", "roll 1d6", ("error: `roll 1d6` throws dice that no move reads",

@@ -80,6 +80,18 @@ def _roll_dice(ctx: Context) -> Iterator[Diagnostic]:
 
 
 @check
+def _roll_reach(ctx: Context) -> Iterator[Diagnostic]:
+    """Dice whose lowest total is longer than any straight line of the board move nothing, ever."""
+    roll, g = ctx.stage.roll, ctx.geometry
+    if roll is None or g is None or not 1 <= roll.dice <= MAX_DICE:
+        return
+    reach = max(g.rows, g.cols) - 1  # the longest straight line, in cells moved (wrapped or not)
+    if roll.lowest > reach:
+        yield diagnostic("check.roll-too-far", span_of(roll), "throw fewer dice, or play on a larger board",
+                         line=text(roll), lowest=roll.lowest, dims=g.dims, reach=reach)
+
+
+@check
 def _roll_read(ctx: Context) -> Iterator[Diagnostic]:
     """A roll no move reads is chance that changes nothing; a move that reads a roll needs one."""
     roll, readers = ctx.stage.roll, [m for m in ctx.stage.moves if m.kind.reads_roll]

@@ -64,6 +64,11 @@ class Context:
             out.setdefault(s.player, []).extend((c.row, c.col) for c in A.expand(s.cells))
         return out
 
+    @cached_property
+    def dealt(self) -> frozenset[str]:
+        """The names `setup NAME random N` deals at least one piece to, at every start."""
+        return frozenset(r.player for r in self.stage.random_setup if r.count >= 1)
+
     @property
     def start(self) -> A.Span | None:
         """Where to point at a problem of the whole file: its first character (if it has spans)."""

@@ -49,7 +49,7 @@ def _after_plies(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _no_pieces_at_start(ctx: Context, c: object, end: A.End) -> Iterator[Diagnostic]:
-    if ctx.players and not ctx.set_up.get(ctx.players[0]):
+    if ctx.players and not ctx.set_up.get(ctx.players[0]) and ctx.players[0] not in ctx.dealt:
         first = ctx.players[0]
         yield diagnostic("check.no-pieces-at-start", span_of(c, end),
                          f"set up pieces for {first!r} (`setup {first} ...`), or end on another condition",

@@ -56,10 +56,10 @@ def _too_many_rules(ctx: Context) -> Iterator[Diagnostic]:
 @check
 def _moves_without_pieces(ctx: Context) -> Iterator[Diagnostic]:
     """Moves that need a piece of the mover (piece moves, `place adjacent`) need one from
-    `setup`, or placed by a move that needs none (`place empty`, `place gravity`)."""
+    `setup` or `setup NAME random`, or placed by a move that needs none (`place empty`, `place gravity`)."""
     if {"move", "setup"} & ctx.partial:
         return  # the missing line may be the one that provides pieces
-    if any(cells for cells in ctx.set_up.values()):
+    if any(cells for cells in ctx.set_up.values()) or ctx.dealt:
         return
     if any(_needs_piece(rule.kind) is False for rule in ctx.stage.moves):
         return

@@ -43,7 +43,7 @@ import numpy as np
 from ..ast import (AnnouncedCaptures, AnnouncedRefusals, LoseTurn, OpponentPieces, Retry, RevealAdjacent, RevealCapture, RevealReachable,
                    Stage, TurnCount)
 from ..game import PASS, Move
-from .game import _CACHE_SIZE, Outcome, ReferenceGame, State
+from .game import _CACHE_SIZE, ChanceNotPlayed, Outcome, ReferenceGame, State
 from .moves import EMPTY, piece
 from .topology import Topology
 
@@ -244,6 +244,8 @@ class DarkGame:
             raise ValueError("a DarkGame plays a stage with a `hidden` line; play this one with ReferenceGame")
         if stage.refused is None:
             raise ValueError("a `hidden` stage says what a refused try does: `refused retry` or `refused lose-turn`")
+        if stage.roll is not None:
+            raise ChanceNotPlayed(stage.name, "dice on a stage with hidden information")
         self.stage = stage
         self.base = ReferenceGame(stage.without_information())
         self.topology: Topology = self.base.topology
