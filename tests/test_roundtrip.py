@@ -235,7 +235,7 @@ def test_strategies_reach_every_node_class():
     for strategy in (stages(), codable_stages()):
         found: set = set()
 
-        @settings(max_examples=120, deadline=None, database=None, derandomize=True)
+        @settings(max_examples=300, deadline=None, database=None, derandomize=True)
         @given(strategy)
         def collect(stage):
             _node_classes(stage, found)  # noqa: B023 - collect() runs in this iteration (hypothesis takes no defaults)
