@@ -379,7 +379,7 @@ def test_a_world_search_left_by_its_asker_stops_and_does_not_hold_up_the_next():
         leaving.close()
         t0 = time.monotonic()
         assert api.legal_moves(info) == game.legal_moves(state)
-        assert time.monotonic() - t0 < 10.0  # not the minutes the whole budget would take
+        assert time.monotonic() - t0 < 30.0  # not the minutes the whole budget would take (a loaded machine: slack)
     finally:
         api.close()
 
