@@ -93,9 +93,12 @@ def _status(position, P, work):
         return 0, True, won, 0
     if n == 1 and mdst[0] < 0:  # a forced pass: the truth tells its player so
         return 1, False, K.NONE, -1
+    p = truth[size + K.TO_MOVE]
+    reachable = work[8][2] & (1 << K.REVEAL_REACHABLE)
     for k in range(n):
         truth_moves[0, k], truth_moves[1, k], truth_moves[2, k] = msrc[k], mdst[k], mrule[k]
-    p = truth[size + K.TO_MOVE]
+        if reachable:  # `reveal reachable` for the player to move: its true moves, listed here anyway
+            views[p, mdst[k]] = truth[mdst[k]]
     for i in range(size):
         board[i] = views[p, i]
     for j in range(K.STATE_EXTRA):
@@ -203,7 +206,9 @@ def _reveal(truth, before, taken, views, reveals, P, buffers):
             for i in range(size):
                 if truth[i] != before[i]:
                     views[viewer, i] = truth[i]
-        if reveals & (1 << K.REVEAL_REACHABLE):
+        # the player to move next sees its reachable cells where _status lists its true moves (the
+        # same truth: a refused try changes nothing, and the start is seen whole)
+        if reveals & (1 << K.REVEAL_REACHABLE) and viewer != truth[size + K.TO_MOVE]:
             m = legal_moves(truth, np.int32(viewer), truth[size + K.ROLL], P, buffers[0], buffers[1], buffers[2],
                             buffers[3], buffers[4])
             if m == K.BAD_CODE:
