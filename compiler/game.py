@@ -97,7 +97,7 @@ class CompiledGame:
         self._random = chance.lines(stage)
         self._roll = stage.roll
         self._highest_roll = 0 if stage.roll is None else stage.roll.highest  # (a state's roll is 0 to it)
-        # the dice `apply` throws for a search (the referee sets each ply's roll from the seed: with_roll)
+        # the dice `apply` throws for a search (the referee sets each ply's roll from the chance seed: thrown)
         self._dice = random.Random(0)
         self._fixed = initial
         self._initial = self.start(0)
@@ -153,7 +153,7 @@ class CompiledGame:
     def start(self, seed: int, number: int = 0) -> np.ndarray:
         """The start of game `number` of `seed` (read-only): the fixed start with the random lines'
         cells drawn, as the reference draws them; the fixed start on a stage without random lines."""
-        if not self.stage.chance:
+        if not self._random and self._roll is None:  # (not self.stage: a worker lets go of it)
             return self._fixed
         n = self.rows * self.cols
         out = self._fixed.copy()
@@ -221,8 +221,8 @@ class CompiledGame:
         return self.with_roll(state, chance.rolled(self._roll, seed, number, int(state[self.n_cells + K.PLY])))
 
     def with_roll(self, state: np.ndarray, roll: int) -> np.ndarray:
-        """`state` with the side to move's roll set (the referee's, drawn from the game's seed): a new
-        read-only state."""
+        """`state` with the side to move's roll set (the referee's, drawn from the game's chance seed): a
+        new read-only state."""
         lowest, highest = (0, 0) if self._roll is None else (self._roll.lowest, self._roll.highest)
         if not lowest <= roll <= highest:
             raise ValueError(f"a roll of {roll} is not one of this stage's: {lowest} to {highest}")

@@ -254,3 +254,13 @@ def test_the_first_move_filter_asks_whether_any_roll_gives_a_move():
     by_roll = {r: len(game.legal_moves(game.with_roll(start, r))) for r in range(1, 7)}
     assert by_roll == {1: 1, 2: 1, 3: 0, 4: 0, 5: 0, 6: 0}
     assert screen.first_moves(game, game.with_roll(start, 5)) == 1
+
+
+def test_a_game_that_let_go_of_its_stage_still_starts_and_throws():
+    """A sandboxed worker lets go of the stage's AST (forget_stage): starts and throws need none."""
+    game = compiler.compile(RACE)
+    expected = game.start(8)
+    game.forget_stage()
+    assert np.array_equal(game.start(8), expected)
+    child = game.apply(expected, game.legal_moves(expected)[0])
+    assert 1 <= int(game.thrown(child, 8)[game.n_cells + K.ROLL]) <= 6
