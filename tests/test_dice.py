@@ -257,8 +257,9 @@ def test_the_first_move_filter_asks_whether_any_roll_gives_a_move():
 
 
 def test_a_game_that_let_go_of_its_stage_still_starts_and_throws():
-    """A sandboxed worker lets go of the stage's AST (forget_stage): starts and throws need none."""
-    game = compiler.compile(RACE)
+    """A sandboxed worker lets go of the stage's AST (forget_stage): starts and throws need none.
+    (A game of its own: compiler.compile shares one among its callers.)"""
+    game = compiler.CompiledGame(RACE)
     expected = game.start(8)
     game.forget_stage()
     assert np.array_equal(game.start(8), expected)
