@@ -18,12 +18,11 @@ import numpy as np
 from ..gdl.ast import Stage
 from ..gdl.ending import Ending
 from ..gdl.game import Move
-from ..gdl.interpreter.game import ChanceNotPlayed
 from ..gdl.interpreter.information import DarkGame, DarkState
 from . import codes as K
 from . import information as dark_kernels
 from . import knowledge
-from .game import Playouts
+from .game import Playouts, samples_per_seat
 from .info import GameInfo
 from .layout import array_of
 from .program import information
@@ -39,10 +38,8 @@ class CompiledDarkGame:
         self.stage = stage
         from . import compile as compile_stage  # (the package's: the true game is shared with its own compile)
 
-        if stage.roll is not None:
-            raise ChanceNotPlayed(stage.name, "dice on a stage with hidden information")
         self.truth = compile_stage(stage.without_information())  # checks the stage, lowers its base
-        self.reference = DarkGame(stage)  # the referee's steps
+        self.reference = DarkGame(stage)  # the referee's steps (it refuses what is not played: dice)
         self.name, self.players = stage.name, self.truth.players
         self.rows, self.cols, self.n_cells = self.truth.rows, self.truth.cols, self.truth.n_cells
         self.announced = tuple(type(a) for a in stage.announce)  # an observation's announcement planes, in order
@@ -145,7 +142,7 @@ class CompiledDarkGame:
         of compiler/families/ with `dark_playouts` plays them faster; `generic` forces
         compiler/information.py's kernels (to compare the two)."""
         lengths, winners = np.zeros(n, np.int32), np.zeros(n, np.int32)
-        starts = np.ascontiguousarray(self.true_start()[None, :])
+        starts = self._starts()
         flat, masks = self.truth._flat, self.truth._masks
 
         family = self.truth._family if self.truth._family is not None and not generic else None
@@ -165,9 +162,7 @@ class CompiledDarkGame:
             with ThreadPoolExecutor(threads) as pool:  # the kernels release the GIL
                 for job in [pool.submit(run, int(a), int(b)) for a, b in zip(bounds, bounds[1:])]:
                     job.result()
-        if (winners == K.BAD_CODE).any():
-            raise RuntimeError(f"the dark kernels met a code without a branch playing {self.name!r} "
-                               "(compiler/information.py)")
+        self._check_codes(winners)
         returns = np.zeros((n, 2))
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
@@ -185,17 +180,21 @@ class CompiledDarkGame:
         if len(policies) != 2 or any(p not in names for p in policies):
             raise ValueError(f"two policies among {names}, not {policies!r}")
         seats = np.array([names.index(p) for p in policies], np.int32)
-        per_seat = np.array((samples, samples) if isinstance(samples, int) else samples, np.int64)
-        if per_seat.shape != (2,) or (per_seat < 1).any():
-            raise ValueError(f"samples: one count ≥ 1, or one per seat, not {samples!r}")
         lengths, winners = np.zeros(n, np.int32), np.zeros(n, np.int32)
-        starts = np.ascontiguousarray(self.true_start()[None, :])
-        dark_kernels.dark_games(starts, first_game, seed, max_plies, self.truth._flat, self.truth._masks,
-                                self._information, self._capacity, seats, per_seat, lengths, winners)
+        dark_kernels.dark_games(self._starts(), first_game, seed, max_plies, self.truth._flat, self.truth._masks,
+                                self._information, self._capacity, seats, samples_per_seat(samples), lengths, winners)
+        self._check_codes(winners)
+        return DarkGames(lengths, winners)
+
+    def _starts(self) -> np.ndarray:
+        """int32[1, n_cells + 4]: a batch's start, the true initial position."""
+        return np.ascontiguousarray(self.true_start()[None, :])
+
+    def _check_codes(self, winners: np.ndarray) -> None:
+        """A code without a branch met in the kernels is a compiler bug: said, never a result."""
         if (winners == K.BAD_CODE).any():
             raise RuntimeError(f"the dark kernels met a code without a branch playing {self.name!r} "
                                "(compiler/information.py)")
-        return DarkGames(lengths, winners)
 
 
 @dataclass(frozen=True)

@@ -422,9 +422,7 @@ class CompiledGame:
         if set(policies) & {"greedy", "search"}:  # they value a move's child as if no dice followed
             self._without_dice("the greedy and search policies' games")
         seats = np.array([match_kernels.POLICY_NAMES.index(p) for p in policies], np.int32)
-        per_seat = np.array((samples, samples) if isinstance(samples, int) else samples, np.int64)
-        if per_seat.shape != (2,) or (per_seat < 1).any():
-            raise ValueError(f"samples: one count ≥ 1, or one per seat, not {samples!r}")
+        per_seat = samples_per_seat(samples)
         out = [np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int64), np.zeros(n, np.int32),
                np.zeros(n, np.int32)]
         if weights is None:
@@ -482,6 +480,15 @@ class CompiledGame:
         returns[winners == 0] = (1.0, -1.0)
         returns[winners == 1] = (-1.0, 1.0)
         return Playouts(lengths, returns, int((winners == K.CUT).sum()))
+
+
+def samples_per_seat(samples: int | tuple[int, int]) -> np.ndarray:
+    """int64[2]: a Monte-Carlo policy's random games a move for each seat, from one count for both or
+    one each (ValueError otherwise)."""
+    per_seat = np.array((samples, samples) if isinstance(samples, int) else samples, np.int64)
+    if per_seat.shape != (2,) or (per_seat < 1).any():
+        raise ValueError(f"samples: one count ≥ 1, or one per seat, not {samples!r}")
+    return per_seat
 
 
 class HiddenInformationError(LudicaError, ValueError):

@@ -70,6 +70,20 @@ def _begin(starts, number, P, work):
 
 
 @inline
+def _view_board(board, views, truth, p, size):
+    """Player p's view as a position: its cells, then the truth's values after the cells.
+
+    board: int32[n_cells + 4] — written
+    views: int32[2, n_cells] — what each player last saw, read
+    truth: int32[n_cells + 4] — the true position, read
+    """
+    for i in range(size):
+        board[i] = views[p, i]
+    for j in range(K.STATE_EXTRA):
+        board[size + j] = truth[size + j]
+
+
+@inline
 def _code(src, dst, size):
     """codes.move_code, for a refused list."""
     return dst if src < 0 else (src + 1) * size + dst
@@ -99,10 +113,7 @@ def _status(position, P, work):
         truth_moves[0, k], truth_moves[1, k], truth_moves[2, k] = msrc[k], mdst[k], mrule[k]
         if reachable:  # `reveal reachable` for the player to move: its true moves, listed here anyway
             views[p, mdst[k]] = truth[mdst[k]]
-    for i in range(size):
-        board[i] = views[p, i]
-    for j in range(K.STATE_EXTRA):
-        board[size + j] = truth[size + j]
+    _view_board(board, views, truth, p, size)
     m = legal_moves(board, p, board[size + K.ROLL], P, buffers[0], buffers[1], msrc, mdst, mrule)
     if m == K.BAD_CODE:
         return 0, True, K.BAD_CODE, 0
@@ -260,10 +271,7 @@ def _view_choice(m, samples, cap, P, work, kids, child, playing, means, x):
     buffers, truth, views, board = work[0], work[1], work[2], work[6]
     size = P.game[K.G_CELLS]
     me = truth[size + K.TO_MOVE]
-    for i in range(size):  # the view as a position (the board shown may have replaced it)
-        board[i] = views[me, i]
-    for j in range(K.STATE_EXTRA):
-        board[size + j] = truth[size + j]
+    _view_board(board, views, truth, me, size)  # (the board shown may have replaced it)
     each = max(1, samples // m)
     for t in range(m):
         if advance(board, child, True, buffers[4][t], buffers[2][t], buffers[3][t], P, kids[1]) == K.BAD_CODE:

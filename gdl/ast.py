@@ -1046,6 +1046,11 @@ class Roll(Node):
     def highest(self) -> int:
         return self.dice * self.faces
 
+    @property
+    def totals(self) -> range:
+        """Every roll the dice can total, lowest first."""
+        return range(self.lowest, self.highest + 1)
+
 
 @dataclass(frozen=True)
 class Players(Node):

@@ -96,7 +96,7 @@ def perft(game: Game, depth: int, state: Any = None) -> int:
     with_roll = game.with_roll  # type: ignore[attr-defined]  # (the games that play dice have it)
     # a move that ends the game is one leaf: no dice are thrown after it
     return sum(1 if game.is_terminal(child) else
-               sum(perft(game, depth - 1, with_roll(child, r)) for r in range(roll.lowest, roll.highest + 1))
+               sum(perft(game, depth - 1, with_roll(child, r)) for r in roll.totals)
                for child in children)
 
 

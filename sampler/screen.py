@@ -242,7 +242,7 @@ def first_moves(game, start) -> int:
     roll = game.stage.roll
     if roll is None:
         return len(game.legal_moves(start))
-    return max(len(game.legal_moves(game.with_roll(start, r))) for r in range(roll.lowest, roll.highest + 1))
+    return max(len(game.legal_moves(game.with_roll(start, r))) for r in roll.totals)
 
 
 def _reject(out: Screened, name: str, reason: str) -> None:

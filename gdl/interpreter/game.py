@@ -93,7 +93,7 @@ class ReferenceGame:
         # The dice: every roll a turn may throw (one value, 0, without dice), and the game's own
         # throws for `apply`, a search's (the referee sets each ply's roll from the seed: with_roll).
         roll = stage.roll
-        self._rolls = (0,) if roll is None else tuple(range(roll.lowest, roll.highest + 1))
+        self._rolls = (0,) if roll is None else tuple(roll.totals)
         self._dice = random.Random(0)
         self._initial = self.start(0)
         # Per-instance memos keyed on values (an lru_cache on the methods would keep games alive).

@@ -115,12 +115,17 @@ class DarkState:
 # --- the concepts: one function each ---------------------------------------------------------------
 
 
+def _changed(before: Cells, after: Cells) -> list[int]:
+    """The cells a played try changed."""
+    return [i for i in range(len(after)) if after[i] != before[i]]
+
+
 def _sees_own_pieces(viewer: int, mover: int, before: Cells, after: Cells) -> list[int]:
     """`hidden opponent-pieces`: the cells `viewer` sees after a played try of `mover`: the mover every
     cell its move changed; the other player the cells where one of its own pieces appeared, vanished
     or changed side."""
     if viewer == mover:
-        return [i for i in range(len(after)) if after[i] != before[i]]
+        return _changed(before, after)
     mine = piece(viewer)
     return [i for i in range(len(after)) if (after[i] == mine) != (before[i] == mine)]
 
@@ -138,7 +143,7 @@ def _reveal_adjacent(game: DarkGame, viewer: int, mover: int, before: State, aft
 
 def _reveal_capture(game: DarkGame, viewer: int, mover: int, before: State, after: State, taken: int) -> list[int]:
     """`reveal capture`: every cell a move that took pieces changed, to both players."""
-    return [i for i in range(len(after.cells)) if after.cells[i] != before.cells[i]] if taken else []
+    return _changed(before.cells, after.cells) if taken else []
 
 
 def _reveal_reachable(game: DarkGame, viewer: int, mover: int, before: State, after: State, taken: int) -> list[int]:
