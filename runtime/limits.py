@@ -29,6 +29,15 @@ def not_dumpable() -> None:
 DEFAULTS = {"memory_mb": 2048, "file_mb": 64, "open_files": 256, "processes": 64, "tmp_mb": 64}
 
 
+def address_space_mb() -> int:
+    """This process's address space now, in MiB (VmSize)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) >> 10
+    return 0
+
+
 def libc():
     return ctypes.CDLL(None, use_errno=True)
 

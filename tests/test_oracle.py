@@ -11,6 +11,8 @@ import random
 import signal
 import socket
 import struct
+import subprocess
+import sys
 import threading
 import time
 import tomllib
@@ -210,6 +212,20 @@ def test_a_long_request_left_by_its_asker_stops_and_does_not_hold_up_the_next():
         assert time.monotonic() - t0 < 2.0  # not the ~20 s the playouts would take
     finally:
         api.close()
+
+
+def test_an_oracle_forked_from_a_process_holding_gigabytes_still_has_the_workers_room():
+    """start_alone forks from whatever process calls it: late in a long test run that process holds
+    gigabytes of address space, and the oracle, limited to the worker's 2 GiB in all, had no room
+    left to answer (CI: a MemoryError mid-request). Its limit counts from what it inherits."""
+    program = ("import mmap\n"
+               "from ludica import stages\n"
+               "from ludica.runtime import oracle\n"
+               "held = mmap.mmap(-1, 3 << 30)  # address space held, never touched\n"
+               "api = oracle.start_alone(stages.path('tic-tac-toe').read_text()).api\n"
+               "print(len(api.playouts(api.view.initial_state, 100_000, seed=1).lengths))\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.split() == ["100000"], done.stderr[-2000:]
 
 
 def test_the_oracle_ends_when_its_worker_lets_go():

@@ -78,9 +78,12 @@ def start(referee: socket.socket) -> Started:
 
 def start_alone(stage_text: str, reveal: bool = False) -> Started:
     """An oracle forked from this process as a worker forks one, fed the setup a referee sends
-    (tests and benchmarks)."""
+    (tests and benchmarks). Its memory limit is the worker's default above what it inherits: forked
+    from a long test run's process, which holds gigabytes of address space, the default alone left it
+    none to grow in (a MemoryError mid-request)."""
     referee, worker = protocol.pair()
-    protocol.send(referee, {"stage": stage_text, "reveal": reveal, "limits": {}, "seq": 1})
+    memory = limits.address_space_mb() + limits.DEFAULTS["memory_mb"]
+    protocol.send(referee, {"stage": stage_text, "reveal": reveal, "limits": {"memory_mb": memory}, "seq": 1})
     started = start(worker)
     referee.close()
     worker.close()
