@@ -12,11 +12,15 @@ whole stage, and what it learns carries over from one game to the next.
 """
 from __future__ import annotations
 
+import array
+import fcntl
 import json
 import os
 import re
+import select
 import signal
 import subprocess
+import termios
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +34,10 @@ from .api import Rules, StageView, count_and_seed, seat
 VERSION = 1
 MAX_LINE = 1 << 20  # bytes of one line from the program: far more than any honest call or answer
 MOVE_TEXT = 200  # characters of an answer passed on as a move's text
+# what an observation gives the program to read it and fall asleep, on its own clock: CPU seconds
+# (a loaded machine does not cut its time short), and real seconds at most (nor does it hold the game up)
+SETTLE, SETTLE_WALL = 0.05, 1.0
+OUT_OF_TURN = 3  # lines written out of turn that are reported word for word (the rest only counted)
 _INTEGER = re.compile(r"-?\d{1,12}")
 
 
@@ -50,45 +58,99 @@ class ProgramFailed(LudicaError):
 
 class Lines:
     """The program's standard input and output as lines: written whole, read one at a time with a
-    cap on their length; what the program wrote that nobody asked for can be dropped and counted."""
+    cap on their length; what the program wrote that nobody asked for can be dropped and told."""
 
     def __init__(self, to_program: int, from_program: int):
         self.out, self.inp = to_program, from_program
         self._buf = bytearray()
-        self.dropped = 0  # lines the program wrote when no answer was wanted
+        self._unsent = bytearray()  # lines posted that did not fit in the pipe yet: sent before any other
 
     def write(self, *lines: str) -> None:
-        data = "".join(line + "\n" for line in lines).encode()
+        """Send whole lines, waiting until the pipe takes them (after whatever was posted before)."""
+        data = bytes(self._unsent) + "".join(line + "\n" for line in lines).encode()
+        self._unsent.clear()
         try:
             while data:
                 data = data[os.write(self.out, data):]
         except OSError as e:  # a closed pipe: the program is gone
             raise ProgramFailed(f"the program stopped reading its input ({e.strerror})") from None
 
+    def post(self, line: str) -> None:
+        """Send a line that needs no answer without waiting: what the pipe does not take now is
+        sent later (a program that does not read its input while it is not asked anything never
+        holds up its worker)."""
+        self._unsent += (line + "\n").encode()
+        self.send_posted()
+
+    def send_posted(self) -> None:
+        """Send what of the posted lines the pipe takes now."""
+        os.set_blocking(self.out, False)
+        try:
+            while self._unsent:
+                del self._unsent[:os.write(self.out, self._unsent)]
+        except BlockingIOError:
+            pass
+        except OSError as e:
+            raise ProgramFailed(f"the program stopped reading its input ({e.strerror})") from None
+        finally:
+            os.set_blocking(self.out, True)
+
+    def unread(self) -> int:
+        """Bytes sent to the program that it has not read yet (posted ones waiting to be sent, too)."""
+        waiting = array.array("i", [0])
+        fcntl.ioctl(self.out, termios.FIONREAD, waiting, True)
+        return waiting[0] + len(self._unsent)
+
     def read(self) -> str:
         """The next non-empty line (without its end), waiting for it; ProgramFailed at the end of
         the program's output or past MAX_LINE bytes."""
-        while True:
-            end = self._buf.find(b"\n")
-            if end >= 0:
-                line = self._buf[:end].decode(errors="replace").strip()
-                del self._buf[:end + 1]
-                if line:
-                    return line
-                continue
-            if len(self._buf) > MAX_LINE:
-                raise ProgramFailed(f"the program wrote a line of over {MAX_LINE:,} bytes")
-            chunk = os.read(self.inp, 1 << 16)
-            if not chunk:
-                raise ProgramFailed("the program closed its output")
-            self._buf += chunk
+        while (line := self._buffered()) is None:
+            self._take()
+        return line
 
-    def drop_pending(self) -> None:
-        """Drop the lines written since the last answer (an answer repeated, a stray print): they
-        must not be taken for the answer to the next question."""
+    def line_within(self, seconds: float) -> str | None:
+        """The next non-empty line if one is complete within `seconds`, else None."""
+        deadline = time.monotonic() + seconds
+        while (line := self._buffered()) is None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.inp], [], [], left)[0]:
+                return None
+            self._take()
+        return line
+
+    def _buffered(self) -> str | None:
+        while (end := self._buf.find(b"\n")) >= 0:
+            line = self._buf[:end].decode(errors="replace").strip()
+            del self._buf[:end + 1]
+            if line:
+                return line
+        return None
+
+    def _take(self) -> None:
+        if len(self._buf) > MAX_LINE:
+            raise ProgramFailed(f"the program wrote a line of over {MAX_LINE:,} bytes")
+        chunk = os.read(self.inp, 1 << 16)
+        if not chunk:
+            raise ProgramFailed("the program closed its output")
+        self._buf += chunk
+
+    def drop_pending(self) -> tuple[int, list[str]]:
+        """Drop the lines written since the last answer (an answer repeated, a stray print, a move
+        out of turn): they must not be taken for the answer to the next question. Returns how many
+        there were and the first OUT_OF_TURN of them (a program that floods its output is not kept)."""
+        count, first = 0, list[str]()
         os.set_blocking(self.inp, False)
         try:
             while True:
+                while (end := self._buf.find(b"\n")) >= 0:
+                    line = self._buf[:end].decode(errors="replace").strip()
+                    del self._buf[:end + 1]
+                    if line:
+                        count += 1
+                        if len(first) < OUT_OF_TURN:
+                            first.append(line[:MOVE_TEXT])
+                if len(self._buf) > MAX_LINE:
+                    raise ProgramFailed(f"the program wrote a line of over {MAX_LINE:,} bytes")
                 chunk = os.read(self.inp, 1 << 16)
                 if not chunk:
                     break
@@ -97,8 +159,7 @@ class Lines:
             pass
         finally:
             os.set_blocking(self.inp, True)
-        self.dropped += self._buf.count(b"\n")
-        del self._buf[:self._buf.rfind(b"\n") + 1]
+        return count, first
 
 
 def _state(value: Any) -> np.ndarray:
@@ -234,7 +295,7 @@ class Program:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.lines = Lines(self.proc.stdin.fileno(), self.proc.stdout.fileno())
         self.calls = Calls(api, view, self._clock)
-        self._cpu0 = 0.0
+        self._stray: tuple[int, list[str]] = (0, [])  # lines nobody asked for, not yet told to the referee
 
     def _clock(self) -> tuple[float, float]:
         budget, started = self._phase
@@ -259,14 +320,48 @@ class Program:
 
     def start(self, seat: int, budget: float, seed: int) -> None:
         """A game begins: the program's seat, its clock, and its own seed (never the opponent's)."""
-        self.lines.drop_pending()
+        self._drop()
         self.lines.write(f"start {seat} {budget:g} {seed}")
+
+    def observe(self, state: list[int], remaining: float) -> None:
+        """An observation on the opponent's turn, on a stage with hidden information: `observe` and
+        the program's information state. It needs no answer. The program has SETTLE seconds of CPU
+        time (SETTLE_WALL of real time at most) to read it and think on its own clock, then it is
+        stopped until the next request. Its API calls are answered meanwhile; any other line it
+        writes is out of turn (told to the referee, ignored)."""
+        self._begin(remaining)
+        self._drop()
+        self.lines.post("observe " + position_line(state))
+        deadline, cpu0 = time.monotonic() + SETTLE_WALL, process_cpu(self.proc.pid)
+        while (left := deadline - time.monotonic()) > 0 and process_cpu(self.proc.pid) - cpu0 < SETTLE:
+            line = self.lines.line_within(min(left, 0.002))
+            if line is None:
+                self.lines.send_posted()
+                if self.lines.unread() == 0 and _asleep(self.proc.pid):
+                    return
+            elif line.startswith("{"):
+                self.lines.write(self.calls.answer(line))
+            else:
+                self._add_stray(1, [line[:MOVE_TEXT]])
+
+    def out_of_turn(self) -> tuple[int, list[str]]:
+        """The lines the program wrote that nobody asked for since this was last asked: how many,
+        and the first OUT_OF_TURN of them."""
+        said, self._stray = self._stray, (0, [])
+        return said
+
+    def _drop(self) -> None:
+        self._add_stray(*self.lines.drop_pending())
+
+    def _add_stray(self, count: int, first: list[str]) -> None:
+        had, kept = self._stray
+        self._stray = (had + count, (kept + first)[:OUT_OF_TURN])
 
     def move(self, state: list[int], legal: list[str], remaining: float) -> str:
         """The program's move, as text (an action translated; anything else passed on as it is,
         for the referee's rules to judge)."""
         self._begin(remaining)
-        self.lines.drop_pending()
+        self._drop()
         actions = [self.api.action_of(text) for text in legal]
         self.lines.write(position_line(state), " ".join(str(a) for a in actions))
         answer = self._answer()
@@ -303,6 +398,22 @@ class Program:
             name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else "?"
             return f"the program was killed by signal {number} ({name})"
         return f"the program exited with code {code}"
+
+
+def _asleep(pid: int) -> bool:
+    """No thread of process `pid` or of its descendants runs or waits to run (/proc): the program
+    is waiting for its input (or for something else), not thinking."""
+    try:
+        for task in os.scandir(f"/proc/{pid}/task"):
+            with open(f"{task.path}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[1].split()[0] == b"R":
+                    return False
+            with open(f"{task.path}/children") as f:
+                if not all(_asleep(int(child)) for child in f.read().split()):
+                    return False
+    except (OSError, IndexError, ValueError):
+        pass  # gone: asleep enough
+    return True
 
 
 def _die_with_worker() -> None:

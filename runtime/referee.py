@@ -359,7 +359,13 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
     does not allow is refused by the rule, noted on its ply."""
     log, names, sides = record.log, record.players, game.stage.player_names
     dark = isinstance(game, CompiledDarkGame)  # a stage with hidden information: its moves are tries
+    # the seats told their observations on the opponent's turns (agent programs), and what each was last told
+    observers = [p for p in (0, 1) if getattr(seats[p], "observes", False)]
+    told: list[bytes] = [b"", b""]
     while not game.is_terminal(state):
+        if observers and isinstance(game, CompiledDarkGame) and \
+                not _tell_observers(game, seats, record, state, observers, told, budgets):
+            return state
         if len(record.plies) >= MAX_PLIES:
             record.reason, record.detail = "ply-cap", f"stopped after {MAX_PLIES} plies"
             return state
@@ -375,9 +381,13 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
             continue
         texts = [str(m) for m in legal]
         remaining = budgets[p] - record.time_used[p]
-        answer = seats[p].think(game.information(state, p).tolist(), texts, remaining)
+        information = game.information(state, p)
+        told[p] = information.tobytes()
+        answer = seats[p].think(information.tolist(), texts, remaining)
         record.time_used[p] += answer.seconds
         _add_usage(record, p, answer)
+        if answer.reply is not None:
+            _log_out_of_turn(record, p, answer.reply)
         if answer.failure == "timeout" or record.time_used[p] > budgets[p]:  # (a failure's reply: only its usage)
             _forfeit(record, p, "time", f"{_who(sides, names, p)} exceeded the time limit of {budgets[p]:g}s!"
                      + (f" ({answer.detail})" if answer.detail else ""))
@@ -394,9 +404,7 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
                                            f"{_first_line(answer.detail)}")
             return state
         if answer.failure:
-            _forfeit(record, p, "crash", f"{_who(sides, names, p)} failed ({answer.failure}): "
-                                         f"{_first_line(answer.detail)}")
-            record.detail = answer.detail
+            _crashed(record, p, _who(sides, names, p), answer)
             return state
         text = answer.reply.get("move")
         note = ""
@@ -431,6 +439,51 @@ def _loop(game: PlayedGame, seats, record: GameRecord, state: Any, rng: random.R
         if watch is not None:
             watch(state)
     return state
+
+
+def _tell_observers(game: CompiledDarkGame, seats, record: GameRecord, state: Any, observers: list[int],
+                    told: list[bytes], budgets: tuple[float, float]) -> bool:
+    """Tell each observing seat that is not to move what it now observes, if that changed since it was
+    last told (an opponent's try, its own turn lost): docs/protocol.md. False if one forfeited."""
+    mover = game.to_move(state)
+    for q in observers:
+        if q == mover:
+            continue  # told with its tries when asked to move
+        information = game.information(state, q)
+        if information.tobytes() == told[q]:
+            continue
+        told[q] = information.tobytes()
+        answer = seats[q].observe(information.tolist(), budgets[q] - record.time_used[q])
+        record.time_used[q] += answer.seconds
+        who = _who(game.stage.player_names, record.players, q)
+        if answer.failure == "timeout" or record.time_used[q] > budgets[q]:
+            _forfeit(record, q, "time", f"{who} exceeded the time limit of {budgets[q]:g}s! (on an observation"
+                     + (f": {answer.detail})" if answer.detail else ")"))
+            return False
+        if answer.failure:
+            _crashed(record, q, who, answer, " on an observation")
+            return False
+        _log_out_of_turn(record, q, answer.reply or {})
+    return True
+
+
+def _crashed(record: GameRecord, p: int, who: str, answer: Answer, when: str = "") -> None:
+    """Seat p, `who`, failed a request (`when`, said after what failed)."""
+    _forfeit(record, p, "crash", f"{who} failed ({answer.failure}){when}: {_first_line(answer.detail)}")
+    record.detail = answer.detail
+
+
+def _log_out_of_turn(record: GameRecord, p: int, reply: dict) -> None:
+    """Log the lines a program wrote that nobody asked for (a move out of turn, a stray print): they
+    change nothing (docs/protocol.md)."""
+    said = reply.get("out_of_turn")
+    if not (isinstance(said, list) and len(said) == 2 and isinstance(said[0], int) and said[0] > 0
+            and isinstance(said[1], list)):
+        return
+    count, first = said
+    shown = ", ".join(repr(str(line)[:60]) for line in first[:3])
+    record.log.append(f"{record.players[p]} wrote {count} line{'s' * (count != 1)} out of turn, ignored"
+                      + (f": {shown}" if shown else ""))
 
 
 def _add_usage(record: GameRecord, p: int, answer: Answer) -> None:

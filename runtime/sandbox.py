@@ -279,6 +279,20 @@ class AgentProcess:
             answer.failure, answer.detail, answer.reply = "protocol", f"a {text(answer.reply, 'op', 40)!r} reply", None
         return self._unanswered(answer, NO_MOVE)
 
+    @property
+    def observes(self) -> bool:
+        """Told its observations on the opponent's turns of a stage with hidden information: an agent
+        program (docs/protocol.md); a Python agent's next call holds them all anyway."""
+        return bool(self.settings.program)
+
+    def observe(self, state: list[int], remaining: float) -> Answer:
+        """Tell the agent's program what it observes on the opponent's turn (its information state),
+        with `remaining` seconds on its clock: it may think on it, and answers nothing."""
+        answer = self._request({"op": "observe", "state": state, "remaining": remaining}, remaining, whole=False)
+        if answer.reply is not None and answer.reply.get("op") != "observed":
+            answer.failure, answer.detail, answer.reply = "protocol", f"a {text(answer.reply, 'op', 40)!r} reply", None
+        return answer
+
     def _unanswered(self, answer: Answer, what: str) -> Answer:
         """A program out of time: its detail says what it did not send, and asks whether it flushed."""
         if answer.failure == "timeout" and self.settings.program:

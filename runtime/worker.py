@@ -185,7 +185,12 @@ def _serve_program(reader: protocol.Reader, sock: socket.socket, program: Progra
                 protocol.send(sock, {"op": "game-ready", "seq": seq}, timeout=None)
             elif op == "move":
                 move = program.move(request["state"], request["legal"], float(request["remaining"]))
-                protocol.send(sock, {"op": "move", "seq": seq, "move": move}, timeout=None)
+                protocol.send(sock, {"op": "move", "seq": seq, "move": move, "out_of_turn": program.out_of_turn()},
+                              timeout=None)
+            elif op == "observe":
+                program.observe(request["state"], float(request["remaining"]))
+                protocol.send(sock, {"op": "observed", "seq": seq, "out_of_turn": program.out_of_turn()},
+                              timeout=None)
             elif op == "end" and game_seq is not None:
                 program.end(request.get("score"))
                 protocol.send(sock, {"op": "game-ended", "seq": game_seq, "status": 0}, timeout=None)

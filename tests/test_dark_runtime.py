@@ -413,3 +413,31 @@ def test_the_apis_observation_holds_each_announcement_as_the_reference_does():
                 assert planes.shape == (6, 3, 3) and np.array_equal(planes, game.reference.observe(state, p))
                 refused_planes += planes[5].max() > 0
     assert refused_planes > 0
+
+
+def test_a_program_is_told_its_observations_on_the_opponents_turns_and_a_move_out_of_turn_is_logged(tmp_path):
+    """As in the OpenSpiel competition: a program (tests/programs/observer.py) is sent `observe` and
+    its information state whenever what it knows changes on the opponent's turn; its API calls are
+    answered then; a move it writes out of turn changes nothing and is logged."""
+    spec = entrants.program(["python3", "observer.py"], Path(__file__).parent / "programs", "observer",
+                            ["observer.py"])
+    out = tmp_path / "out"
+    games, _ = _tournament(out, [spec, entrants.resolve("random")], analysis_time=5.0, game_time=10.0, seed=3)
+    assert len(games) == 2 and all(g["reason"] == "normal" for g in games), [g["log"] for g in games]
+    for g in games:
+        assert "observer wrote 1 line out of turn, ignored: 'a1'" in g["log"], g["log"]
+    checked = observations = 0
+    for path in sorted((out / "logs").rglob("*.json")):
+        log = json.loads(path.read_text())
+        turns = [line for o in log["output"] for line in o["text"].splitlines() if line.startswith("turn: ")]
+        tries = [m for m in log["moves"] if m["strategy"] == "observer"]
+        assert len(turns) == len(tries) and all(line.endswith("history continues True") for line in turns), turns
+        for n, line in enumerate(turns):
+            told = int(line.split()[1])
+            assert f"calls answered {told}," in line
+            # told what it saw after a try the truth took (the opponent then to move), and nothing
+            # after a refused one: it tries again at once, and nothing is announced on this stage
+            after = tries[n - 1].get("note") != "refused" if n else tries[0]["player"] == "white"
+            assert told == int(after), (n, line, tries)
+            checked, observations = checked + 1, observations + told
+    assert checked >= 4 and observations >= 2  # each game's program makes two tries at least

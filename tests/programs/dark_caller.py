@@ -27,7 +27,7 @@ def main():
         if not line or line.strip() == "quit":
             return
         words = line.split()
-        if words[0] == "start" or line.startswith("end of game"):
+        if words[0] in ("start", "observe") or line.startswith("end of game"):  # observations: see observer.py
             if line.startswith("end of game"):
                 sys.stdin.readline()
             continue
