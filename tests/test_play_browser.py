@@ -292,6 +292,9 @@ def test_a_person_plays_dark_hex_seeing_only_their_own_view(browser, tmp_path):
             theirs = page.evaluate(PIECES_AT, "#play-board .piece-2")
             assert set(theirs) <= clicked, (theirs, clicked)  # only where a try of theirs was refused
             refused_seen = refused_seen or bool(theirs)
+            last = page.locator("#play-last").text_content() or ""
+            assert last.endswith("(refused)") or not re.search(r"\b[a-e][1-5]\b", last), last  # no try of theirs named
+            assert page.locator("#clock-1 .clock").text_content() == "hidden"  # its time would count its tries
             lit = page.locator("#play-board .lit").first
             cell = lit.get_attribute("data-cell")
             assert cell not in theirs  # a refused try is not offered again
@@ -305,3 +308,7 @@ def test_a_person_plays_dark_hex_seeing_only_their_own_view(browser, tmp_path):
         assert "wins" in page.locator("#play-result").text_content()
         photograph(page, "play-dark-hex-over", tmp_path)
         assert len(clicked) >= 3
+        # over: the whole board, every stone the opponent placed, as the game's log (now shown) lists them
+        placed = len(re.findall(r"^random\(W\): [a-e][1-5]$", page.locator("#play-log").text_content(), re.M))
+        assert placed >= 1 and page.locator("#play-board .piece-2").count() == placed
+
