@@ -12,15 +12,11 @@ whole stage, and what it learns carries over from one game to the next.
 """
 from __future__ import annotations
 
-import array
-import fcntl
 import json
 import os
 import re
-import select
 import signal
 import subprocess
-import termios
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,9 +30,6 @@ from .api import Rules, StageView, count_and_seed, seat
 VERSION = 1
 MAX_LINE = 1 << 20  # bytes of one line from the program: far more than any honest call or answer
 MOVE_TEXT = 200  # characters of an answer passed on as a move's text
-# what an observation gives the program to read it and fall asleep, on its own clock: CPU seconds
-# (a loaded machine does not cut its time short), and real seconds at most (nor does it hold the game up)
-SETTLE, SETTLE_WALL = 0.05, 1.0
 OUT_OF_TURN = 3  # lines written out of turn that are reported word for word (the rest only counted)
 _INTEGER = re.compile(r"-?\d{1,12}")
 
@@ -50,6 +43,8 @@ def unanswered(what: str) -> str:
 
 NO_READY = "no `ready` line received"  # the analysis: the program never said it was prepared
 NO_MOVE = "no answer to the move request"
+NO_PONDER = "no answer to an observation (a program answers each `observe` line with `ponder`)"
+PONDER = "ponder"  # a program's answer to an observation
 
 
 class ProgramFailed(LudicaError):
@@ -63,58 +58,19 @@ class Lines:
     def __init__(self, to_program: int, from_program: int):
         self.out, self.inp = to_program, from_program
         self._buf = bytearray()
-        self._unsent = bytearray()  # lines posted that did not fit in the pipe yet: sent before any other
 
     def write(self, *lines: str) -> None:
-        """Send whole lines, waiting until the pipe takes them (after whatever was posted before)."""
-        data = bytes(self._unsent) + "".join(line + "\n" for line in lines).encode()
-        self._unsent.clear()
+        data = "".join(line + "\n" for line in lines).encode()
         try:
             while data:
                 data = data[os.write(self.out, data):]
         except OSError as e:  # a closed pipe: the program is gone
             raise ProgramFailed(f"the program stopped reading its input ({e.strerror})") from None
 
-    def post(self, line: str) -> None:
-        """Send a line that needs no answer without waiting: what the pipe does not take now is
-        sent later (a program that does not read its input while it is not asked anything never
-        holds up its worker)."""
-        self._unsent += (line + "\n").encode()
-        self.send_posted()
-
-    def send_posted(self) -> None:
-        """Send what of the posted lines the pipe takes now."""
-        os.set_blocking(self.out, False)
-        try:
-            while self._unsent:
-                del self._unsent[:os.write(self.out, self._unsent)]
-        except BlockingIOError:
-            pass
-        except OSError as e:
-            raise ProgramFailed(f"the program stopped reading its input ({e.strerror})") from None
-        finally:
-            os.set_blocking(self.out, True)
-
-    def unread(self) -> int:
-        """Bytes sent to the program that it has not read yet (posted ones waiting to be sent, too)."""
-        waiting = array.array("i", [0])
-        fcntl.ioctl(self.out, termios.FIONREAD, waiting, True)
-        return waiting[0] + len(self._unsent)
-
     def read(self) -> str:
         """The next non-empty line (without its end), waiting for it; ProgramFailed at the end of
         the program's output or past MAX_LINE bytes."""
         while (line := self._buffered()) is None:
-            self._take()
-        return line
-
-    def line_within(self, seconds: float) -> str | None:
-        """The next non-empty line if one is complete within `seconds`, else None."""
-        deadline = time.monotonic() + seconds
-        while (line := self._buffered()) is None:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.inp], [], [], left)[0]:
-                return None
             self._take()
         return line
 
@@ -325,24 +281,15 @@ class Program:
 
     def observe(self, state: list[int], remaining: float) -> None:
         """An observation on the opponent's turn, on a stage with hidden information: `observe` and
-        the program's information state. It needs no answer. The program has SETTLE seconds of CPU
-        time (SETTLE_WALL of real time at most) to read it and think on its own clock, then it is
-        stopped until the next request. Its API calls are answered meanwhile; any other line it
-        writes is out of turn (told to the referee, ignored)."""
+        the program's information state. The program answers `ponder`, as a bot of the OpenSpiel
+        competition does, once it has thought as long as it likes on its own clock; its API calls
+        are answered meanwhile. Any other answer is a move out of turn: told to the referee, ignored."""
         self._begin(remaining)
         self._drop()
-        self.lines.post("observe " + position_line(state))
-        deadline, cpu0 = time.monotonic() + SETTLE_WALL, process_cpu(self.proc.pid)
-        while (left := deadline - time.monotonic()) > 0 and process_cpu(self.proc.pid) - cpu0 < SETTLE:
-            line = self.lines.line_within(min(left, 0.002))
-            if line is None:
-                self.lines.send_posted()
-                if self.lines.unread() == 0 and _asleep(self.proc.pid):
-                    return
-            elif line.startswith("{"):
-                self.lines.write(self.calls.answer(line))
-            else:
-                self._add_stray(1, [line[:MOVE_TEXT]])
+        self.lines.write("observe " + position_line(state))
+        answer = self._answer()
+        if answer.lower() != PONDER:
+            self._add_stray(1, [answer[:MOVE_TEXT]])
 
     def out_of_turn(self) -> tuple[int, list[str]]:
         """The lines the program wrote that nobody asked for since this was last asked: how many,
@@ -398,22 +345,6 @@ class Program:
             name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else "?"
             return f"the program was killed by signal {number} ({name})"
         return f"the program exited with code {code}"
-
-
-def _asleep(pid: int) -> bool:
-    """No thread of process `pid` or of its descendants runs or waits to run (/proc): the program
-    is waiting for its input (or for something else), not thinking."""
-    try:
-        for task in os.scandir(f"/proc/{pid}/task"):
-            with open(f"{task.path}/stat", "rb") as f:
-                if f.read().rsplit(b")", 1)[1].split()[0] == b"R":
-                    return False
-            with open(f"{task.path}/children") as f:
-                if not all(_asleep(int(child)) for child in f.read().split()):
-                    return False
-    except (OSError, IndexError, ValueError):
-        pass  # gone: asleep enough
-    return True
 
 
 def _die_with_worker() -> None:

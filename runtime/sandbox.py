@@ -37,7 +37,7 @@ from .protocol import text
 from .accounting import Idle, ProcessTree
 from .cgroups import AgentGroup
 from .limits import DEFAULTS
-from .program import NO_MOVE, NO_READY, unanswered
+from .program import NO_MOVE, NO_PONDER, NO_READY, unanswered
 
 POLL = 0.01
 OUTPUT_KEPT = 16 << 10
@@ -287,11 +287,11 @@ class AgentProcess:
 
     def observe(self, state: list[int], remaining: float) -> Answer:
         """Tell the agent's program what it observes on the opponent's turn (its information state),
-        with `remaining` seconds on its clock: it may think on it, and answers nothing."""
+        with `remaining` seconds on its clock: it may think on it before it answers `ponder`."""
         answer = self._request({"op": "observe", "state": state, "remaining": remaining}, remaining, whole=False)
         if answer.reply is not None and answer.reply.get("op") != "observed":
             answer.failure, answer.detail, answer.reply = "protocol", f"a {text(answer.reply, 'op', 40)!r} reply", None
-        return answer
+        return self._unanswered(answer, NO_PONDER)
 
     def _unanswered(self, answer: Answer, what: str) -> Answer:
         """A program out of time: its detail says what it did not send, and asks whether it flushed."""

@@ -27,7 +27,10 @@ def main():
         if not line or line.strip() == "quit":
             return
         words = line.split()
-        if words[0] in ("start", "observe") or line.startswith("end of game"):  # observations: see observer.py
+        if words[0] == "observe":  # what it saw on the opponent's turn (see observer.py): nothing to do
+            print("ponder", flush=True)
+            continue
+        if words[0] == "start" or line.startswith("end of game"):
             if line.startswith("end of game"):
                 sys.stdin.readline()
             continue

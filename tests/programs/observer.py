@@ -1,8 +1,8 @@
 """A program (docs/protocol.md) that reads the observations it is sent on the opponent's turns, as a
-bot of the OpenSpiel competition does: it asks the API about each one while it is told it (its call
-must be answered), writes a move out of turn once a game (which must be logged and ignored), and
-on its turn says on standard error how many observations came since its last turn and whether
-the last one is where its information state now begins."""
+bot of the OpenSpiel competition does: it asks the API about each one (its call must be answered)
+and answers `ponder`, but the first of each game, which it answers with a move out of turn (which
+must be logged and ignored); on its turn it says on standard error how many observations came
+since its last turn and whether the last one is where its information state now begins."""
 import json
 import sys
 
@@ -41,9 +41,8 @@ def main():
             planes = call(call="observe", state=state)
             answered += isinstance(planes, list)
             observed.append(state)
-            if not blurted:
-                print("a1", flush=True)  # out of turn: changes nothing
-                blurted = True
+            print("ponder" if blurted else "a1", flush=True)  # a1: a move out of turn, which changes nothing
+            blurted = True
             continue
         state = [int(v) for v in words]
         tries = [int(a) for a in sys.stdin.readline().split()]
