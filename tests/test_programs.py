@@ -43,10 +43,11 @@ def js(name: str) -> agents.AgentSpec:
     return agents.program(["node", f"{name}.js"], PROGRAMS, name, [f"{name}.js", "lib.js"])
 
 
-def run(tmp_path: Path, entrants: list[agents.AgentSpec], **options) -> tuple[list[dict], list[dict], list[dict]]:
-    """A sandboxed round robin on the small board: (games, analyses, logs)."""
+def run(tmp_path: Path, entrants: list[agents.AgentSpec], stage: Path = STAGE,
+        **options) -> tuple[list[dict], list[dict], list[dict]]:
+    """A sandboxed round robin on the small board (or `stage`): (games, analyses, logs)."""
     out = tmp_path / "out"
-    tournament.run([STAGE], entrants, out, tournament.Options(**{**OPTIONS, **options}))
+    tournament.run([stage], entrants, out, tournament.Options(**{**OPTIONS, **options}))
     store = ResultsStore(out / "results.sqlite")
     games, analyses = store.games(), store.analyses()
     store.close()
@@ -91,6 +92,17 @@ def test_the_javascript_and_c_reference_agents_play_the_moves_of_the_python_gree
                 assert g[f"{seat}_time"] > 0
     lockdown = json.loads(by_name["greedy-c"]["lockdown"])
     assert "/agent/greedy (a copy, executable)" in lockdown["files"]
+
+
+@needs_node
+@needs_gcc
+def test_the_reference_agents_answer_observations_on_a_hidden_stage(tmp_path, greedy_c):
+    """On phantom tic-tac-toe both reference programs are sent `observe` lines on the opponent's
+    turns and answer `ponder`: every game plays to its end, with no line out of turn."""
+    entrants = [agents.resolve(str(REFERENCE / "greedy-js.agent")), agents.program([str(greedy_c)], ROOT, "greedy-c")]
+    games, _, logs = run(tmp_path, entrants, stage=stages.path("phantom-tic-tac-toe"))
+    assert len(games) == 2 and all(g["reason"] == "normal" for g in games), [g["log"] for g in games]
+    assert not any("out of turn" in log["logText"] for log in logs)
 
 
 @needs_node

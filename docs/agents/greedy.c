@@ -46,6 +46,11 @@ int main(void) {
         if (strcmp(line, "quit") == 0) break;
         if (strncmp(line, "start ", 6) == 0) continue;
         if (strcmp(line, "end of game") == 0) { read_line(line); continue; }
+        if (strncmp(line, "observe ", 8) == 0) { /* a hidden stage, the opponent's turn: nothing to think */
+            printf("ponder\n");
+            fflush(stdout);
+            continue;
+        }
         strcpy(state, line);
         if (!read_line(actions)) break;
         long best = 0, most = -2;

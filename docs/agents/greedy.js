@@ -46,6 +46,7 @@ writeLine("ready");
 for (let line = readLine(); line !== null && line !== "quit"; line = readLine()) {
   if (line.startsWith("start") ) continue; // start SEAT BUDGET SEED
   if (line === "end of game") { readLine(); continue; } // the score
+  if (line.startsWith("observe ")) { writeLine("ponder"); continue; } // a hidden stage, the opponent's turn
   const state = line.split(" ").map(Number);
   const actions = readLine().split(" ").map(Number);
   let best = actions[0], most = -1;
