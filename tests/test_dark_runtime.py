@@ -251,6 +251,50 @@ def test_a_sandboxed_agent_is_given_its_information_and_finds_no_truth(isolate):
         peeker.close()
 
 
+@pytest.mark.parametrize("isolate", [False, True], ids=["in-worker", "isolated-rules"])
+def test_a_hostile_program_is_sent_its_information_alone_and_reads_no_other_process(isolate):
+    """tests/programs/dark_peeker.py in the sandbox, both modes: each state sent on its turns is its
+    information state then; each observation is one it had on the opponent's turn, in order; and
+    every other process it can see (its worker; the rules oracle) refuses it its memory."""
+    from ludica.runtime.plans import Options
+    from ludica.runtime.stage_entrant import sandboxed
+
+    name = "phantom-tic-tac-toe"
+    game, text = game_of(name), stages.path(name).read_text()
+    spec = entrants.program(["python3", "dark_peeker.py"], Path(__file__).parent / "programs", "peeker",
+                            ["dark_peeker.py"])
+    peeker = sandboxed(spec, text, Options(isolate_rules=isolate))
+    other = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
+    try:
+        assert peeker.start().failure is None
+        assert peeker.analyze(10.0).failure is None
+        other.analyze(5.0)
+        for seat, seed in ((0, 3), (1, 4)):
+            seats = (peeker, other) if seat == 0 else (other, peeker)
+            record = play_game(game, seats, seed=seed, game_time=10.0)
+            assert record.reason == "normal", record.log
+            printed = next(o["text"] for o in record.output if o["seat"] == seat).splitlines()
+            given, observed, expected, theirs, state = [], [], [], [], game.initial_state()
+            for line in printed:
+                kind, _, values = line.partition(": ")
+                if kind in ("given", "observed"):
+                    (given if kind == "given" else observed).append([int(v) for v in values.split()])
+            for ply in record.plies:
+                information = game.information(state, seat).tolist()
+                if ply.player == seat and game.legal_moves(state) != [gdl.PASS]:
+                    expected.append(information)
+                elif ply.player != seat and information not in theirs[-1:]:
+                    theirs.append(information)
+                state = game.apply(state, game.parse_move(ply.move))
+            assert given == expected and expected
+            assert observed and all(o in theirs for o in observed) and \
+                [theirs.index(o) for o in observed] == sorted(theirs.index(o) for o in observed)
+            memory = [line for line in printed if line.startswith("memory: ")]
+            assert len(memory) >= (2 if isolate else 1) and all(line.endswith(" denied") for line in memory), memory
+    finally:
+        peeker.close()
+
+
 def test_the_referee_plays_tries_and_refuses_by_the_rule():
     """A try its player's view allows but the truth does not is refused, noted on its ply, and its
     player tries again (classical) or loses its turn (abrupt)."""
