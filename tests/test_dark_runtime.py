@@ -221,37 +221,46 @@ def _given(output: str) -> list[list[int]]:
     return [[int(v) for v in line.split()[2:]] for line in output.splitlines() if line.startswith("given: ")]
 
 
+PEEKED = "phantom-tic-tac-toe"  # the stage the hostile agents play
+
+
+def _both_seats_against_random(agent: AgentProcess, game):
+    """(its seat, the game's record) of `agent` (sandboxed, started here, closed after) playing each
+    seat once against random."""
+    other = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
+    try:
+        assert agent.start().failure is None
+        assert agent.analyze(10.0).failure is None
+        other.analyze(5.0)
+        for seat, seed in ((0, 3), (1, 4)):
+            record = play_game(game, (agent, other) if seat == 0 else (other, agent), seed=seed, game_time=10.0)
+            assert record.reason == "normal", record.log
+            yield seat, record
+    finally:
+        agent.close()
+
+
 @pytest.mark.parametrize("isolate", [False, True], ids=["rules-in-process", "isolate-rules"])
 def test_a_sandboxed_agent_is_given_its_information_and_finds_no_truth(isolate):
     """The peeker (tests/agents/peeker.py) in the sandbox, both modes: each state it was given is its
     information state at that turn (recomputed from the game's record), and its process holds no
     position of the game of tries past the start and no record of the referee's."""
-    name = "phantom-tic-tac-toe"
-    game, text = game_of(name), stages.path(name).read_text()
-    peeker = AgentProcess(str(HERE / "peeker.py"), text, Settings(isolate_rules=isolate), name="peeker")
-    other = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
-    try:
-        assert peeker.start().failure is None
-        assert peeker.analyze(10.0).failure is None
-        other.analyze(5.0)
-        for seat, seed in ((0, 3), (1, 4)):
-            seats = (peeker, other) if seat == 0 else (other, peeker)
-            record = play_game(game, seats, seed=seed, game_time=10.0)
-            assert record.reason == "normal", record.log
-            printed = next(o["text"] for o in record.output if o["seat"] == seat)
-            expected, state = [], game.initial_state()
-            for ply in record.plies:
-                if ply.player == seat and game.legal_moves(state) != [gdl.PASS]:
-                    expected.append(game.information(state, seat).tolist())
-                state = game.apply(state, game.parse_move(ply.move))
-            assert _given(printed) == expected and expected
-            assert {line for line in printed.splitlines() if not line.startswith("given: ")} == {
-                "dark-states: 0", "referee-objects: 0"}
-    finally:
-        peeker.close()
+    game = game_of(PEEKED)
+    peeker = AgentProcess(str(HERE / "peeker.py"), stages.path(PEEKED).read_text(), Settings(isolate_rules=isolate),
+                          name="peeker")
+    for seat, record in _both_seats_against_random(peeker, game):
+        printed = next(o["text"] for o in record.output if o["seat"] == seat)
+        expected, state = [], game.initial_state()
+        for ply in record.plies:
+            if ply.player == seat and game.legal_moves(state) != [gdl.PASS]:
+                expected.append(game.information(state, seat).tolist())
+            state = game.apply(state, game.parse_move(ply.move))
+        assert _given(printed) == expected and expected
+        assert {line for line in printed.splitlines() if not line.startswith("given: ")} == {
+            "dark-states: 0", "referee-objects: 0"}
 
 
-@pytest.mark.parametrize("isolate", [False, True], ids=["in-worker", "isolated-rules"])
+@pytest.mark.parametrize("isolate", [False, True], ids=["rules-in-process", "isolate-rules"])
 def test_a_hostile_program_is_sent_its_information_alone_and_reads_no_other_process(isolate):
     """tests/programs/dark_peeker.py in the sandbox, both modes: each state sent on its turns is its
     information state then; each observation is one it had on the opponent's turn, in order; and
@@ -259,40 +268,29 @@ def test_a_hostile_program_is_sent_its_information_alone_and_reads_no_other_proc
     from ludica.runtime.plans import Options
     from ludica.runtime.stage_entrant import sandboxed
 
-    name = "phantom-tic-tac-toe"
-    game, text = game_of(name), stages.path(name).read_text()
+    game = game_of(PEEKED)
     spec = entrants.program(["python3", "dark_peeker.py"], Path(__file__).parent / "programs", "peeker",
                             ["dark_peeker.py"])
-    peeker = sandboxed(spec, text, Options(isolate_rules=isolate))
-    other = LocalSeat("random", str(BUILTIN_DIR / "random.py"), game)
-    try:
-        assert peeker.start().failure is None
-        assert peeker.analyze(10.0).failure is None
-        other.analyze(5.0)
-        for seat, seed in ((0, 3), (1, 4)):
-            seats = (peeker, other) if seat == 0 else (other, peeker)
-            record = play_game(game, seats, seed=seed, game_time=10.0)
-            assert record.reason == "normal", record.log
-            printed = next(o["text"] for o in record.output if o["seat"] == seat).splitlines()
-            given, observed, expected, theirs, state = [], [], [], [], game.initial_state()
-            for line in printed:
-                kind, _, values = line.partition(": ")
-                if kind in ("given", "observed"):
-                    (given if kind == "given" else observed).append([int(v) for v in values.split()])
-            for ply in record.plies:
-                information = game.information(state, seat).tolist()
-                if ply.player == seat and game.legal_moves(state) != [gdl.PASS]:
-                    expected.append(information)
-                elif ply.player != seat and information not in theirs[-1:]:
-                    theirs.append(information)
-                state = game.apply(state, game.parse_move(ply.move))
-            assert given == expected and expected
-            assert observed and all(o in theirs for o in observed) and \
-                [theirs.index(o) for o in observed] == sorted(theirs.index(o) for o in observed)
-            memory = [line for line in printed if line.startswith("memory: ")]
-            assert len(memory) >= (2 if isolate else 1) and all(line.endswith(" denied") for line in memory), memory
-    finally:
-        peeker.close()
+    peeker = sandboxed(spec, stages.path(PEEKED).read_text(), Options(isolate_rules=isolate))
+    for seat, record in _both_seats_against_random(peeker, game):
+        printed = next(o["text"] for o in record.output if o["seat"] == seat).splitlines()
+        given, observed, expected, theirs, state = [], [], [], [], game.initial_state()
+        for line in printed:
+            kind, _, values = line.partition(": ")
+            if kind in ("given", "observed"):
+                (given if kind == "given" else observed).append([int(v) for v in values.split()])
+        for ply in record.plies:
+            information = game.information(state, seat).tolist()
+            if ply.player == seat and game.legal_moves(state) != [gdl.PASS]:
+                expected.append(information)
+            elif ply.player != seat and information not in theirs[-1:]:
+                theirs.append(information)
+            state = game.apply(state, game.parse_move(ply.move))
+        assert given == expected and expected
+        assert observed and all(o in theirs for o in observed) and \
+            [theirs.index(o) for o in observed] == sorted(theirs.index(o) for o in observed)
+        memory = [line for line in printed if line.startswith("memory: ")]
+        assert len(memory) >= (2 if isolate else 1) and all(line.endswith(" denied") for line in memory), memory
 
 
 def test_the_referee_plays_tries_and_refuses_by_the_rule():
