@@ -64,6 +64,16 @@ def test_every_run_draws_from_a_fresh_secret_seed_kept_owner_only(runs):
     assert "from a secret seed" in said["first"][1] and "warning" not in said["first"][1]
 
 
+def test_the_run_says_what_share_of_its_draw_were_public_stages(runs):
+    """Of the valid candidates a variant family draws, a share are public stages (or the base itself),
+    set aside: often a third to a half (issue 34). The run says how many, as the manifest counts them."""
+    root, said = runs
+    draws = json.loads((root / "first" / "unseen" / "manifest.json").read_text())["draws"]
+    assert draws["valid"] > 0
+    assert (f"of the draw's {draws['valid']:,} valid candidates, {draws['public share']:.0%} were public stages or "
+            "the base, set aside") in said["first"][1]
+
+
 def test_the_kept_seed_given_again_draws_the_same_set_with_a_warning(runs):
     root, said = runs
     assert _unseen(root / "given") == _unseen(root / "first") and len(_unseen(root / "first")) == 2

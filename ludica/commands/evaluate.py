@@ -5,6 +5,7 @@ the report's path (printed as `ludica report` prints it: ludica/commands/report.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,7 +174,23 @@ def _drawn(args, out: Path, to_draw: _ToDraw, console):
 
         unseen = stageset.sampled(out / "unseen", base=base, n=args.variants, seed=draw.value, family=args.family,
                                   jobs=args.jobs or 0, progress=progress, min_divergence=args.min_divergence)
+    said = _public_share(out / "unseen" / "manifest.json")
+    if said:
+        console.print(said)
     return unseen, draw
+
+
+def _public_share(manifest: Path) -> str:
+    """What share of the draw's valid candidates were public stages (or the base), which are never
+    unseen, as the manifest counts them ("" if it does not)."""
+    draws = json.loads(manifest.read_text()).get("draws") if manifest.is_file() else None
+    if not isinstance(draws, dict) or not isinstance(draws.get("valid"), int) or not draws["valid"]:
+        return ""
+    share = draws.get("public share")
+    if not isinstance(share, (int, float)):
+        return ""
+    return (f"of the draw's {draws['valid']:,} valid candidates, {share:.0%} were public stages or the base, set "
+            "aside (an unseen stage is new): a family that stays close to its base draws them often")
 
 
 def run(args) -> int:
