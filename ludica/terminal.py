@@ -9,8 +9,8 @@ right-to-left override and its kin, `\\u202e`), which would reorder what the ter
 them: a name or an output that reads otherwise than it is. rich, on top of that, reads `[style]...[/]`
 in the strings it prints as markup: text that goes through rich is escaped for it too.
 
-Also how times are shown (`clock`), and a run's progress where no bar can be drawn (`PlainProgress`:
-output piped, in CI, under nohup).
+Also how times are shown (`clock`), tables that never cut a number (`print_table`), and a run's
+progress where no bar can be drawn (`PlainProgress`: output piped, in CI, under nohup).
 """
 from __future__ import annotations
 
@@ -37,6 +37,58 @@ def inert_rich(text: object) -> str:
     """`inert(text)` with rich's markup escaped: for console.print, table cells and progress
     descriptions, where `[red]` would otherwise be a style."""
     return escape(inert(text))
+
+
+def print_table(console, title: str, header: list[str], rows: list[list[str]], keys: int = 1) -> None:
+    """A table of `header` and `rows` (cells already made inert), its first `keys` columns text (an
+    agent's name, which may wrap), the rest figures. rich cuts a cell that does not fit with `…`
+    (`0.8…`, a header `R m…`), so a table too wide for the console is printed as several, each with
+    the key columns and as many of the others as fit: no figure or header is ever cut."""
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    def table(columns: list[int], part: str) -> Table:
+        t = Table(title=part if part.startswith("(") else title + part)
+        for i in columns:
+            t.add_column(header[i], justify="left" if i < keys else "right", no_wrap=i >= keys,
+                         overflow="fold")
+        for row in rows:
+            t.add_row(*(row[i] for i in columns))
+        return t
+
+    def fits(columns: list[int]) -> bool:  # at its natural width: names unwrapped
+        unbounded = console.options.update_width(1 << 16)
+        return Measurement.get(console, unbounded, table(columns, "")).maximum <= console.width
+
+    key, others = list(range(keys)), list(range(keys, len(header)))
+    groups: list[list[int]] = []
+    group = list(key)
+    for i in others:  # as many columns a table as fit
+        if len(group) > keys and not fits(group + [i]):
+            groups.append(group)
+            group = list(key)
+        group.append(i)
+    groups.append(group)
+    size = -(-len(others) // len(groups))  # then as many tables, as even as they fit
+    even = [key + others[k:k + size] for k in range(0, len(others), size)]
+    if len(even) == len(groups) and all(fits(g) for g in even):
+        groups = even
+    for n, columns in enumerate(groups):
+        console.print(table(columns, "" if len(groups) == 1 else f" ({n + 1} of {len(groups)})") if n == 0 else
+                      table(columns, f"(continued, {n + 1} of {len(groups)})"))
+
+
+def progress_bar(console, *more, **options):
+    """A rich progress bar: the task's words, the bar, done of total, the time spent, then `more`
+    columns. The figures are never cut: the words give way first (cut with `…`), then the bar."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Column
+
+    return Progress(TextColumn("{task.description}", table_column=Column(ratio=2, overflow="ellipsis", no_wrap=True)),
+                    BarColumn(bar_width=None, table_column=Column(ratio=1)),
+                    MofNCompleteColumn(table_column=Column(no_wrap=True)),
+                    TimeElapsedColumn(table_column=Column(no_wrap=True)), *more, console=console, expand=True,
+                    **options)
 
 
 def clock(seconds: float) -> str:

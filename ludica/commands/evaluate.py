@@ -17,7 +17,7 @@ from ludica.arguments import (
 )
 from ludica.commands.report import anytime_line, show
 from ludica.invocation import record_invocation
-from ludica.terminal import PlainProgress, inert_rich
+from ludica.terminal import PlainProgress, inert_rich, progress_bar
 from ludica.timeleft import Limits
 
 DEFAULT_PUBLIC = ("standard-8x8", "small-board-6x6")
@@ -277,7 +277,8 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
     """The evaluation played in the held run folder with a progress bar; its summary, or None if
     it was interrupted (Ctrl-C: said, every finished game kept). `base`: the stage the unseen
     variants were drawn from, if they were."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import ProgressColumn
+    from rich.table import Column
     from rich.text import Text
 
     from ludica.evaluation import evaluate
@@ -301,8 +302,7 @@ def _played(args, run, stages, agents, config, baselines, jobs: int, draw, conso
         def render(self, task) -> Text:
             return Text(pace.left() or "")
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeLeft(), console=console, disable=not console.is_terminal) as progress:
+    with progress_bar(console, TimeLeft(table_column=Column(no_wrap=True)), disable=not console.is_terminal) as progress:
         bar = {}
 
         def on_plan(left: int, total: int) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ludica import gdl
 from ludica.arguments import resamples_count
-from ludica.terminal import inert_rich
+from ludica.terminal import inert_rich, print_table
 
 # the columns of the report's Language models table (evaluation/report.language_models) shown at the terminal
 TERMINAL_MODEL_COLUMNS = ("Agent", "Analyses", "Games", "Requests", "Analysis tokens in / out", "Game tokens in / out",
@@ -89,27 +89,24 @@ def anytime_line(point) -> str:
 
 def show(summary, console, running: bool = False) -> None:
     """The leaderboard with intervals and failures, warnings, metrics and the anytime estimate."""
-    from rich.table import Table
-
     from ludica.evaluation import drawseed
     from ludica.evaluation.failures import KINDS
     from ludica.evaluation.report import NOT_RATED, language_models, metric_cells
     from ludica.runtime import leaderboard
 
     r = summary.overall
-    table = Table(title=f"Leaderboard: {summary.stages_said()}, {len(summary.games)} games "
-                        f"(Bradley–Terry, Elo scale, {r.anchor} = 1000)")
-    for column in ("#", "Agent", "Elo", "95% CI", "P(1st)", "Score", "W-L-D", "t/c/i/n"):
-        table.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
     standings = {x.name: (x.wins, x.losses, x.draws) for x in leaderboard.standings(summary.games)}
+    rows = []
     for x in r.ratings:
         w, l, d = standings.get(x.name, (0, 0, 0))
         f = summary.failures.get(x.name)
         rated = ((f"{x.elo:.0f}", f"{x.low:.0f}–{x.high:.0f}", f"{x.rank_probabilities[0]:.2f}", f"{100 * x.score:.1f}%")
                  if x.games else ("—", NOT_RATED, "—", "—"))
-        table.add_row(str(x.rank) if x.games else "—", inert_rich(x.name), *rated, f"{w}-{l}-{d}",
-                      "/".join(str(f.lost.get(k, 0)) if f else "0" for k in KINDS))
-    console.print(table)
+        rows.append([str(x.rank) if x.games else "—", inert_rich(x.name), *rated, f"{w}-{l}-{d}",
+                     "/".join(str(f.lost.get(k, 0)) if f else "0" for k in KINDS)])
+    print_table(console, f"Leaderboard: {summary.stages_said()}, {len(summary.games)} games (Bradley–Terry, Elo scale, "
+                f"{r.anchor} = 1000)", ["#", "Agent", "Elo", "95% CI", "P(1st)", "Score", "W-L-D", "t/c/i/n"], rows,
+                keys=2)
     console.print(f"[dim]intervals: {r.method}; P(1st) from {r.resamples} bootstrap resamples within {r.strata}; "
                   f"overall ratings weigh stages equally; draws count half. Forfeits: "
                   f"t/c/i/n: games lost by time / crash / illegal moves / no strategy (analysis failed).[/]")
@@ -117,22 +114,15 @@ def show(summary, console, running: bool = False) -> None:
         console.print(f"[dim]{inert_rich(note)}[/]")
     for line in summary.warnings:
         console.print(f"[bold yellow]warning:[/] {inert_rich(line)}")
-    metrics = Table(title="Metrics: P score; A adaptation (area); G public − unseen; R worst stage, best − "
-                          "worst; E analysis budget used, game time")
-    for column in ("Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game", "ms/move"):
-        metrics.add_column(column, justify="left" if column == "Agent" else "right", no_wrap=True)
-    for x in r.ratings:
-        metrics.add_row(inert_rich(x.name), *metric_cells(summary, x.name, worst_stage_named=False))
-    console.print(metrics)
+    print_table(console, "Metrics: P score; A adaptation (area); G public − unseen; R worst stage, best − worst; "
+                "E analysis budget used, game time", ["Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game",
+                                                      "ms/move"],
+                [[inert_rich(x.name), *metric_cells(summary, x.name, worst_stage_named=False)] for x in r.ratings])
     models = language_models(summary)
     if models is not None:  # the report's Language models table, its columns that fit a terminal
         shown = [models.header.index(c) for c in TERMINAL_MODEL_COLUMNS]
-        table = Table(title="Language models (NAME@f: an adaptation copy, in a row of its own)")
-        for i in shown:
-            table.add_column(models.header[i], justify="left" if i == 0 else "right")
-        for row in models.rows:
-            table.add_row(*(inert_rich(row[i]) for i in shown))
-        console.print(table)
+        print_table(console, "Language models (NAME@f: an adaptation copy, in a row of its own)",
+                    [models.header[i] for i in shown], [[inert_rich(row[i]) for i in shown] for row in models.rows])
     if summary.anytime:
         console.print(anytime_line(summary.anytime[-1]))
         console.print("[dim]anytime: each agent's mean lead over random in points per game against the baselines, in "

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ludica import gdl
 from ludica.arguments import MAX_CANDIDATES, count_up_to, jobs_count, stage_count, stage_path
-from ludica.terminal import clock
+from ludica.terminal import clock, progress_bar
 
 
 def add_parser(sub) -> None:
@@ -70,7 +70,6 @@ def _out_folder(text: str) -> Path:
 
 def run(args) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ludica import sampler
     from ludica.sampler.edits import VARIANT_LIMITS
@@ -103,8 +102,7 @@ def run(args) -> int:
     lines = None if console.is_terminal else _Lines(args.n, lambda line: console.print(line, highlight=False, soft_wrap=True))
     if lines is not None:
         lines.say(preparing)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, disable=lines is not None) as progress:  # piped: no bar left in the log, lines
+    with progress_bar(console, disable=lines is not None) as progress:  # piped: no bar left in the log, lines
         task = progress.add_task(preparing, total=args.n)
 
         def on_candidate(c, accepted: int) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from ludica.arguments import (
     agent_command_option, chosen_agents, episode_options, games_count, jobs_option, run_options, stage_path,
 )
-from ludica.terminal import PlainProgress, inert_rich
+from ludica.terminal import PlainProgress, inert_rich, progress_bar
 
 
 def add_parser(sub) -> None:
@@ -43,7 +43,7 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
     then print the leaderboards; `jobs` stages side by side (None: every core); `argv`: the
     command line, kept in the store (ludica/invocation.py)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+    from rich.progress import TaskID
     from rich.table import Table
     from ludica.gdl import load
     from ludica.runtime import leaderboard, tournament
@@ -56,8 +56,7 @@ def play(paths: list[Path], entrants: list, out: Path, options, *, resume: bool,
     # (every stage plays every ordered pair of entrants, `games` games each)
     per_stage = len(entrants) * (len(entrants) - 1) * options.games
     plain = None if console.is_terminal else PlainProgress(per_stage * len(unique_stages(load(p) for p in paths)))
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=False, disable=plain is not None) as progress:
+    with progress_bar(console, transient=False, disable=plain is not None) as progress:
         task: dict[str, TaskID] = {}  # a stage's bar by its title; "last", "preparing"
 
         def on_stage(name: str, todo: int) -> None:
