@@ -558,8 +558,26 @@ def rate(games: list[Outcome], agents: list[str] | None = None, *, anchor: str =
     if flat:
         notes.append(f"no spread in the bootstrap for {', '.join(flat)}: every resample gives the same games (too "
                      "few, or each pair's games all went one way); more games (--games) give an interval")
+    notes += [one_sided(r) for r in ratings if one_sided(r)]
     return Ratings(ratings, matrix, resamples, how, anchor if anchor in agents else "mean",
                    stages=len({g.stage for g in games}), notes=notes, method=method)
+
+
+NEAR_SWEEP = 0.95  # a score at least this high (or this low) is a near-sweep: its games bound the rating on one side
+
+
+def one_sided(rating: Rating) -> str:
+    """What to say of a near-sweep's rating ("" of any other): its games bound it from one side only, so
+    the fit reads it too close to the field (issue 34: 90-120 Elo in the default run's shape, the
+    interval still covering), and its interval is the figure to read."""
+    if rating.games < 10 or NEAR_SWEEP > rating.score > 1.0 - NEAR_SWEEP:
+        return ""
+    points = rating.score * rating.games
+    won = rating.score >= NEAR_SWEEP
+    return (f"{rating.name} {'won' if won else 'lost'} {points if won else rating.games - points:g} of its "
+            f"{rating.games} games (draws half): the games bound this rating from {'below' if won else 'above'} "
+            f"only, and it reads closer to the field than it is; read its interval "
+            f"({rating.low:.0f}–{rating.high:.0f})")
 
 
 def _bootstrap(table: _Table, strata: list[list[int]], virtual: np.ndarray, ref: int, jeffreys: bool,
