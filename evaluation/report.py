@@ -273,7 +273,8 @@ def page_views(s: Summary, replay_page: str = "", running: bool = False) -> dict
             "unfinished": unfinished(s, running), "leaderboard": leaderboard(s, replay_page),
             "pairwise": plots.matrix_plot(s, link=lambda a, b: replay_link("pair", a, b, page=replay_page)),
             "metrics": metrics(s), "anytime": anytime(s), "failures": failures(s),
-            "models": models, "secondary": secondary_views(s), "replay": replays(s)}
+            "models": models, "secondary": secondary_views(s), "secondary_unmet": unmet_note(s),
+            "replay": replays(s)}
 
 
 def run_info(s: Summary) -> list[tuple[str, str]]:
@@ -480,10 +481,22 @@ def secondary_views(s: Summary) -> Table:
     """The agents as other arenas rank them (evaluation/views.py)."""
     views = s.views
     overall = {x["agent"]: x for x in views["lexicographic"]}
-    rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"],
+    ranked = any(x["ranks"] for x in overall.values())  # else no stage had every pair meet: no order to show
+    rows = [[x.name, f"{views['unified'].get(x.name, 0):.1f}", overall[x.name]["place"] if ranked else "—",
              " ".join(str(k) for k in overall[x.name]["ranks"]) or "—"] for x in s.overall.ratings]
     return Table(["Agent", "Unified score (online Elo, K 32 from 1200)", "OpenSpiel competition: place",
                   "its instant-runoff ranks per stage, worst first"], rows, "text-last", words=(0, 3))
+
+
+def unmet_note(s: Summary) -> str:
+    """Why stages are left out of the competition's order ("" if none is): some pair never met there."""
+    unmet = s.views.get("unmet", 0)
+    if not unmet:
+        return ""
+    return (f"{unmet} stage{'s are' if unmet > 1 else ' is'} left out of the OpenSpiel competition's order: not every "
+            "pair of agents met there, and its ballots need a round robin (an agent never met is on no ballot, so a "
+            "baseline of a gauntlet could never win a place). A gauntlet's baselines meet in its reference games "
+            "(--reference-games); a stage still being played fills in as it goes.")
 
 
 def unfinished(s: Summary, running: bool = False) -> list[str]:

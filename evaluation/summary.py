@@ -142,7 +142,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
                     "--isolate-rules), where a Python agent can read a stage's exact text: if untrusted, treat the "
                     "set as seen by them, and evaluate such agents with --isolate-rules")
     return Summary(everyone, baselines, stages, games, analyses, overall, per_stage, table,
-                   sent + failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone),
+                   sent + failures.warnings(table), scores, summary_metrics, _views(games, stages, everyone, among),
                    _anytime(stages, games + learning + among, everyone, baselines), settings,
                    adaptation_games=learning, reference_games=among,
                    store_path=str(getattr(store, "path", "the results store")), every_analysis=every_analysis)
@@ -207,15 +207,23 @@ def anytime_points(store, baselines: list[str]) -> list[anytime.Point]:
     return _anytime(store.stages(), games + learning + among, agents, baselines)
 
 
-def _views(games: list[dict], stages: list[dict], agents: list[str]) -> dict:
-    online, runoff = {}, {}
+def _views(games: list[dict], stages: list[dict], agents: list[str], among: list[dict]) -> dict:
+    """The other arenas' views. The competition's order is a round robin's: on each stage it reads the
+    baselines' games among themselves too (a gauntlet plays them apart, as reference games `among`),
+    and a stage on which some pair never met is left out of it (counted: `unmet`)."""
+    online, runoff, unmet = {}, {}, 0
     for s in stages:
-        here = outcomes([g for g in games if g["stage_hash"] == s["stage_hash"]])
+        key = s["stage_hash"]
+        here = outcomes([g for g in games if g["stage_hash"] == key])
         if here:  # in the order they were scheduled: the store's order within a stage
-            online[s["stage_hash"]] = views.online_elo(here, agents)
-            runoff[s["stage_hash"]] = views.instant_runoff(here, agents)
+            online[key] = views.online_elo(here, agents)
+            every = here + outcomes([g for g in among if g["stage_hash"] == key])
+            if views.round_robin(every, agents):
+                runoff[key] = views.instant_runoff(every, agents)
+            else:
+                unmet += 1
     return {"online_elo": online, "unified": views.unified_score(online, agents), "instant_runoff": runoff,
-            "lexicographic": views.lexicographic(runoff, agents)}
+            "lexicographic": views.lexicographic(runoff, agents), "unmet": unmet}
 
 
 def _anytime(stages: list[dict], games: list[dict], agents: list[str], baselines: list[str]) -> list[anytime.Point]:

@@ -75,6 +75,15 @@ def average_outcomes(games: list[Outcome], agents: list[str]) -> dict[str, dict[
     return {v: {o: sum(xs, Fraction(0)) / len(xs) for o, xs in row.items()} for v, row in points.items()}
 
 
+def round_robin(games: list[Outcome], agents: list[str]) -> bool:
+    """Whether every pair of the agents of `agents` that played these games met in them: the
+    competition's order is a round robin's, and a pair that never met is on no ballot (in a gauntlet
+    a baseline's ballot would hold only the submitted agents, and no baseline could win a place)."""
+    met = {frozenset((g.black, g.white)) for g in games if g.black in agents and g.white in agents}
+    played = sorted({a for pair in met for a in pair})
+    return all(frozenset((a, b)) in met for i, a in enumerate(played) for b in played[i + 1:])
+
+
 def instant_runoff(games: list[Outcome], agents: list[str]) -> dict[str, int]:
     """Rank (1 = best, shared places numbered 1, 1, 3) of each agent of `agents` that played on this
     stage, by the OpenSpiel competition's ballots (module docstring)."""

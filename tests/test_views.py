@@ -150,3 +150,45 @@ def test_the_overall_order_is_places_and_does_not_depend_on_input_order(many, rn
     for x in order:  # first on every stage: placed first
         if all(r[x["agent"]] == 1 for r in ranks.values()):
             assert x["place"] == 1
+
+
+def _gauntlet(with_reference_games: bool) -> tuple[list[dict], list[dict]]:
+    """Issue 34's minimal case: X, the one submitted agent, beats random and greedy and loses every
+    game to mcts; the baselines meet only in a gauntlet's reference games, where mcts beats both and
+    greedy beats random. (main games, reference games) as store rows."""
+    def game(black, white, result):
+        return {"stage_hash": "s", "black": black, "white": white, "result": result}
+
+    main = [game("X", b, "black") for b in ("random", "greedy")] + [game(b, "X", "white") for b in ("random", "greedy")]
+    main += [game("X", "mcts", "white"), game("mcts", "X", "black")]
+    among = [game("mcts", b, "black") for b in ("random", "greedy")] + [game(b, "mcts", "white") for b in ("random", "greedy")]
+    among += [game("greedy", "random", "black"), game("random", "greedy", "white")]
+    return main, among if with_reference_games else []
+
+
+def test_a_gauntlets_competition_order_reads_the_baselines_games_among_themselves():
+    """Ballots over the submitted agents alone made X first, ahead of mcts, which beat it every game:
+    the order is a round robin's, so it reads the reference games too, and mcts is first. Without them
+    the stage is left out of the order (said), never ranked by the format."""
+    from ludica.evaluation.summary import _views
+
+    agents = ["X", "random", "greedy", "mcts"]
+    main, among = _gauntlet(True)
+    views = _views(main, [{"stage_hash": "s"}], agents, among)
+    assert views["instant_runoff"]["s"]["mcts"] == 1 and views["instant_runoff"]["s"]["X"] == 2 and views["unmet"] == 0
+    main, among = _gauntlet(False)
+    bare = _views(main, [{"stage_hash": "s"}], agents, among)
+    assert bare["instant_runoff"] == {} and bare["unmet"] == 1
+    assert instant_runoff([Outcome("s", g["black"], g["white"], {"black": 1.0, "white": 0.0}[g["result"]])
+                           for g in main], agents)["X"] == 1  # what the format alone would have said
+
+
+def test_the_report_says_why_stages_are_left_out_of_the_competitions_order():
+    from types import SimpleNamespace
+
+    from ludica.evaluation.report import unmet_note
+
+    assert unmet_note(SimpleNamespace(views={"unmet": 0})) == ""
+    said = unmet_note(SimpleNamespace(views={"unmet": 2}))
+    assert said.startswith("2 stages are left out of the OpenSpiel competition's order: not every pair") \
+        and "--reference-games" in said
