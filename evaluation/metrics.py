@@ -96,11 +96,19 @@ def generalisation(by_stage: dict[str, dict[str, float]], roles: dict[str, str])
     return out
 
 
-def robustness(by_stage: dict[str, dict[str, float]]) -> dict[str, dict]:
-    """R per agent: the worst stage (hash and score) and the spread best − worst."""
-    out = {}
+def robustness(by_stage: dict[str, dict[str, float]], roles: dict[str, str]) -> dict[str, dict]:
+    """R per agent, over the unseen stages and, beside them, the public ones (`roles`: a stage's
+    hash → "public" or "unseen"): the worst stage (hash and score) and the spread best − worst of
+    each kind, None where the agent played no stage of it. R is about the unseen stages: a public
+    stage is one the agents could prepare for."""
+    out: dict[str, dict] = {}
     for a in {a for s in by_stage.values() for a in s}:
-        scores = {h: s[a] for h, s in by_stage.items() if a in s}
-        worst = min(scores, key=lambda h: (scores[h], h))
-        out[a] = {"worst_stage": worst, "worst": scores[worst], "spread": max(scores.values()) - scores[worst]}
+        out[a] = {}
+        for role in ("unseen", "public"):
+            scores = {h: s[a] for h, s in by_stage.items() if a in s and roles.get(h) == role}
+            worst = min(scores, key=lambda h: (scores[h], h)) if scores else None
+            out[a][role] = None if worst is None else {"worst_stage": worst, "worst": scores[worst],
+                                                       "spread": max(scores.values()) - scores[worst]}
     return out
+
+

@@ -384,7 +384,8 @@ def _probability(p: float) -> str:
 
 def metrics(s: Summary) -> Metrics:
     """The Arena's metrics, the adaptation curves, the scores per stage and the stages."""
-    table = Table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst stage", "R: spread",
+    table = Table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst unseen stage [public]",
+                   "R: spread, unseen [public]",
                    "E: analysis used", "E: s per game", "E: ms per move"],
                   [[x.name, *metric_cells(s, x.name)] for x in s.overall.ratings], words=(0, 4))
     every_game = s.games + s.adaptation_games + s.reference_games
@@ -661,15 +662,21 @@ def _divergence_cell(st: dict) -> str:
 
 
 def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list[str]:
-    """An agent's metrics as text: P, A, G, R worst (with the stage's name), R spread, E analysis
-    share, seconds per game, milliseconds per move ("—" where not measured)."""
+    """An agent's metrics as text: P, A, G, R worst (with the stage's name), R spread (R over the unseen
+    stages, the public ones' in brackets), E analysis share, seconds per game, milliseconds per move
+    ("—" where not measured)."""
     m = s.metrics
-    e, rob, g, area = m["E"].get(agent, {}), m["R"].get(agent), m["G"].get(agent), m["A"].get(agent, {}).get("area")
-    worst = "—" if not rob else f"{rob['worst']:.3f}" + (f" ({s.stage_name(rob['worst_stage'])})"
-                                                         if worst_stage_named else "")
+    e, rob, g, area = m["E"].get(agent, {}), m["R"].get(agent) or {}, m["G"].get(agent), m["A"].get(agent, {}).get("area")
+    unseen, public = rob.get("unseen"), rob.get("public")
+    worst = "—" if not unseen else f"{unseen['worst']:.3f}" + (f" ({s.stage_name(unseen['worst_stage'])})"
+                                                               if worst_stage_named else "")
+    spread = "—" if not unseen else f"{unseen['spread']:.3f}"
+    if public:  # the public stages' beside the unseen ones', in brackets
+        worst += f" [{public['worst']:.3f}]"
+        spread += f" [{public['spread']:.3f}]"
     played = agent in m["P"]  # else no game yet: nothing is measured
     return ["—" if not played else f"{m['P'][agent]['score']:.3f}", "—" if area is None else f"{area:.3f}",
-            "—" if g is None else f"{g:+.3f}", worst, f"{rob['spread']:.3f}" if rob else "—",
+            "—" if g is None else f"{g:+.3f}", worst, spread,
             "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
             "—" if not played else f"{e.get('seconds_per_game', 0):.2f}",
             "—" if e.get("seconds_per_move") is None else f"{1000 * e['seconds_per_move']:.1f}"]

@@ -130,7 +130,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
         "P": metrics.performance(games),
         "E": metrics.efficiency(games, analyses, budgets),
         "G": metrics.generalisation(scores, roles),
-        "R": metrics.robustness(scores),
+        "R": metrics.robustness(scores, roles),
         "A": adaptation.curves(games + learning, pseudo, baselines,
                                complete_stages(stages, games + learning + among, "unseen")),
     }

@@ -160,8 +160,12 @@ def test_generalisation_and_robustness():
     assert by_stage == {"pub": {"a": 1.0, "b": 0.0}, "new": {"a": 0.5, "b": 0.5}}
     g = metrics.generalisation(by_stage, {"pub": "public", "new": "unseen"})
     assert g == {"a": 0.5, "b": -0.5}
-    r = metrics.robustness(by_stage)
-    assert r["a"] == {"worst_stage": "new", "worst": 0.5, "spread": 0.5}
+    r = metrics.robustness(by_stage, {"pub": "public", "new": "unseen"})
+    # R is the unseen stages' (issue 34: it mixed in the public ones), the public ones' beside it
+    assert r["a"] == {"unseen": {"worst_stage": "new", "worst": 0.5, "spread": 0.0},
+                      "public": {"worst_stage": "pub", "worst": 1.0, "spread": 0.0}}
+    assert metrics.robustness(by_stage, {"new": "unseen"})["b"] == {
+        "unseen": {"worst_stage": "new", "worst": 0.5, "spread": 0.0}, "public": None}
     p = metrics.performance(rows)
     assert p["a"]["score"] == 0.75 and p["a"]["cells"][1]["piece_difference"] == 2.0
 
