@@ -98,13 +98,10 @@ class Lines:
         os.set_blocking(self.inp, False)
         try:
             while True:
-                while (end := self._buf.find(b"\n")) >= 0:
-                    line = self._buf[:end].decode(errors="replace").strip()
-                    del self._buf[:end + 1]
-                    if line:
-                        count += 1
-                        if len(first) < OUT_OF_TURN:
-                            first.append(line[:MOVE_TEXT])
+                while (line := self._buffered()) is not None:
+                    count += 1
+                    if len(first) < OUT_OF_TURN:
+                        first.append(line[:MOVE_TEXT])
                 if len(self._buf) > MAX_LINE:
                     raise ProgramFailed(f"the program wrote a line of over {MAX_LINE:,} bytes")
                 chunk = os.read(self.inp, 1 << 16)
