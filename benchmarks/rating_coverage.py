@@ -9,9 +9,12 @@ others 1000 + their strength; random, the anchor, is 1000 by definition and not 
 `--method before` rates with the method before issue 20 (one virtual draw per pair, percentile
 bootstrap intervals; computed by today's fitting code, which gives choix's numbers faster), `both`
 (the default) prints the two side by side from the same games, with the time `rate` took per run
-(1000 resamples, as the overall ratings of a report).
+(1000 resamples, as the overall ratings of a report). `counted` is today's method with a stage
+weighed by the games it holds rather than its share of its planned ones (before issue 34: it
+differs from `after` only on a stage in progress, design in_progress); `all` prints the three.
 
-    python benchmarks/rating_coverage.py [--trials 400] [--seed 1] [--method both|before|after] [--design NAME ...]
+    python benchmarks/rating_coverage.py [--trials 400] [--seed 1] [--method both|all|before|counted|after]
+                                         [--design NAME ...]
 
 Targets (issue 20): coverage ≥ 93% for every agent of every design (≥ 90% for the dominant agent),
 mean |bias| over a design's agents ≤ 15 Elo.
@@ -19,6 +22,7 @@ mean |bias| over a design's agents ≤ 15 Elo.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -37,6 +41,7 @@ class Design:
     games: int  # per seating (black, white) per stage
     draws: float = 0.0  # P(draw) = min(draws, p, 1 − p): as many draws as the odds allow
     what: str = ""
+    begun: int = 0  # games played so far of one more stage, in the schedule's order: a run mid-stage
 
 
 # The default run's shape: the five baselines and two submitted agents, six stages, one game per
@@ -53,14 +58,23 @@ DESIGNS = {
     "dominant": Design({ANCHOR: 0, "a": 150, "b": 300, "star": 1000}, 2, 10,
                        what="star 700 above the next, 2 stages × 10"),
     "equal": Design({ANCHOR: 0, "a": 0, "b": 0}, 2, 10, what="3 equal agents, 2 stages × 10"),
+    "in_progress": Design({ANCHOR: 0, "greedy": 200, "corners": 300, "positional": 308, "mcts": 500, "sub_a": 400,
+                           "sub_b": 650}, 6, 1, begun=3,
+                          what="the default shape with a 7th stage 3 games in (the live page, a report mid-run)"),
 }
 DOMINANT = ("dominant", "star")
-METHODS = {"after": {}, "before": {"prior": 1.0, "interval": "percentile"}}
+METHODS = {"after": {}, "before": {"prior": 1.0, "interval": "percentile"},
+           "counted": {}}  # after, but a stage weighs by its games played, not its planned ones (before issue 34)
 
 
-def simulate(design: Design, rng: random.Random) -> list[Outcome]:
-    games = []
-    for s in range(design.stages):
+def simulate(design: Design, rng: random.Random) -> tuple[list[Outcome], dict[str, int]]:
+    """(the games, each stage's planned games)."""
+    games: list[Outcome] = []
+    planned = {}
+    for s in range(design.stages + (design.begun > 0)):
+        planned[f"stage-{s}"] = design.games * len(design.strengths) * (len(design.strengths) - 1)
+        if s == design.stages:
+            begun = len(games) + design.begun
         for black, b in design.strengths.items():
             for white, w in design.strengths.items():
                 if black == white:
@@ -71,13 +85,14 @@ def simulate(design: Design, rng: random.Random) -> list[Outcome]:
                     u = rng.random()
                     score = 1.0 if u < p - drawn / 2 else 0.5 if u < p + drawn / 2 else 0.0
                     games.append(Outcome(f"stage-{s}", black, white, score))
-    return games
+    return (games if not design.begun else games[:begun]), planned
 
 
 @dataclass
 class Tally:
     covered: int = 0
     error: float = 0.0
+    squared: float = 0.0
     width: float = 0.0
 
 
@@ -91,18 +106,20 @@ def measure(name: str, trials: int, seed: int, methods: list[str], resamples: in
     seconds = dict.fromkeys(methods, 0.0)
     drawn = played = 0
     for trial in range(trials):
-        games = simulate(design, rng)
+        games, planned = simulate(design, rng)
         drawn += sum(g.score == 0.5 for g in games)
         played += len(games)
         for m in methods:
             started = time.perf_counter()
-            ratings = rate(games, resamples=resamples, seed=trial, **METHODS[m]).by_name()
+            stages = {"planned": planned} if m == "after" else {}
+            ratings = rate(games, resamples=resamples, seed=trial, **METHODS[m], **stages).by_name()
             seconds[m] += time.perf_counter() - started
             for agent, tally in tallies[m].items():
                 true = ANCHOR_ELO + design.strengths[agent]
                 r = ratings[agent]
                 tally.covered += r.low <= true <= r.high
                 tally.error += r.elo - true
+                tally.squared += (r.elo - true) ** 2
                 tally.width += r.high - r.low
     return tallies, drawn / max(played, 1), seconds
 
@@ -110,6 +127,11 @@ def measure(name: str, trials: int, seed: int, methods: list[str], resamples: in
 def mean_abs_bias(tallies: dict[str, Tally], trials: int) -> float:
     """The mean over a design's agents of |mean estimate − true rating|."""
     return sum(abs(t.error) / trials for t in tallies.values()) / len(tallies)
+
+
+def rms_error(tallies: dict[str, Tally], trials: int) -> float:
+    """The root mean square error (estimate − true) over a design's agents and trials."""
+    return math.sqrt(sum(t.squared for t in tallies.values()) / (trials * len(tallies)))
 
 
 def misses(name: str, tallies: dict[str, Tally], trials: int) -> list[str]:
@@ -128,10 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=400, help="simulated runs per design (default 400)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--method", choices=("both", "before", "after"), default="both")
+    parser.add_argument("--method", choices=("both", "all", *METHODS), default="both",
+                        help="both: before and after; all: counted too")
     parser.add_argument("--design", choices=list(DESIGNS), nargs="*", help="designs to run (default all)")
     args = parser.parse_args(argv)
-    methods = ["before", "after"] if args.method == "both" else [args.method]
+    methods = {"both": ["before", "after"], "all": ["before", "counted", "after"]}.get(args.method, [args.method])
     print(f"coverage of the 95% intervals, {args.trials} trials per design, seed {args.seed}; "
           f"per method: coverage, bias (estimate − true), mean width, all in Elo")
     print(f"{'design':9} {'agent':11} {'true':>5}" + "".join(f" | {m + ': cover':>14} {'bias':>5} {'width':>5}"
@@ -149,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         summary = f"{name:9} {'(design)':11} {'':5}"
         for m in methods:
             cover = min(t.covered for t in tallies[m].values()) / args.trials
-            summary += f" | min {100 * cover:5.1f}% |bias| {mean_abs_bias(tallies[m], args.trials):4.0f}    "
+            summary += (f" | min {100 * cover:5.1f}% |bias| {mean_abs_bias(tallies[m], args.trials):4.0f} "
+                        f"rmse {rms_error(tallies[m], args.trials):4.0f}")
         if "after" in methods:
             failed += misses(name, tallies["after"], args.trials)
         print(summary + f"  [{design.what}; {100 * draws:.0f}% draws; "

@@ -1,9 +1,8 @@
 """An evaluation run: agents on public and unseen stages through the runtime's analyse-then-play
 episodes, every game in the run folder's store as it ends, resumable; then the summary.
 
-Formats: `round-robin` (every ordered pair of entrants on every stage, baselines included) or
-`gauntlet` (only games with at least one submitted agent: the baselines' games among themselves
-are not what a participant waits for). In both, on every unseen stage the baselines also play
+Formats (formats.py): `round-robin` (every ordered pair of entrants on every stage) or `gauntlet`
+(only games with at least one submitted agent). In both, on every unseen stage the baselines also play
 each other `reference_games` per seating (the round robin's own games among them are the first of
 those): the anytime score's reference points, measured among the baselines alone
 (evaluation/anytime.py); the games beyond the format's stay out of the ratings and the metrics,
@@ -30,11 +29,11 @@ from ..runtime.run import Hooks, Run
 from . import adaptation, anytime, stageset
 from . import stopping as separation
 from .drawseed import DrawSeed
+from .formats import FORMATS, pairs
 from .stageset import UNSEEN, EvalStage
 from .summary import Summary, anytime_points, summarise
 
 BASELINES = ("random", "greedy", "corners", "positional", "mcts")
-FORMATS = ("round-robin", "gauntlet")
 # The anytime score's unit is a difference of two baselines' levels on each stage: games beyond
 # --games make it steadier (benchmarks/anytime_sim.py measures how much: with 3, a scale as short
 # as 0.07 points per game is within 1% from 10 stages on, where 2 are 5% off); each game per
@@ -57,6 +56,11 @@ class Config:
     schedule: str = "flat"
     adaptation: tuple[float, ...] = (0.25, 0.5)  # budget fractions for A (evaluation/adaptation.py)
     reference_games: int = REFERENCE_GAMES  # per seating between baselines on unseen stages (at least `games`)
+
+    def __post_init__(self):
+        for what, value, known in (("format", self.format, FORMATS), ("schedule", self.schedule, SCHEDULES)):
+            if value not in known:
+                raise ValueError(f"Config: {what} {value!r} is not one of {', '.join(known)}")
 
     def setting(self) -> dict:
         """As the store keeps it: one flat object, as runs stored it before a Config held its
@@ -82,13 +86,6 @@ class Stopping:
     min_stages: int = separation.MIN_STAGES  # unseen stages before separation may stop the run
     pairs: tuple[tuple[str, str], ...] = ()  # the pairs to tell apart; none: every pair of submitted agents
     level: float = separation.LEVEL
-
-
-def pairs(names: list[str], baselines: set[str], format: str) -> tuple[tuple[str, str], ...]:
-    everyone = round_robin(names)
-    if format == "round-robin" or all(n in baselines for n in names):
-        return everyone
-    return tuple((b, w) for b, w in everyone if b not in baselines or w not in baselines)
 
 
 def reference_games(names: list[str], baselines: set[str], config: Config) -> tuple[tuple[str, str, int], ...]:

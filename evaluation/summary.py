@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 
 from ..runtime.stored import RULES_READABLE, SENT
-from . import adaptation, anytime, failures, metrics, views
+from . import adaptation, anytime, failures, formats, metrics, views
 from .ratings import Ratings, outcomes, rate
 from .usage import ModelUsage, model_usage
 
@@ -116,7 +116,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
     everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
     _check_players(store, games, everyone)
-    overall = rate(outcomes(games), everyone, resamples=resamples, seed=seed)
+    overall = rate(outcomes(games), everyone, resamples=resamples, seed=seed, planned=_planned(setup, everyone, games))
     per_stage = {}
     for s in stages:
         here = [g for g in games if g["stage_hash"] == s["stage_hash"]]
@@ -146,6 +146,17 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
                    _anytime(stages, games + learning + among, everyone, baselines), settings,
                    adaptation_games=learning, reference_games=among,
                    store_path=str(getattr(store, "path", "the results store")), every_analysis=every_analysis)
+
+
+def _planned(setup: dict, agents: list[str], games: list[dict]) -> dict[str, float] | None:
+    """The format's games each stage plans (stage hash → count), so that a stage in progress weighs by
+    its share of them; None for a store without an evaluation's format (a tournament's: every stage
+    is then one stage, however many of its games are played)."""
+    config = setup.get("config", {})
+    if config.get("format") not in formats.FORMATS:
+        return None
+    count = formats.games_per_stage(agents, set(setup.get("baselines", [])), config["format"], config.get("games", 1))
+    return {g["stage_hash"]: float(count) for g in games} if count else None
 
 
 def _check_players(store, games: list[dict], agents: list[str]) -> None:

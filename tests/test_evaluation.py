@@ -199,6 +199,13 @@ def _ratings(summary):
     return [(r.name, round(r.elo, 6), round(r.low, 6), round(r.high, 6)) for r in summary.overall.ratings]
 
 
+def test_a_config_names_a_known_format_and_schedule():
+    with pytest.raises(ValueError, match="format 'gauntlett' is not one of round-robin, gauntlet"):
+        evaluate.Config(format="gauntlett")  # was played as a gauntlet: anything but round-robin was one
+    with pytest.raises(ValueError, match="schedule 'doubled' is not one of flat, doubling"):
+        evaluate.Config(schedule="doubled")
+
+
 def test_the_baselines_play_their_reference_games_on_unseen_stages_in_every_format(unseen):
     names, base = ["random", "greedy", "mine"], {"random", "greedy"}
     for format in evaluate.FORMATS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import shutil
 import sqlite3
 import warnings
@@ -22,7 +23,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from ludica.cli import main
-from ludica.evaluation import summarise
+from ludica.evaluation import outcomes, rate, summarise
 from ludica.runtime import Run
 from ludica.runtime.records import lock_folder
 from ludica.web import create_app, sort_folders
@@ -127,6 +128,20 @@ def test_the_header_counts_the_stages_played(run, tmp_path):
     assert "ludica evaluation: 3 agents, 2 of 3 stages, 7 games" in (folder / "report.html").read_text()
     code, said = _quietly(["report", str(run), "--resamples", "10"])
     assert "Leaderboard: 3 stages," in said
+
+
+def test_a_stage_in_progress_weighs_by_its_share_of_its_planned_games(run, tmp_path):
+    """Its first game counts as one game of the stage's 6 (each stage plans as many: a round robin of
+    three, one game per seating), not as a whole stage as it did before issue 34."""
+    folder = _cut(run, tmp_path / "cut", set(_ids(run)[:7]))  # the public stage's 6 games, and one more
+    summary = _summary(folder)
+    assert len(summary.games) == 7 and summary.stages_played == 2
+    seed = int(json.loads(summary.settings["evaluation"])["config"]["seed"])
+    by_games = rate(outcomes(summary.games), summary.agents, resamples=10, seed=seed, equal_stages=False)
+    assert [(r.name, r.elo, r.low, r.high) for r in summary.overall.ratings] == \
+        [(r.name, r.elo, r.low, r.high) for r in by_games.ratings]
+    whole = rate(outcomes(summary.games), summary.agents, resamples=10, seed=seed)
+    assert [r.elo for r in whole.ratings] != [r.elo for r in summary.overall.ratings]
 
 
 def test_the_live_page_tells_to_resume_only_a_run_that_has_stopped(run, tmp_path):

@@ -21,7 +21,8 @@ def coverage(monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("design", ["balanced", "draws", "few", "default", "dominant", "equal"])
+@pytest.mark.parametrize("design", ["balanced", "draws", "few", "default", "dominant", "equal",
+                                    "in_progress"])
 def test_the_intervals_cover_and_the_ratings_are_unbiased(coverage, design):
     # the intervals do not use the bootstrap (only the rank probabilities do): no resamples, to save time
     tallies, _, _ = coverage.measure(design, TRIALS, seed=1, methods=["after"], resamples=0)

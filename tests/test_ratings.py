@@ -83,6 +83,24 @@ def test_each_stage_weighs_the_same_however_many_games_it_holds():
     assert by_games["a"].elo > 1300
 
 
+def test_a_stage_in_progress_weighs_by_its_share_of_its_planned_games():
+    done = [Outcome("done", "a", "b", 1.0)] * 6 + [Outcome("done", "b", "a", 0.0)] * 6 + \
+        [Outcome("done", "a", "b", 0.0)] * 4 + [Outcome("done", "b", "a", 1.0)] * 4  # a 12 of 20
+    begun = [Outcome("begun", "b", "a", 1.0), Outcome("begun", "a", "b", 0.0)]  # b 2 of 2 of 20 planned
+    as_stages = rate(done + begun, anchor="b", resamples=0).by_name()
+    assert as_stages["a"].elo < 1000  # its 2 games weighed as a whole stage: 2-0 as 20-0
+    planned = rate(done + begun, anchor="b", resamples=50, planned={"done": 20, "begun": 20})
+    assert planned.by_name()["a"].elo > 1000  # 12 of 22: the games as they are
+    by_games = rate(done + begun, anchor="b", resamples=50, equal_stages=False)
+    assert [(r.name, r.elo, r.low, r.high, r.rank_probabilities) for r in planned.ratings] == \
+        [(r.name, r.elo, r.low, r.high, r.rank_probabilities) for r in by_games.ratings]
+    finished = begun * 10 + [Outcome("more", "a", "b", 1.0)] * 40  # stages planned 20, 20 and 40, all played
+    weighed = rate(done + finished, anchor="b", resamples=0, planned={"done": 20, "begun": 20, "more": 40})
+    assert weighed.by_name()["a"].elo == pytest.approx(rate(done + finished, anchor="b", resamples=0).by_name()["a"].elo)
+    with pytest.raises(ValueError, match="no count of planned games for stage 'begun'"):
+        rate(done + begun, anchor="b", resamples=0, planned={"done": 20})
+
+
 def test_single_game_cells_are_pooled_so_intervals_do_not_collapse():
     games = simulated(STRENGTH, stages=10, games=1, seed=3)
     ratings = rate(games, resamples=200)
