@@ -12,11 +12,13 @@
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import defaultdict
 from typing import TypedDict
 
 SCORE = {"black": (1.0, 0.0), "white": (0.0, 1.0), "draw": (0.5, 0.5), "none": (0.0, 0.0)}
+LEVEL = 0.95
 
 
 class ArenaMetrics(TypedDict):
@@ -112,3 +114,30 @@ def robustness(by_stage: dict[str, dict[str, float]], roles: dict[str, str]) -> 
     return out
 
 
+
+
+def score_interval(weighted: list[tuple[float, float]], level: float = LEVEL) -> tuple[float, float] | None:
+    """The interval of a weighted mean of game scores, `weighted` as (weight, score) with scores 0, ½
+    or 1 (None without a game): Wilson's score interval, as for a share of wins, on Kish's effective
+    number of games 1/Σw² (weights normalised), which draws lengthen as they narrow a score's spread.
+    A game's variance is p(1 − p) − P(draw)/4, the draws counted as D·n/(n + 1) so that a run of
+    draws keeps some doubt, as in the ratings' φ; games against different opponents, with different
+    odds, vary less than the pooled p(1 − p) says, so the interval errs wide (it covers 95–98%). It stays inside [0, 1]
+    and has width where a sweep leaves a share's plain standard error none. Coverage measured by
+    simulation from known odds: benchmarks/adaptation_coverage.py."""
+    if not weighted:
+        return None
+    total = sum(w for w, _ in weighted)
+    if not total > 0:
+        return None
+    p = sum(w * x for w, x in weighted) / total
+    n = total ** 2 / sum(w * w for w, _ in weighted)
+    drawn = sum(w for w, x in weighted if x == 0.5) / total * n / (n + 1.0)
+    spread = p * (1.0 - p)
+    if spread > 0:
+        n *= spread / max(spread - drawn / 4.0, 1e-12 * spread)
+    z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
+    shrink = 1.0 + z * z / n
+    centre = (p + z * z / (2.0 * n)) / shrink
+    half = z / shrink * math.sqrt(spread / n + z * z / (4.0 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -212,7 +212,9 @@ def adaptation_plot(s: Summary) -> Markup:
     for agent, curve in s.metrics["A"].items():
         if curve["points"]:
             xs, ys = zip(*curve["points"])
-            ax.plot(xs, ys, marker="o", label=f"{agent} (area {curve['area']:.2f})", color=agent_colour(s, agent))
+            bars = [(y - low, high - y) for y, (low, high) in zip(ys, curve["intervals"])]  # 95% intervals
+            ax.errorbar(xs, ys, yerr=list(zip(*bars)), marker="o", capsize=3,
+                        label=f"{agent} (area {curve['area']:.2f})", color=agent_colour(s, agent))
     ax.set_xscale("log", base=2)
     # the fractions as numbers: the log axis's own labels are mathtext, which _plot turns off
     ax.xaxis.set_major_formatter(FuncFormatter(lambda f, _: f"{f:g}"))

@@ -384,7 +384,7 @@ def _probability(p: float) -> str:
 
 def metrics(s: Summary) -> Metrics:
     """The Arena's metrics, the adaptation curves, the scores per stage and the stages."""
-    table = Table(["Agent", "P: score", "A: area", "G: public − unseen", "R: worst unseen stage [public]",
+    table = Table(["Agent", "P: score", "A: area (95%)", "G: public − unseen", "R: worst unseen stage [public]",
                    "R: spread, unseen [public]",
                    "E: analysis used", "E: s per game", "E: ms per move"],
                   [[x.name, *metric_cells(s, x.name)] for x in s.overall.ratings], words=(0, 4))
@@ -661,12 +661,20 @@ def _divergence_cell(st: dict) -> str:
     return f"{st['divergence']:+.2f} ± {st['divergence_se']:.2f}"
 
 
+def _area_cell(curve: dict) -> str:
+    """A's area with its 95% interval: `0.588 (0.50–0.68)`; — where not measured."""
+    if curve.get("area") is None:
+        return "—"
+    low, high = curve.get("area_interval") or (None, None)
+    return f"{curve['area']:.3f}" + ("" if low is None else f" ({low:.2f}–{high:.2f})")
+
+
 def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list[str]:
-    """An agent's metrics as text: P, A, G, R worst (with the stage's name), R spread (R over the unseen
+    """An agent's metrics as text: P, A (with its interval), G, R worst (with the stage's name), R spread (R over the unseen
     stages, the public ones' in brackets), E analysis share, seconds per game, milliseconds per move
     ("—" where not measured)."""
     m = s.metrics
-    e, rob, g, area = m["E"].get(agent, {}), m["R"].get(agent) or {}, m["G"].get(agent), m["A"].get(agent, {}).get("area")
+    e, rob, g, curve = m["E"].get(agent, {}), m["R"].get(agent) or {}, m["G"].get(agent), m["A"].get(agent, {})
     unseen, public = rob.get("unseen"), rob.get("public")
     worst = "—" if not unseen else f"{unseen['worst']:.3f}" + (f" ({s.stage_name(unseen['worst_stage'])})"
                                                                if worst_stage_named else "")
@@ -675,7 +683,7 @@ def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list
         worst += f" [{public['worst']:.3f}]"
         spread += f" [{public['spread']:.3f}]"
     played = agent in m["P"]  # else no game yet: nothing is measured
-    return ["—" if not played else f"{m['P'][agent]['score']:.3f}", "—" if area is None else f"{area:.3f}",
+    return ["—" if not played else f"{m['P'][agent]['score']:.3f}", _area_cell(curve),
             "—" if g is None else f"{g:+.3f}", worst, spread,
             "—" if e.get("analysis_share") is None else f"{100 * e['analysis_share']:.0f}%",
             "—" if not played else f"{e.get('seconds_per_game', 0):.2f}",

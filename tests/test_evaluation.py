@@ -14,7 +14,7 @@ import pytest
 from ludica import stages
 from ludica.commands import evaluate as evaluate_command
 from ludica.cli import main
-from ludica.evaluation import anytime, evaluate, failures, metrics, stageset
+from ludica.evaluation import adaptation, anytime, evaluate, failures, metrics, stageset
 from ludica.runtime import Options
 from ludica.runtime import entrants as agents
 from ludica.runtime import seatseeds
@@ -170,6 +170,33 @@ def test_generalisation_and_robustness():
     assert p["a"]["score"] == 0.75 and p["a"]["cells"][1]["piece_difference"] == 2.0
 
 
+def test_a_score_s_interval_is_wilson_s_on_the_games_effective_number():
+    wilson = metrics.score_interval([(1.0, 1.0)] * 8 + [(1.0, 0.0)] * 2)  # 8 of 10: the textbook interval
+    assert wilson == pytest.approx((0.4902, 0.9433), abs=5e-5)
+    assert metrics.score_interval([(0.1, 1.0)] * 8 + [(0.1, 0.0)] * 2) == pytest.approx(wilson)  # weights' scale
+    sweep = metrics.score_interval([(1.0, 1.0)] * 10)
+    assert sweep[1] == 1.0 and sweep[0] == pytest.approx(0.7225, abs=5e-5)  # a sweep keeps a lower arm
+    drawn = metrics.score_interval([(1.0, 0.5)] * 6 + [(1.0, 1.0)] * 2 + [(1.0, 0.0)] * 2)
+    even = metrics.score_interval([(1.0, 1.0)] * 5 + [(1.0, 0.0)] * 5)  # the same score, 0.5, without a draw
+    assert drawn[1] - drawn[0] < 0.75 * (even[1] - even[0])  # draws narrow it, as they narrow the spread
+    # one stage's 2 games weigh as another's 8: fewer effective games (1/Σw² = 5.0, not 10), a wider interval
+    uneven = metrics.score_interval([(1 / 16, 1.0)] * 6 + [(1 / 16, 0.0)] * 2 + [(1 / 4, 1.0), (1 / 4, 0.0)])
+    assert uneven[1] - uneven[0] > wilson[1] - wilson[0]
+    assert metrics.score_interval([]) is None
+
+
+def test_each_point_of_a_curve_and_its_area_have_an_interval():
+    row = {"stage_hash": "s", "result": "black"}
+    games = [{**row, "black": name, "white": "random"} for name in ("me", "me@0.5") for _ in range(3)]
+    games += [{**row, "black": "random", "white": "me@0.5", "result": "black"}]
+    curve = adaptation.curves(games, {"me@0.5": ("me", 0.5)}, ["random"], {"s"})["me"]
+    assert curve["points"] == [(0.5, 0.75), (1.0, 1.0)]
+    assert curve["intervals"] == [metrics.score_interval([(0.25, 1.0)] * 3 + [(0.25, 0.0)]),
+                                  metrics.score_interval([(1 / 3, 1.0)] * 3)]
+    assert curve["area"] == pytest.approx(0.875)
+    assert curve["area_interval"] == metrics.score_interval([(0.125, 1.0)] * 3 + [(0.125, 0.0)] + [(1 / 6, 1.0)] * 3)
+
+
 # --- real small evaluations ----------------------------------------------------------------------
 
 UNSEEN = {"three-in-a-row-4x4.gdl": 'game "Three in a row, 4x4"\nboard square 4\nplayers x o\nmove place empty\n'
@@ -258,6 +285,7 @@ def test_adaptation_curves_come_from_games_kept_apart(tmp_path, unseen):
     assert [f for f, _ in curve["points"]] == [0.25, 0.5, 1.0]
     assert len({round(x, 9) for _, x in curve["points"]}) == 1
     assert curve["area"] == pytest.approx(curve["points"][-1][1])
+    assert all(low <= x <= high for (_, x), (low, high) in zip(curve["points"], curve["intervals"]))
     assert len(summary.adaptation_games) == 2 * 2 * 2 * 2  # 2 stages, 2 fractions, 2 baselines, 2 seats
     # each copy last@f is told, seat by seat, the seeds last is told in the same game (and so is its opponent)
     told = {(g["stage_hash"], g["black"], g["white"]): (g["black_seed"], g["white_seed"]) for g in summary.games}
