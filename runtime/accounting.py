@@ -13,7 +13,7 @@ they have reaped (the kernel adds those to the parent's cutime/cstime), in clock
 `Idle` measures, for the backstop against agents that never answer, the real time in which no thread of the agent ran
 or waited for a CPU: the kernel's per-thread run and run-queue wait times (/proc/PID/task/TID/
 schedstat, nanoseconds). Time an agent spends waiting for a CPU on a busy machine is busy time,
-never held against it; only sleeping or blocking is idle.
+never held against it, and so is time blocked on the disk, up to DISK_WAIT; only sleeping is idle.
 """
 from __future__ import annotations
 
@@ -119,25 +119,29 @@ class ProcessTree:
         return sum((self.members() if members is None else members).values()) * TICK
 
 
-def _busy_ns(pid: int) -> tuple[int, bool]:
-    """Run time plus run-queue wait of every thread of process `pid` (0 if it is gone), and whether
-    one of them is runnable now. The kernel adds a wait to a thread's count only when the thread
+RUNNABLE, BLOCKED = b"R", b"D"  # thread states (proc(5)): running or waiting for a CPU; blocked in the kernel
+DISK_WAIT = 30.0  # seconds per request in which a blocked thread (disk, page faults) keeps the agent busy
+
+
+def _busy_ns(pid: int) -> tuple[int, set[bytes]]:
+    """Run time plus run-queue wait of every thread of process `pid` (0 if it is gone), and the
+    states its threads are in now. The kernel adds a wait to a thread's count only when the thread
     next gets a CPU: on a busy machine a thread can wait longer than a poll, and only its state
     says meanwhile that it is waiting, not idle."""
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return 0, False
-    total, runnable = 0, False
+        return 0, set()
+    total, states = 0, set()
     for tid in tasks:
         try:
             fields = read_small(f"/proc/{pid}/task/{tid}/schedstat").split()
             total += int(fields[0]) + int(fields[1])
             text = read_small(f"/proc/{pid}/task/{tid}/stat")
-            runnable = runnable or text[text.rindex(b")") + 2:][:1] == b"R"
+            states.add(text[text.rindex(b")") + 2:][:1])
         except (OSError, IndexError, ValueError):
             pass  # the thread ended
-    return total, runnable
+    return total, states
 
 
 def _schedstat_works() -> bool:
@@ -157,12 +161,16 @@ class Idle:
     between `update`s: an interval at whose end a thread of the agent is runnable is busy;
     otherwise it counts as idle for its length less the busy time (run + wait) of the agent's
     threads in it, never less than 0. Several threads busy at once cannot bank busy time for a
-    later interval. Where the kernel keeps no such times (SCHEDSTAT false), every second of real
-    time counts (the backstop is then a plain wall clock)."""
+    later interval. An interval at whose end a thread is blocked in the kernel (state D: reading
+    the disk, a page fault) is the machine's wait, not the agent's: it counts as `blocked`, not
+    idle, for up to DISK_WAIT seconds (beside six CPU burners and a disk-heavy job, an agent lost a
+    game after 2.8 s in which it used 0.03 s of CPU). Where the kernel keeps no such times
+    (SCHEDSTAT false), every second of real time counts (the backstop is then a plain wall clock)."""
 
     def __init__(self, tree: ProcessTree):
         self.tree = tree
         self.seconds = 0.0
+        self.blocked = 0.0
         self._at = time.monotonic()
         self._busy: int | None = None  # read at the first update: a quick answer costs no reading
 
@@ -175,8 +183,12 @@ class Idle:
             return self.seconds
         pids = self.tree.members() if members is None else members
         counts = [_busy_ns(pid) for pid in pids]
-        busy, runnable = sum(n for n, _ in counts), any(r for _, r in counts)
-        if self._busy is not None and not runnable:
-            self.seconds += max(0.0, (now - self._at) - max(0, busy - self._busy) / 1e9)
+        busy, states = sum(n for n, _ in counts), set().union(*(s for _, s in counts))
+        if self._busy is not None and RUNNABLE not in states:
+            gap = max(0.0, (now - self._at) - max(0, busy - self._busy) / 1e9)
+            if BLOCKED in states and self.blocked < DISK_WAIT:
+                self.blocked += gap
+            else:
+                self.seconds += gap
         self._at, self._busy = now, busy
         return self.seconds

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from . import jail, protocol
 from .protocol import text
-from .accounting import Idle, ProcessTree
+from .accounting import DISK_WAIT, Idle, ProcessTree
 from .cgroups import AgentGroup
 from .limits import DEFAULTS
 from .program import NO_MOVE, NO_PONDER, NO_READY, unanswered
@@ -408,7 +408,9 @@ class AgentProcess:
             if idle.update(members) > idle_limit:
                 return Answer(None, spent, wall, "timeout",
                               f"no answer after {idle.seconds:.1f} s in which it neither ran nor waited for a CPU "
-                              f"(the backstop, {wall:.1f} s of real time; {spent:.2f} s of CPU)")
+                              f"or the disk (the backstop, {wall:.1f} s of real time; {spent:.2f} s of CPU"
+                              + (f"; {idle.blocked:.1f} s on the disk, of the {DISK_WAIT:g} s allowed)"
+                                 if idle.blocked else ")"))
             live = len(set(members) - self.tree.zombies)
             if budget is not None and live > self.settings.max_processes:
                 return Answer(None, spent, wall, "processes",

@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ludica.cli import main
+from ludica.runtime import accounting
 from ludica.runtime.records import ResultsStore
 
 HERE = Path(__file__).parent / "agents"
@@ -72,3 +75,26 @@ def test_a_busy_machine_changes_no_game_and_forfeits_no_agent_within_budget(tmp_
                 assert reason == "time" and result == ("white" if black == "sleeper" else "black"), games
             else:
                 assert reason == "normal"
+
+
+def test_a_thread_blocked_on_the_disk_is_not_idle_for_up_to_disk_wait(monkeypatch):
+    """A busy disk stalls an agent as a busy CPU does (a forfeit beside burners and a disk-heavy job,
+    issue 34): a thread in state D counts as blocked, not idle, until DISK_WAIT is used up; asleep
+    (S) it is idle at once."""
+    if not accounting.SCHEDSTAT:
+        pytest.skip("this kernel keeps no per-thread run times: the backstop is a wall clock")
+    now, state = [0.0], [{b"D"}]
+    monkeypatch.setattr(accounting.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(accounting, "_busy_ns", lambda pid: (0, state[0]))
+    idle = accounting.Idle(accounting.ProcessTree(os.getpid()))
+    idle.update([1])
+    for _ in range(int(accounting.DISK_WAIT) + 5):  # a second at a time, blocked, no CPU used
+        now[0] += 1.0
+        idle.update([1])
+    assert idle.blocked == accounting.DISK_WAIT and idle.seconds == 5.0  # bounded: past it, idle
+    state[0] = {b"S"}
+    now[0] += 2.0
+    assert idle.update([1]) == 7.0
+    state[0] = {b"S", b"R"}  # one thread runnable: busy
+    now[0] += 2.0
+    assert idle.update([1]) == 7.0
