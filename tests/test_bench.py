@@ -144,3 +144,23 @@ def test_the_divergence_benchmark_names_every_figure(benchmarks, capsys):
                    "public", "drawn again", "total variation"):
         assert figure in out, figure
     assert len(figures["divergence"]) == 2 and 0 <= figures["draws"]["public share"] <= 1
+
+
+def test_the_first_command_s_breakdown_names_every_part(benchmarks, tmp_path, capsys):
+    import first_command
+    from ludica.runtime import run as runs
+
+    before = runs.play_game
+    assert first_command.main(["--out", str(tmp_path / "run"), "--", "random", "greedy", "--no-builtins", "--stage",
+                               "tic-tac-toe", "--variants", "1", "--analysis-time", "0.1", "--game-time", "0.2",
+                               "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert runs.play_game is before  # the timers are taken off again
+    for part in ("took", "draw and screening", "compile for play", "summary", "report", "the play",
+                 "workers: until ready", "analyses", "agents thinking (CPU)", "the rest: referee",
+                 "games, the format's", "games, adaptation", "games, reference", "numba compilations"):
+        assert part in out, part
+    counts = {line[:34].strip(): line[34:].split()[1] for line in out.splitlines() if line.startswith("games")}
+    # random and greedy, baselines both: one game a seating on each stage, and on the unseen one two more
+    # a seating among the baselines (3 reference games a seating, the format's one among them)
+    assert counts == {"games": "8", "games, the format's": "4", "games, adaptation": "0", "games, reference": "4"}
