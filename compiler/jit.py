@@ -129,7 +129,8 @@ def _imported_from(path: Path, node: ast.ImportFrom) -> set[Path]:
     return found
 
 
-def _imports(path: Path) -> set[Path]:
+@cache  # each module is read once per process (every dependency closure that holds it asks again)
+def _imports(path: Path) -> frozenset[Path]:
     """The compiler's files the module at `path` imports, anywhere in it."""
     found: set[Path] = set()
     for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
@@ -139,7 +140,7 @@ def _imports(path: Path) -> set[Path]:
             for alias in node.names:
                 if alias.name.startswith(_PACKAGE + "."):
                     found.update(_module_files(_ROOT.joinpath(*alias.name[len(_PACKAGE):].split(".")[1:])))
-    return {f.resolve() for f in found if f.resolve().is_relative_to(_ROOT)}
+    return frozenset(f.resolve() for f in found if f.resolve().is_relative_to(_ROOT))
 
 
 @cache
