@@ -5,7 +5,10 @@ Simulates an agent's adaptation games from known odds and computes its curve wit
 plays each baseline `games` times in each seat. The odds of a game are logistic in the agent's level
 at f, the stage (N(0, stage_sd) on the logit scale, drawn afresh each trial), the opponent (fixed
 spread, as random is weaker than mcts) and the seat; a game is drawn with probability
-min(draws, p, 1 − p), as in benchmarks/rating_coverage.py. A point's truth is its expected value on
+min(draws, p, 1 − p), as in benchmarks/rating_coverage.py. The agent at each fraction plays a cell's
+game (stage, opponent, seat, index) with the seeds the full agent has there (common random
+numbers), so their results go together: here as far as they can, one uniform draw per cell for every
+fraction (`independent`: a draw per game, for comparison). A point's truth is its expected value on
 the trial's stages (each game's expected points, weighted as the point weighs the game), the area's
 the same weighted sum across points; the intervals are the games' noise given the stages, as the
 ratings' are. Printed per design: each point's and the area's coverage, the mean width, the truth.
@@ -35,6 +38,7 @@ class Design:
     games: int = 1  # per seat per baseline per stage
     draws: float = 0.0
     stage_sd: float = 0.5
+    independent: bool = False  # a uniform draw per game, not one per cell shared by the fractions
     what: str = ""
 
 
@@ -47,6 +51,7 @@ DESIGNS = {
     "draws": Design((0.0, 0.5, 1.0), draws=0.3, what="30% draws"),
     "one_stage": Design((0.0, 0.5, 1.0), stages=1, what="a single unseen stage"),
     "many": Design((0.0, 0.5, 1.0), stages=20, games=2, stage_sd=1.0, what="20 stages × 2 games per seat, stages far apart"),
+    "independent": Design((0.0, 0.5, 1.0), independent=True, what="the default, each game drawn on its own"),
 }
 
 
@@ -55,7 +60,9 @@ def simulate(design: Design, rng: random.Random) -> tuple[list[dict], dict[str, 
     games, truth = [], {}
     pseudo = {f"me@{f:g}": ("me", f) for f in FRACTIONS if f != 1.0}
     stages = [rng.gauss(0.0, design.stage_sd) for _ in range(design.stages)]
+    shared = [rng.random() for _ in range(design.stages * len(BASELINES) * 2 * design.games)]
     for f, level in zip(FRACTIONS, design.levels):
+        draws = iter(shared)
         name = "me" if f == 1.0 else f"me@{f:g}"
         expected = []
         for s, effect in enumerate(stages):
@@ -64,12 +71,13 @@ def simulate(design: Design, rng: random.Random) -> tuple[list[dict], dict[str, 
                     p = 1.0 / (1.0 + math.exp(-(level + effect - strength + (0.2 if seat == 0 else -0.2))))
                     drawn = min(design.draws, p, 1.0 - p)
                     expected.append(p)  # a draw takes half of p − drawn/2 from each side: the mean stays p
-                    for _ in range(design.games):
-                        u = rng.random()
+                    for k in range(design.games):
+                        u = rng.random() if design.independent else next(draws)
                         mine = 1.0 if u < p - drawn / 2 else 0.5 if u < p + drawn / 2 else 0.0
                         result = {1.0: "black", 0.5: "draw", 0.0: "white"}[mine if seat == 0 else 1.0 - mine]
                         black, white = (name, opponent) if seat == 0 else (opponent, name)
-                        games.append({"stage_hash": f"stage-{s}", "black": black, "white": white, "result": result})
+                        games.append({"stage_hash": f"stage-{s}", "black": black, "white": white, "result": result,
+                                      "game_index": k})
         truth[f] = sum(expected) / len(expected)  # every cell plays as many games: the point's weights
     truth["area"] = adaptation.area([(f, truth[f]) for f in FRACTIONS])
     return games, pseudo, truth

@@ -99,7 +99,7 @@ def games_by_kind(folder: Path) -> dict[str, tuple[int, float]]:
         setting = dict(db.execute("SELECT key, value FROM settings"))
     setup = json.loads(setting.get("evaluation", "{}"))
     pseudo = {n: (a, f) for n, (a, f) in setup.get("adaptation", {}).items()}
-    main, _, learning, among = summary.split_games(games, [], pseudo, setup)
+    main, _, learning, among = summary.split_games(games, [], pseudo, setup, json.loads(setting.get("agents", "[]")))
     return {kind: (len(rows), sum(g["black_time"] + g["white_time"] for g in rows))
             for kind, rows in (("the format's", main), ("adaptation", learning), ("reference", among))}
 

@@ -2,7 +2,8 @@
 
 `round-robin`: every ordered pair of entrants, baselines included. `gauntlet`: only pairs with at
 least one submitted agent (the baselines' games among themselves are not what a participant waits
-for; a field of baselines alone plays them all). Each pair plays `games` games per seating on every
+for; a field of baselines alone plays them all, as the format's games). summary.split_games reads a
+run's games by these pairs too. Each pair plays `games` games per seating on every
 stage, so every stage of a run plans the same number of them: a stage's share of them played is how
 far along it is (ratings.rate's `planned`).
 """

@@ -116,28 +116,31 @@ def robustness(by_stage: dict[str, dict[str, float]], roles: dict[str, str]) -> 
 
 
 
-def score_interval(weighted: list[tuple[float, float]], level: float = LEVEL) -> tuple[float, float] | None:
-    """The interval of a weighted mean of game scores, `weighted` as (weight, score) with scores 0, ½
-    or 1 (None without a game): Wilson's score interval, as for a share of wins, on Kish's effective
-    number of games 1/Σw² (weights normalised), which draws lengthen as they narrow a score's spread.
-    A game's variance is p(1 − p) − P(draw)/4, the draws counted as D·n/(n + 1) so that a run of
-    draws keeps some doubt, as in the ratings' φ; games against different opponents, with different
-    odds, vary less than the pooled p(1 − p) says, so the interval errs wide (it covers 95–98%). It stays inside [0, 1]
-    and has width where a sweep leaves a share's plain standard error none. Coverage measured by
-    simulation from known odds: benchmarks/adaptation_coverage.py."""
-    if not weighted:
-        return None
+def score_interval(weighted: list[tuple[float, float]], level: float = LEVEL, narrowed: bool = True
+                   ) -> tuple[float, float] | None:
+    """The interval of a weighted mean of scores, `weighted` as (weight, score) with scores in [0, 1]
+    (a game's 0, ½ or 1; a paired cell's mean of several), None without one: Wilson's score interval,
+    as for a share of wins, on Kish's effective number 1/Σw² (weights normalised), lengthened as the
+    scores vary less than wins and losses would. A score's variance is p(1 − p) − Σw·x(1 − x) (for
+    games, p(1 − p) − P(draw)/4), that sum counted as n/(n + 1) of itself so that a run of draws
+    keeps some doubt, as in the ratings' φ; scores against different opponents, with different odds,
+    vary less than the pooled p(1 − p) says, so the interval errs wide (it covers 95–99%). It holds
+    the mean, stays inside [0, 1], and has width where a sweep leaves a share's plain standard error
+    none. `narrowed=False` leaves the spread at its bound p(1 − p), which holds for any scores in
+    [0, 1]: for means of a few correlated games, whose spread a sample of them estimates too low
+    where they are rare (A's area near 0 covered 89% narrowed). Coverage measured by simulation from
+    known odds: benchmarks/adaptation_coverage.py."""
     total = sum(w for w, _ in weighted)
-    if not total > 0:
+    if not weighted or not total > 0:
         return None
-    p = sum(w * x for w, x in weighted) / total
+    p = min(1.0, max(0.0, sum(w * x for w, x in weighted) / total))
     n = total ** 2 / sum(w * w for w, _ in weighted)
-    drawn = sum(w for w, x in weighted if x == 0.5) / total * n / (n + 1.0)
+    between = sum(w * x * (1.0 - x) for w, x in weighted) / total * n / (n + 1.0)  # draws' share / 4, for games
     spread = p * (1.0 - p)
-    if spread > 0:
-        n *= spread / max(spread - drawn / 4.0, 1e-12 * spread)
+    if spread > 0 and narrowed:
+        n *= spread / max(spread - between, 1e-12 * spread)
     z = statistics.NormalDist().inv_cdf(0.5 + level / 2.0)
     shrink = 1.0 + z * z / n
     centre = (p + z * z / (2.0 * n)) / shrink
     half = z / shrink * math.sqrt(spread / n + z * z / (4.0 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))

@@ -212,7 +212,7 @@ def adaptation_plot(s: Summary) -> Markup:
     for agent, curve in s.metrics["A"].items():
         if curve["points"]:
             xs, ys = zip(*curve["points"])
-            bars = [(y - low, high - y) for y, (low, high) in zip(ys, curve["intervals"])]  # 95% intervals
+            bars = [(max(0.0, y - low), max(0.0, high - y)) for y, (low, high) in zip(ys, curve["intervals"])]  # 95%
             ax.errorbar(xs, ys, yerr=list(zip(*bars)), marker="o", capsize=3,
                         label=f"{agent} (area {curve['area']:.2f})", color=agent_colour(s, agent))
     ax.set_xscale("log", base=2)

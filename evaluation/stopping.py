@@ -193,9 +193,11 @@ def unseen_scores(store) -> list[dict[str, float]]:
     the stages finished (their last game's row): with several jobs stages end out of order, and a
     sequential test must see them as they came. The adaptation games (NAME@f) are left out of the
     scores, as everywhere; the reference games count only to tell when a stage is finished."""
-    setup = json.loads(store.settings().get("evaluation", "{}"))
+    settings = store.settings()
+    setup = json.loads(settings.get("evaluation", "{}"))
     every = store.games()  # in the order they were written
-    games, _, learning, among = split_games(every, [], setup.get("adaptation", {}), setup)
+    games, _, learning, among = split_games(every, [], setup.get("adaptation", {}), setup,
+                                            json.loads(settings.get("agents", "[]")))
     complete = complete_stages(store.stages(), games + learning + among, "unseen")
     finished = {g["stage_hash"]: i for i, g in enumerate(every)}  # the last game of each stage
     scores = metrics.stage_scores(games)

@@ -111,7 +111,7 @@ def summarise(store, resamples: int = 1000, seed: int | None = None, stage_resam
     stages = store.stages()
     pseudo = {n: (a, f) for n, (a, f) in setup.get("adaptation", {}).items()}
     every_analysis = store.analyses()
-    games, analyses, learning, among = split_games(store.games(), every_analysis, pseudo, setup)
+    games, analyses, learning, among = split_games(store.games(), every_analysis, pseudo, setup, agents)
     played = {g["stage_hash"] for g in games}
     stages = [s for s in stages if s["stage_hash"] in played] + [s for s in stages if s["stage_hash"] not in played]
     everyone = agents or sorted({n for g in games for n in (g["black"], g["white"])})
@@ -176,20 +176,23 @@ def _check_players(store, games: list[dict], agents: list[str]) -> None:
                                  f"one of the run's agents ({', '.join(agents)[:200]}); {EDITED}")
 
 
-def split_games(games: list[dict], analyses: list[dict], pseudo: dict, setup: dict
-           ) -> tuple[list[dict], list[dict], list[dict], list[dict]]:
+def split_games(games: list[dict], analyses: list[dict], pseudo: dict, setup: dict, agents: list[str]
+                ) -> tuple[list[dict], list[dict], list[dict], list[dict]]:
     """(the evaluation's games, its analyses, the adaptation games, the reference games): the agents
     entered again with smaller budgets (name@f), and the baselines' games among themselves beyond
-    the format's (all of them in a gauntlet, those past --games in a round robin), stay out of the
-    ratings and the other metrics: the ratings see the format's design, each game once."""
+    the format's (formats.pairs: all of them in a gauntlet with a submitted agent, those past --games
+    in a round robin), stay out of the ratings and the other metrics: the ratings see the format's
+    design, each game once. `agents`: the run's entrants (its setting "agents")."""
     baselines = set(setup.get("baselines", []))
     config = setup.get("config", {})
-    gauntlet, per_seating = config.get("format") == "gauntlet", config.get("games", 1)
+    per_seating = config.get("games", 1)
+    own = set(formats.pairs(agents, baselines, config.get("format", "round-robin")))
 
     def kind(g: dict) -> str:
         if g["black"] in pseudo or g["white"] in pseudo:
             return "adaptation"
-        if g["black"] in baselines and g["white"] in baselines and (gauntlet or g["game_index"] >= per_seating):
+        if g["black"] in baselines and g["white"] in baselines and \
+                ((g["black"], g["white"]) not in own or g["game_index"] >= per_seating):
             return "reference"
         return "main"
 
@@ -213,8 +216,8 @@ def anytime_points(store, baselines: list[str]) -> list[anytime.Point]:
     ratings), as a run goes."""
     settings = store.settings()
     setup = json.loads(settings.get("evaluation", "{}"))
-    games, _, learning, among = split_games(store.games(), [], setup.get("adaptation", {}), setup)
     agents = json.loads(settings.get("agents", "[]"))
+    games, _, learning, among = split_games(store.games(), [], setup.get("adaptation", {}), setup, agents)
     return _anytime(store.stages(), games + learning + among, agents, baselines)
 
 

@@ -13,7 +13,7 @@ they have reaped (the kernel adds those to the parent's cutime/cstime), in clock
 `Idle` measures, for the backstop against agents that never answer, the real time in which no thread of the agent ran
 or waited for a CPU: the kernel's per-thread run and run-queue wait times (/proc/PID/task/TID/
 schedstat, nanoseconds). Time an agent spends waiting for a CPU on a busy machine is busy time,
-never held against it, and so is time blocked on the disk, up to DISK_WAIT; only sleeping is idle.
+never held against it, and so is time blocked on the disk, up to DISK_WAIT a stage; only sleeping is idle.
 """
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ class ProcessTree:
 
 
 RUNNABLE, BLOCKED = b"R", b"D"  # thread states (proc(5)): running or waiting for a CPU; blocked in the kernel
-DISK_WAIT = 30.0  # seconds per request in which a blocked thread (disk, page faults) keeps the agent busy
+DISK_WAIT = 30.0  # seconds, per agent and stage, in which a blocked thread (disk, page faults) keeps the agent busy
 
 
 def _busy_ns(pid: int) -> tuple[int, set[bytes]]:
@@ -162,15 +162,19 @@ class Idle:
     otherwise it counts as idle for its length less the busy time (run + wait) of the agent's
     threads in it, never less than 0. Several threads busy at once cannot bank busy time for a
     later interval. An interval at whose end a thread is blocked in the kernel (state D: reading
-    the disk, a page fault) is the machine's wait, not the agent's: it counts as `blocked`, not
-    idle, for up to DISK_WAIT seconds (beside six CPU burners and a disk-heavy job, an agent lost a
-    game after 2.8 s in which it used 0.03 s of CPU). Where the kernel keeps no such times
-    (SCHEDSTAT false), every second of real time counts (the backstop is then a plain wall clock)."""
+    the disk, a page fault) is most likely the machine's wait, not the agent's: it counts as
+    `blocked`, not idle, up to `allowance` seconds (beside six CPU burners and a disk-heavy job, an
+    agent lost a game after 2.8 s in which it used 0.03 s of CPU). The allowance is the agent's for a
+    whole stage (DISK_WAIT, its worker's): an agent can put a thread in state D on purpose (vfork
+    waits there), and that buys it at most DISK_WAIT seconds of the referee's time per stage. Where
+    the kernel keeps no such times (SCHEDSTAT false), every second of real time counts (the backstop
+    is then a plain wall clock)."""
 
-    def __init__(self, tree: ProcessTree):
+    def __init__(self, tree: ProcessTree, allowance: float = DISK_WAIT):
         self.tree = tree
         self.seconds = 0.0
         self.blocked = 0.0
+        self.allowance = allowance
         self._at = time.monotonic()
         self._busy: int | None = None  # read at the first update: a quick answer costs no reading
 
@@ -186,9 +190,8 @@ class Idle:
         busy, states = sum(n for n, _ in counts), set().union(*(s for _, s in counts))
         if self._busy is not None and RUNNABLE not in states:
             gap = max(0.0, (now - self._at) - max(0, busy - self._busy) / 1e9)
-            if BLOCKED in states and self.blocked < DISK_WAIT:
-                self.blocked += gap
-            else:
-                self.seconds += gap
+            kept = min(gap, max(0.0, self.allowance - self.blocked)) if BLOCKED in states else 0.0
+            self.blocked += kept
+            self.seconds += gap - kept
         self._at, self._busy = now, busy
         return self.seconds

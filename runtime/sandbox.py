@@ -177,6 +177,7 @@ class AgentProcess:
         # request (a process of its that escaped the freeze) is charged to that request
         self._frozen_cpu: float | None = None
         self._oom_kills = 0  # the memory group's count, as last said
+        self._disk_left = DISK_WAIT  # seconds blocked in the kernel not held as idle, for this stage (Idle)
 
     # --- life of the worker ----------------------------------------------------------------------
 
@@ -377,8 +378,15 @@ class AgentProcess:
         `budget` when given, and giving up after `idle_limit` seconds in which no process of the
         agent ran or waited to run (accounting.Idle). The worker's `game-ended` for the running
         game ends the wait too: a crash of the game process, unless the game is `ending`."""
+        idle = Idle(self.tree, self._disk_left)
+        try:
+            return self._waited(seq, idle_limit, idle, budget, ending, cpu0)
+        finally:
+            self._disk_left -= idle.blocked
+
+    def _waited(self, seq: int, idle_limit: float, idle: Idle, budget: float | None, ending: bool,
+                cpu0: float) -> Answer:
         t0 = time.monotonic()
-        idle = Idle(self.tree)
         spent = 0.0
         while True:
             try:
@@ -409,7 +417,7 @@ class AgentProcess:
                 return Answer(None, spent, wall, "timeout",
                               f"no answer after {idle.seconds:.1f} s in which it neither ran nor waited for a CPU "
                               f"or the disk (the backstop, {wall:.1f} s of real time; {spent:.2f} s of CPU"
-                              + (f"; {idle.blocked:.1f} s on the disk, of the {DISK_WAIT:g} s allowed)"
+                              + (f"; {idle.blocked:.1f} s blocked on the disk, of the {DISK_WAIT:g} s allowed a stage)"
                                  if idle.blocked else ")"))
             live = len(set(members) - self.tree.zombies)
             if budget is not None and live > self.settings.max_processes:

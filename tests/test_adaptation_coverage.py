@@ -12,7 +12,8 @@ TRIALS = 2000  # coverage known to ±1% (two standard errors at 95%)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("design", ["default", "flat", "strong", "weak", "draws", "one_stage", "many"])
+@pytest.mark.parametrize("design", ["default", "flat", "strong", "weak", "draws", "one_stage", "many",
+                                    "independent"])
 def test_the_points_and_the_area_are_covered(monkeypatch, design):
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # as the script sees itself
     import adaptation_coverage

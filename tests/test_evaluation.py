@@ -14,7 +14,7 @@ import pytest
 from ludica import stages
 from ludica.commands import evaluate as evaluate_command
 from ludica.cli import main
-from ludica.evaluation import adaptation, anytime, evaluate, failures, metrics, stageset
+from ludica.evaluation import adaptation, anytime, evaluate, failures, metrics, stageset, summary
 from ludica.runtime import Options
 from ludica.runtime import entrants as agents
 from ludica.runtime import seatseeds
@@ -187,14 +187,43 @@ def test_a_score_s_interval_is_wilson_s_on_the_games_effective_number():
 
 def test_each_point_of_a_curve_and_its_area_have_an_interval():
     row = {"stage_hash": "s", "result": "black"}
-    games = [{**row, "black": name, "white": "random"} for name in ("me", "me@0.5") for _ in range(3)]
-    games += [{**row, "black": "random", "white": "me@0.5", "result": "black"}]
+    games = [{**row, "black": name, "white": "random", "game_index": k} for name in ("me", "me@0.5") for k in range(3)]
+    games += [{**row, "black": "random", "white": "me@0.5", "result": "black", "game_index": 0}]
     curve = adaptation.curves(games, {"me@0.5": ("me", 0.5)}, ["random"], {"s"})["me"]
     assert curve["points"] == [(0.5, 0.75), (1.0, 1.0)]
     assert curve["intervals"] == [metrics.score_interval([(0.25, 1.0)] * 3 + [(0.25, 0.0)]),
                                   metrics.score_interval([(1 / 3, 1.0)] * 3)]
     assert curve["area"] == pytest.approx(0.875)
-    assert curve["area_interval"] == metrics.score_interval([(0.125, 1.0)] * 3 + [(0.125, 0.0)] + [(1 / 6, 1.0)] * 3)
+    # me@0.5 played each of me's games with its seeds: a cell (stage, opponent, seat, game) is one
+    # draw for both, weighed as the area weighs its games (half a point each here)
+    paired = [(0.5 * 0.25 + 0.5 / 3, 1.0)] * 3 + [(0.5 * 0.25, 0.0)]
+    assert curve["area_interval"] == pytest.approx(metrics.score_interval(paired, narrowed=False))
+
+
+def test_a_sweep_s_points_are_inside_their_intervals():
+    """The weighted sum of a sweep is 1.0000000000000002 or 2.8e-17 by rounding: it is kept inside
+    [0, 1] and inside its interval (a point outside gave the plot a negative error bar, and the
+    report failed)."""
+    games = [{"stage_hash": "s", "black": "me", "white": "random", "result": "black", "game_index": k} for k in range(9)]
+    games += [{"stage_hash": "s", "black": "me@0.5", "white": "random", "result": "white", "game_index": k}
+              for k in range(10)]
+    curve = adaptation.curves(games, {"me@0.5": ("me", 0.5)}, ["random"], {"s"})["me"]
+    assert curve["points"] == [(0.5, 0.0), (1.0, 1.0)]
+    assert all(low <= x <= high for (_, x), (low, high) in zip(curve["points"], curve["intervals"]))
+    for n in range(1, 40):
+        low, high = metrics.score_interval([(1 / n, 1.0)] * n)
+        assert high == 1.0 and 0.0 < low < 1.0
+
+
+def test_the_format_s_games_are_told_from_the_reference_games_by_the_format_s_pairs():
+    rows = [{"stage_hash": "s", "black": b, "white": w, "game_index": k, "result": "draw"}
+            for b, w in (("random", "greedy"), ("greedy", "random")) for k in range(3)]
+    for format, entrants, own in (("gauntlet", ["random", "greedy"], 2), ("gauntlet", ["random", "greedy", "mine"], 0),
+                                  ("round-robin", ["random", "greedy", "mine"], 2)):
+        setup = {"baselines": ["greedy", "random"], "config": {"format": format, "games": 1}}
+        played, _, _, among = summary.split_games(rows, [], {}, setup, entrants)
+        # a gauntlet of baselines alone plays them as its own games (it was left with none to rate)
+        assert (len(played), len(among)) == (own, 6 - own), (format, entrants)
 
 
 # --- real small evaluations ----------------------------------------------------------------------

@@ -77,24 +77,30 @@ def test_a_busy_machine_changes_no_game_and_forfeits_no_agent_within_budget(tmp_
                 assert reason == "normal"
 
 
-def test_a_thread_blocked_on_the_disk_is_not_idle_for_up_to_disk_wait(monkeypatch):
+def test_a_thread_blocked_on_the_disk_is_not_idle_within_its_allowance(monkeypatch):
     """A busy disk stalls an agent as a busy CPU does (a forfeit beside burners and a disk-heavy job,
-    issue 34): a thread in state D counts as blocked, not idle, until DISK_WAIT is used up; asleep
-    (S) it is idle at once."""
+    issue 34): a thread in state D counts as blocked, not idle, until the allowance is used up, to
+    the hundredth (polls do not overshoot it); asleep (S) it is idle at once. The allowance is the
+    agent's for a stage (its worker's): each request gets what the last ones left."""
     if not accounting.SCHEDSTAT:
         pytest.skip("this kernel keeps no per-thread run times: the backstop is a wall clock")
     now, state = [0.0], [{b"D"}]
     monkeypatch.setattr(accounting.time, "monotonic", lambda: now[0])
     monkeypatch.setattr(accounting, "_busy_ns", lambda pid: (0, state[0]))
-    idle = accounting.Idle(accounting.ProcessTree(os.getpid()))
+    idle = accounting.Idle(accounting.ProcessTree(os.getpid()), allowance=accounting.DISK_WAIT)
     idle.update([1])
-    for _ in range(int(accounting.DISK_WAIT) + 5):  # a second at a time, blocked, no CPU used
-        now[0] += 1.0
+    for _ in range(50):  # 0.7 s at a time, blocked, no CPU used: 35 s
+        now[0] += 0.7
         idle.update([1])
-    assert idle.blocked == accounting.DISK_WAIT and idle.seconds == 5.0  # bounded: past it, idle
+    assert idle.blocked == pytest.approx(accounting.DISK_WAIT) and idle.seconds == pytest.approx(5.0)
     state[0] = {b"S"}
     now[0] += 2.0
-    assert idle.update([1]) == 7.0
+    assert idle.update([1]) == pytest.approx(7.0)
     state[0] = {b"S", b"R"}  # one thread runnable: busy
     now[0] += 2.0
-    assert idle.update([1]) == 7.0
+    assert idle.update([1]) == pytest.approx(7.0)
+    spent = accounting.Idle(accounting.ProcessTree(os.getpid()), allowance=0.0)  # a stage's allowance used up
+    state[0] = {b"D"}
+    spent.update([1])
+    now[0] += 3.0
+    assert spent.update([1]) == 3.0 and spent.blocked == 0.0
