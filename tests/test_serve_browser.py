@@ -74,7 +74,9 @@ def _games(folder: Path) -> int:
 def test_a_run_page_updates_as_games_land_and_names_are_text(browser, tmp_path):
     agent = tmp_path / "slow.py"
     agent.write_text(SLOW_HOSTILE_AGENT)
-    run = tmp_path / "run"
+    # a long path, in one piece, is the page's title: it wraps, and the page stays within the window
+    # (a run folder 10 characters deeper made it 802 px wide at 800)
+    run = tmp_path / ("run-" + "deep" * 20)
     tournament = subprocess.Popen(
         [sys.executable, "-m", "ludica", "tournament", "tic-tac-toe", "--agent", "random", "--agent", str(agent),
          "--games", "15", "--in-process", "--analysis-time", "1", "--game-time", "5", "--out", str(run)],
