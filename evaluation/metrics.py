@@ -114,8 +114,6 @@ def robustness(by_stage: dict[str, dict[str, float]], roles: dict[str, str]) -> 
     return out
 
 
-
-
 def score_interval(weighted: list[tuple[float, float]], level: float = LEVEL, narrowed: bool = True
                    ) -> tuple[float, float] | None:
     """The interval of a weighted mean of scores, `weighted` as (weight, score) with scores in [0, 1]

@@ -665,14 +665,14 @@ def _area_cell(curve: dict) -> str:
     """A's area with its 95% interval: `0.588 (0.50–0.68)`; — where not measured."""
     if curve.get("area") is None:
         return "—"
-    low, high = curve.get("area_interval") or (None, None)
-    return f"{curve['area']:.3f}" + ("" if low is None else f" ({low:.2f}–{high:.2f})")
+    low, high = curve["area_interval"]  # a curve with an area has games, so an interval
+    return f"{curve['area']:.3f} ({low:.2f}–{high:.2f})"
 
 
 def metric_cells(s: Summary, agent: str, worst_stage_named: bool = True) -> list[str]:
-    """An agent's metrics as text: P, A (with its interval), G, R worst (with the stage's name), R spread (R over the unseen
-    stages, the public ones' in brackets), E analysis share, seconds per game, milliseconds per move
-    ("—" where not measured)."""
+    """An agent's metrics as text: P, A (with its interval), G, R worst (with the stage's name), R
+    spread (R over the unseen stages, the public ones' in brackets), E analysis share, seconds per
+    game, milliseconds per move ("—" where not measured)."""
     m = s.metrics
     e, rob, g, curve = m["E"].get(agent, {}), m["R"].get(agent) or {}, m["G"].get(agent), m["A"].get(agent, {})
     unseen, public = rob.get("unseen"), rob.get("public")

@@ -114,9 +114,10 @@ def show(summary, console, running: bool = False) -> None:
         console.print(f"[dim]{inert_rich(note)}[/]")
     for line in summary.warnings:
         console.print(f"[bold yellow]warning:[/] {inert_rich(line)}")
-    print_table(console, inert_rich("Metrics: P score; A adaptation (area, its 95% interval); G public − unseen; R worst stage, best − "
-                                    "worst, of the unseen stages [of the public ones]; E analysis budget used, game time"), ["Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game",
-                                                      "ms/move"],
+    print_table(console, inert_rich("Metrics: P score; A adaptation (area, its 95% interval); G public − unseen; "
+                                    "R worst stage, best − worst, of the unseen stages [of the public ones]; "
+                                    "E analysis budget used, game time"),
+                ["Agent", "P", "A", "G", "R min", "R span", "E anal.", "s/game", "ms/move"],
                 [[inert_rich(x.name), *metric_cells(summary, x.name, worst_stage_named=False)] for x in r.ratings])
     models = language_models(summary)
     if models is not None:  # the report's Language models table, its columns that fit a terminal
