@@ -32,7 +32,7 @@ import os
 from collections import deque
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
@@ -42,7 +42,7 @@ from ..gdl import ast as A
 from .. import stages as bundled_stages
 from ..gdl import load
 from ..gdl.diagnostics import InternalError
-from . import divergence, edits, prior, screen, symmetry
+from . import divergence, edits, prints, prior, screen, symmetry
 from .cost import levin_k
 
 
@@ -188,9 +188,9 @@ class Known:
     def add(self, stage: A.Stage, what: str, why: str, filters: screen.Filters) -> None:
         self.why.setdefault(what, why)
         self.keys.setdefault(symmetry.canonical_key(stage), what)
-        found = screen.screen(stage, replace(filters, enabled=False))  # the same random games
-        if found.fingerprint is not None:
-            self.prints.setdefault(found.fingerprint, what)
+        found = prints.fingerprint(stage, filters)  # the same random games (a bundled stage's: shipped)
+        if found is not None:
+            self.prints.setdefault(found, what)
 
 
 def known_stages(spec: Spec, exclude: list[Path]) -> Known:

@@ -631,6 +631,36 @@ def test_the_share_of_draws_that_were_public_is_counted(monkeypatch):
     assert 0.3 < draws["public share"] < 0.7  # the public stage is drawn half the time
 
 
+def test_the_shipped_fingerprints_are_what_the_bundled_stages_play():
+    """sampler/bundled_prints.json holds every bundled stage's fingerprint under the default filters:
+    a draw sets the public stages aside with them without playing (and compiling) them. Out of date
+    (a bundled stage or the engine's random games changed): run scripts/bundled-prints."""
+    from ludica.sampler import prints
+
+    shipped = json.loads(prints.TABLE.read_text())
+    assert shipped == prints.table(), "sampler/bundled_prints.json is out of date: run scripts/bundled-prints"
+    assert len(shipped) == len(__import__("ludica.stages").stages.bundled())
+
+
+def test_a_draw_sets_the_public_stages_aside_without_playing_them(monkeypatch):
+    """Fingerprinting the 28 bundled stages compiled every form they have before the first candidate
+    (18 s of a fresh clone's first evaluation, issue 34): with the default filters none is played,
+    and with other random games each is, live."""
+    from ludica.sampler import prints, sample
+
+    played = []
+    real = screen.screen
+    monkeypatch.setattr(screen, "screen", lambda stage, *a, **k: played.append(stage.name) or real(stage, *a, **k))
+    spec = sampler.Spec(1, OTHELLO, family="arena")
+    known = sample.known_stages(spec, [])
+    assert played == []
+    shipped = json.loads(prints.TABLE.read_text())
+    assert set(known.prints) == {e["fingerprint"] for e in shipped.values()}
+    other = replace(spec, filters=replace(spec.filters, random_games=128))
+    assert set(sample.known_stages(other, []).prints).isdisjoint(known.prints)
+    assert len(played) == len(shipped) + 1  # the base (a bundled stage) too
+
+
 def test_raw_prior_draws_are_valid_stages():
     run = sampler.fresh(4, seed=3, filters=sampler.NO_FILTERS, jobs=1)
     assert len(run.accepted) == 4
