@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from collections.abc import Callable
 
+from ..budgets import BUDGETS
 from ..runtime import tournament
 from ..runtime.entrants import AgentSpec
 from ..runtime.plans import LATER_OPTIONS, Options, StagePlan, round_robin, title, unique_stages
@@ -43,7 +44,8 @@ SCHEDULES = ("flat", "doubling")
 
 
 def _evaluation_options() -> Options:
-    return Options(analysis_time=2.0, game_time=2.0)  # T0 with the doubling schedule
+    budgets = BUDGETS["evaluate"]  # the command's: analysis_time is T0 with the doubling schedule
+    return Options(analysis_time=budgets.analysis_time, game_time=budgets.game_time)
 
 
 @dataclass

@@ -22,8 +22,8 @@ class Budgets:
 BUDGETS = {
     "tournament": Budgets(60.0, 10.0, "the Othello AI Arena's budgets; also the Python API's (Options)"),
     "play": Budgets(10.0, 10.0, "one game to watch or play, with a short wait before its first move"),
-    "evaluate": Budgets(2.0, 2.0, "many games on many stages: a first run in minutes; raise both for ratings "
-                                  "that reward deeper analysis"),
+    "evaluate": Budgets(2.0, 0.5, "420 games on 6 stages: a first run in about two minutes; raise both for "
+                                  "ratings that reward deeper analysis and search"),
     "demo": Budgets(2.0, 2.0, "a first look at the built-in agents in a few minutes"),
     "serve Play page": Budgets(1.0, 10.0, "a person waits for the agent's analysis before the game starts"),
 }

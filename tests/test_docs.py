@@ -85,6 +85,9 @@ def test_every_command_takes_its_time_budgets_from_the_one_table(monkeypatch):
         args, _ = parser.parse_known_args([command, "tic-tac-toe", "--out", "x", "--black", "random", "--white",
                                            "random"] if command != "demo" else [command])
         assert (args.analysis_time, args.game_time) == (123.0, 45.0), command
+        if command == "evaluate":  # the library's evaluation too
+            from ludica.evaluation import evaluate
+            assert (evaluate.Config().options.analysis_time, evaluate.Config().options.game_time) == (123.0, 45.0)
         monkeypatch.undo()
         helped = " ".join(budgets.budget_help(command))
         assert f"for `ludica {command}`" in helped and "README: Time budgets" in helped
