@@ -47,9 +47,12 @@ module does not import the form that calls it (ply.py's kernels close over othel
 from __future__ import annotations
 
 import ast
+import fcntl
 import hashlib
+import os
 import re
 import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -243,8 +246,102 @@ def _install_closure_key() -> None:
     caching.Cache._index_key = index_key
 
 
+# How long a process waits for another that compiles the same kernel before it compiles it too
+# (the other may have failed, or stopped): longer than any kernel takes (the slowest, 20 s).
+COMPILE_WAIT = 300.0
+
+
+def _install_compile_lock() -> None:
+    """One process compiles a kernel, others wait and load it. Processes that start together
+    (the sampler's screening workers, pytest's workers, a prefetch beside a draw) each compiled
+    the kernels they missed, the same ones at once: twice the CPU for one result, and numba has no
+    lock across processes. A process that misses a compiler kernel in the cache takes an exclusive
+    lock on a file beside its index (one per entry), looks again (another process may have saved
+    it meanwhile), and holds the lock while it compiles, until it saves (or the compile raises).
+    numba compiles under its own lock within a process (global_compiler_lock), so these hooks run
+    one at a time in each process. A kernel compiled inside another's compile (a kernel it calls)
+    takes its own lock (or holds it again, in the same process), and kernels call one another
+    without cycles, so no two processes wait on each other. A cache folder where no lock file can
+    be made takes no lock; none waits longer than COMPILE_WAIT."""
+    load, save = caching.Cache.load_overload, caching.Cache.save_overload
+    if getattr(load, "ludica", False):
+        return  # installed already (a module reloaded)
+    held: dict[str, tuple[int, int]] = {}  # this process's lock files → (descriptor, holds)
+
+    def lock(cache, sig, target_context) -> str | None:
+        # one lock per entry of the index: the closures of a factory share one index (ply.py's steps)
+        entry = hashlib.sha256(repr(cache._index_key(sig, target_context.codegen())).encode()).hexdigest()[:16]
+        path = f"{cache._cache_file._index_path}.{entry}.lock"
+        if path in held:
+            fd, holds = held[path]
+            held[path] = fd, holds + 1
+            return path
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            return None
+        deadline = time.monotonic() + COMPILE_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    os.close(fd)
+                    return None
+                time.sleep(0.05)
+        held[path] = fd, 1
+        return path
+
+    def unlock(path: str) -> None:
+        fd, holds = held.pop(path)
+        if holds > 1:
+            held[path] = fd, holds - 1
+        else:
+            os.close(fd)  # releases the lock
+
+    def load_overload(self, sig, target_context):
+        found = load(self, sig, target_context)
+        if found is not None or not Path(self._py_func.__code__.co_filename).resolve().is_relative_to(_ROOT):
+            return found
+        path = lock(self, sig, target_context)
+        if path is None:
+            return None
+        found = load(self, sig, target_context)  # saved by the process that held the lock
+        if found is not None:
+            unlock(path)
+            return found
+        self._ludica_locked = getattr(self, "_ludica_locked", {})
+        self._ludica_locked[sig] = path  # held while numba compiles, until save_overload
+        return None
+
+    def save_overload(self, sig, data):
+        try:
+            save(self, sig, data)
+        finally:
+            path = getattr(self, "_ludica_locked", {}).pop(sig, None)
+            if path is not None:
+                unlock(path)
+
+    compile_ = Dispatcher.compile
+
+    def compile(self, sig):
+        try:
+            return compile_(self, sig)
+        finally:  # a compile that raised never saved: the lock goes now, not when the process ends
+            path = getattr(self._cache, "_ludica_locked", {}).pop(sig, None)
+            if path is not None:
+                unlock(path)
+
+    load_overload.ludica = True  # type: ignore[attr-defined]
+    caching.Cache.load_overload = load_overload
+    caching.Cache.save_overload = save_overload
+    Dispatcher.compile = compile
+
+
 _install()
 _install_closure_key()
+_install_compile_lock()
 
 
 def cache_use() -> str:

@@ -263,11 +263,49 @@ class Run:
                 "public share": round(public / len(valid), 4) if valid else None}
 
 
+def _compile_for_screening(base: A.Stage, part: str) -> None:
+    from .. import compiler
+
+    game = compiler.compile(base.without_information())
+    if part == "games":
+        game.games(1, 0, ("random", "random"), 8)
+    else:
+        game.solve(1)
+
+
+def _prefetch(spec: Spec, jobs: int) -> list:
+    """Processes that compile the kernels every variant's screening calls, the games between
+    policies and the solver (compiler/matches.py, solve.py: 20 s and 6 s of a fresh clone's draw,
+    issue 34), while this process sets the public stages aside and scores the base: the screening
+    workers, forked after that, wait for them (compiler/jit.py's lock) and load them, where each
+    compiled both itself, at once. Nothing to do once they are in numba's cache; none for fresh
+    draws (their first candidates have other forms to compile) or unscreened ones."""
+    if jobs < 2 or spec.base is None or not spec.filters.enabled:
+        return []
+    parts = ["games"] + (["solve"] if spec.filters.solve_positions else [])
+    helpers = [get_context("fork").Process(target=_compile_for_screening, args=(spec.base, part), daemon=True,
+                                           name=f"compile {part}") for part in parts]
+    for helper in helpers:
+        helper.start()
+    return helpers
+
+
 def run(spec: Spec, n: int, *, jobs: int = 0, exclude: Sequence[Path] = (), max_candidates: int | None = None,
         progress: Callable[[Candidate, int], None] | None = None) -> Run:
     """Draw and screen candidates until `n` are accepted (or `max_candidates` were judged)."""
-    started = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1
+    helpers = _prefetch(spec, jobs)
+    try:
+        return _run(spec, n, jobs, exclude, max_candidates, progress)
+    finally:
+        for helper in helpers:  # one still compiling what no candidate needed would take a core from what follows
+            helper.terminate()
+            helper.join()
+
+
+def _run(spec: Spec, n: int, jobs: int, exclude: Sequence[Path], max_candidates: int | None,
+         progress: Callable[[Candidate, int], None] | None) -> Run:
+    started = time.perf_counter()
     raw = not spec.filters.enabled
     known = Known() if raw else known_stages(spec, list(exclude))  # fixed for the run: the workers check it
     # the base's score, once, before the workers start (they are given it)

@@ -23,6 +23,7 @@ import pkgutil
 import shutil
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -95,6 +96,32 @@ def toy(tmp_path) -> Toy:
     first = toy.run()
     assert first == {"values": FIRST_VALUES, "compiled": EVERY_KERNEL}
     return toy
+
+
+def test_processes_that_start_together_compile_each_kernel_once(tmp_path):
+    """Two fresh processes call every kernel at the same instant (a barrier after their imports): one
+    compiles each kernel and the other waits for it and loads it (numba alone compiled every kernel
+    in both: the sampler's screening workers, pytest's workers and a prefetch did twice the work)."""
+    toy = Toy(tmp_path)
+    go = tmp_path / "go"
+    barrier = (f"import os, sys, time\nopen(sys.argv[1], 'w').close()\n"
+               f"while not os.path.exists({str(go)!r}):\n    time.sleep(0.002)\n")
+    imports, calls = _RUN.split("values =")
+    script = imports + barrier + "values =" + calls
+    both = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path / f"ready{k}")], env=toy.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(2)]
+    while not all((tmp_path / f"ready{k}").exists() for k in range(2)):
+        assert all(p.poll() is None for p in both), [p.communicate() for p in both]
+        time.sleep(0.002)
+    go.touch()
+    results = []
+    for p in both:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        results.append(json.loads(out.splitlines()[-1]))
+    assert all(r["values"] == FIRST_VALUES for r in results)
+    compiled = results[0]["compiled"] + results[1]["compiled"]
+    assert sorted(compiled) == EVERY_KERNEL, results
 
 
 def test_an_unchanged_package_loads_every_kernel(toy):

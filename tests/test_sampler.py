@@ -6,7 +6,10 @@ from __future__ import annotations
 import filecmp
 import json
 import math
+import os
 import statistics
+import subprocess
+import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -659,6 +662,61 @@ def test_a_draw_sets_the_public_stages_aside_without_playing_them(monkeypatch):
     other = replace(spec, filters=replace(spec.filters, random_games=128))
     assert set(sample.known_stages(other, []).prints).isdisjoint(known.prints)
     assert len(played) == len(shipped) + 1  # the base (a bundled stage) too
+
+
+def test_a_draw_on_several_cores_compiles_the_screenings_kernels_beside_its_first_work(monkeypatch):
+    """The games between policies and the solver (20 s and 6 s cold) compile in helpers while the
+    draw sets the public stages aside and scores the base; not on one core, not for fresh draws (no
+    base to compile them on), nor unscreened ones, nor the solver when it is off."""
+    from ludica.sampler import sample
+
+    started = []
+    monkeypatch.setattr(sample, "_compile_for_screening", lambda base, part: started.append(part))
+    spec = sampler.Spec(1, OTHELLO, family="arena")
+    helpers = sample._prefetch(spec, 2)
+    for helper in helpers:
+        helper.join()
+    assert [h.name for h in helpers] == ["compile games", "compile solve"] and all(h.exitcode == 0 for h in helpers)
+    assert sample._prefetch(spec, 1) == [] and sample._prefetch(replace(spec, base=None), 2) == []
+    assert sample._prefetch(replace(spec, filters=sampler.NO_FILTERS), 2) == []
+    unsolved = replace(spec, filters=replace(spec.filters, solve_positions=0))
+    assert [h.name for h in sample._prefetch(unsolved, 2) if not h.join()] == ["compile games"]
+    assert sorted(started) == []  # in the helpers, not here
+
+
+@pytest.mark.slow
+def test_a_cold_draw_compiles_each_kernel_in_one_process(tmp_path):
+    """From an empty numba cache, `ludica sample` on 2 cores: the screening workers compiled the
+    games and the solver each, at once (issue 34); every kernel is now compiled by one process (an
+    inlined helper is compiled inside each kernel that calls it: not counted)."""
+    listener = textwrap.dedent("""
+        import os, sys
+        from numba.core import event
+        class Compiled(event.Listener):
+            def on_start(self, ev):
+                pass
+            def on_end(self, ev):  # a kernel of ludica's (an inlined one compiles inside each caller)
+                d = ev.data["dispatcher"]
+                f = d.py_func
+                if not f.__module__.startswith("ludica.compiler") or d.targetoptions.get("inline") == "always":
+                    return
+                closed = [getattr(c.cell_contents, "__module__", "") + "." + getattr(c.cell_contents, "__name__", "")
+                          for c in f.__closure__ or ()]  # which closure: the kernels it closes over
+                with open(os.path.join(sys.argv[1], "compiled"), "a") as out:
+                    out.write(f"{os.getpid()} {f.__module__}.{f.__qualname__}{closed} {ev.data['args']}" + chr(10))
+        event.register("numba:compile", Compiled())
+        from ludica.cli import main
+        sys.exit(main(["sample", "--base", "small-board-6x6", "-n", "2", "--seed", "3", "--jobs", "2",
+                       "--out", os.path.join(sys.argv[1], "set")]))
+    """)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-c", listener, str(tmp_path)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = (tmp_path / "compiled").read_text().splitlines()
+    kernels = [line.split(" ", 1)[1] for line in lines]
+    assert any("matches.games" in k for k in kernels) and any("retrograde" in k for k in kernels)
+    twice = sorted({line for line in lines if kernels.count(line.split(" ", 1)[1]) > 1})
+    assert not twice, twice
 
 
 def test_raw_prior_draws_are_valid_stages():
