@@ -1173,7 +1173,7 @@ def test_unseen_stages_sent_to_an_endpoint_off_the_machine_are_said_in_the_run_a
     (tmp_path / "standin.model").write_text('model = "standin-model"\n')
     specs = [resolve(str(tmp_path / "standin.model")), resolve("random")]
     public = stageset.public([stages.path("tic-tac-toe")])
-    unseen = [replace(s, role="unseen") for s in stageset.public([stages.path("c-squares-occlusion-agnostic")])]
+    unseen = [replace(s, role="unseen") for s in stageset.public([stages.path("misere-tic-tac-toe")])]
     warning = "the unseen set was sent to endpoint standin ({}), off this machine: treat it as public from now on"
 
     def evaluation(out: str, stages_: list, off: bool):

@@ -58,7 +58,7 @@ def folders(tmp_path_factory) -> dict[str, Path]:
     _ludica("sample", "--base", "standard-8x8", "-n", "8", "--seed", "3", "--filters", "none", "--jobs", "1",
             "--out", str(root / "variants"))
     _ludica("evaluate", *map(str, files), "--stage", "tic-tac-toe", "--unseen", str(root / "unseen"), "--in-process",
-            "--analysis-time", "0.2", "--game-time", "1", "--resamples", "20", "--reference-games", "1",
+            "--analysis-time", "0.2", "--game-time", "0.2", "--resamples", "20", "--reference-games", "1",
             "--out", str(root / "run"))
     return {"run": root / "run", "unseen": root / "unseen", "variants": root / "variants"}
 
