@@ -58,6 +58,7 @@ from pathlib import Path
 
 from numba import njit, types
 from numba.core import caching
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import FunctionPass, register_pass
@@ -135,20 +136,28 @@ def _imported_from(path: Path, node: ast.ImportFrom) -> set[Path]:
 
 # An import statement at the start of a line (indented or not, parenthesised or not): parsing only
 # these, not the whole module, is 70 times faster, and every process that imports the compiler
-# (each sandboxed worker) reads every module (issue 34). A match that is not a statement (a line of
-# a docstring) makes the module parsed whole; tests/test_jit_cache.py holds every compiler module
-# to the same imports both ways.
+# (each sandboxed worker) reads every module (issue 34). A miss would leave a dependency out, and a
+# kernel's stale machine code in: so a module with an import these lines do not read whole (after
+# `;` or `:` on one line, `from.x`, `from .import x`, a backslash continuation), or with a match
+# that is not one import statement (a line of a docstring), is parsed whole. tests/test_jit_cache.py
+# holds every compiler module to the same imports both ways, and to no whole parse.
 _IMPORT_LINE = re.compile(rb"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+import[ \t]*(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)",
                           re.MULTILINE)
+_UNREAD = re.compile(rb"[;:][ \t]*(?:from[ \t]+\.*[\w.]*[ \t]*import\b|import[ \t]+[\w.]+)"
+                     rb"|^[ \t]*from(?:\.|[ \t]+\.+import)|^[ \t]*(?:from|import)\b[^\n]*\\$", re.MULTILINE)
 
 
 def import_statements(source: bytes, name: str) -> list[ast.stmt]:
-    """The module's import statements, found line by line; the whole module parsed if a match is
-    not one."""
-    try:
-        return [ast.parse(m.group().strip(), name).body[0] for m in _IMPORT_LINE.finditer(source)]
-    except SyntaxError:
-        return [node for node in ast.walk(ast.parse(source, name)) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    """The module's import statements, found line by line; the whole module parsed if they may not
+    all be found so."""
+    if not _UNREAD.search(source):
+        try:
+            found = [ast.parse(m.group().strip(), name).body for m in _IMPORT_LINE.finditer(source)]
+            if all(len(body) == 1 and isinstance(body[0], (ast.Import, ast.ImportFrom)) for body in found):
+                return [body[0] for body in found]
+        except SyntaxError:
+            pass
+    return [node for node in ast.walk(ast.parse(source, name)) if isinstance(node, (ast.Import, ast.ImportFrom))]
 
 
 @cache  # each module is read once per process (every dependency closure that holds it asks again)
@@ -251,6 +260,22 @@ def _install_closure_key() -> None:
 COMPILE_WAIT = 300.0
 
 
+def _wait_for(fd: int) -> bool:
+    """An exclusive lock on the open file `fd`, waited for up to COMPILE_WAIT; False if it could not
+    be had (a file system without locks, such as some network ones, answers at once)."""
+    deadline = time.monotonic() + COMPILE_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:  # another process holds it
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        except OSError:
+            return False
+
+
 def _install_compile_lock() -> None:
     """One process compiles a kernel, others wait and load it. Processes that start together
     (the sampler's screening workers, pytest's workers, a prefetch beside a draw) each compiled
@@ -280,16 +305,9 @@ def _install_compile_lock() -> None:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError:
             return None
-        deadline = time.monotonic() + COMPILE_WAIT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    os.close(fd)
-                    return None
-                time.sleep(0.05)
+        if not _wait_for(fd):
+            os.close(fd)
+            return None
         held[path] = fd, 1
         return path
 
@@ -317,8 +335,18 @@ def _install_compile_lock() -> None:
 
     def save_overload(self, sig, data):
         try:
-            save(self, sig, data)
+            # numba reads the index, adds the entry and writes it back: two processes saving two
+            # entries of one index (the closures of a factory) would each drop the other's, or name
+            # the same data file; so the whole save holds the index's own lock (it compiles nothing)
+            fd = os.open(self._cache_file._index_path + ".lock", os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            fd = None
+        try:
+            if fd is None or _wait_for(fd):
+                save(self, sig, data)
         finally:
+            if fd is not None:
+                os.close(fd)
             path = getattr(self, "_ludica_locked", {}).pop(sig, None)
             if path is not None:
                 unlock(path)
@@ -326,12 +354,13 @@ def _install_compile_lock() -> None:
     compile_ = Dispatcher.compile
 
     def compile(self, sig):
-        try:
-            return compile_(self, sig)
-        finally:  # a compile that raised never saved: the lock goes now, not when the process ends
-            path = getattr(self._cache, "_ludica_locked", {}).pop(sig, None)
-            if path is not None:
-                unlock(path)
+        with global_compiler_lock:  # (numba's, taken again inside: the cleanup below is under it too)
+            try:
+                return compile_(self, sig)
+            finally:  # a compile that raised never saved: the lock goes now, not when the process ends
+                path = getattr(self._cache, "_ludica_locked", {}).pop(sig, None)
+                if path is not None:
+                    unlock(path)
 
     load_overload.ludica = True  # type: ignore[attr-defined]
     caching.Cache.load_overload = load_overload

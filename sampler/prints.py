@@ -7,7 +7,7 @@ step, the placement and piece families...) in the process that draws, before a c
 screened: 18 s of a fresh clone's first `ludica evaluate`, whose Othello variants need none of
 them. A fingerprint is a function of the stage's game and of the filters' random games only, so the
 bundled stages' are kept in bundled_prints.json, keyed on the digest of each stage's canonical text
-with the settings of its random games: a stage and settings the table has take their fingerprint
+with the settings of its random games and a digest of the code that plays them: a stage and settings the table has take their fingerprint
 from it (the base of a draw too, when it is a bundled stage as it is); any other is screened.
 
 tests/test_sampler.py plays every bundled stage again and holds the table to what it plays. After a
@@ -26,7 +26,8 @@ from pathlib import Path
 from .. import stages as bundled_stages
 from ..gdl import ast as A
 from ..gdl import format as canonical, load
-from . import cost, screen
+from .. import compiler
+from . import cost, screen, symmetry
 
 TABLE = Path(__file__).with_name("bundled_prints.json")
 
@@ -36,11 +37,26 @@ def digest(stage: A.Stage) -> str:
     return hashlib.sha256(canonical(stage).encode()).hexdigest()
 
 
+# the code a fingerprint's random games run: the compiler, and the sampler's modules that play and
+# hash them
+_ENGINE = sorted(Path(compiler.__path__[0]).rglob("*.py")) + [Path(str(m.__file__)) for m in (cost, screen, symmetry)]
+
+
+@cache
+def engine() -> str:
+    """The digest of the code that plays and hashes a fingerprint's games: after any edit to it the
+    table's fingerprints are played again (and the test names the script to write them)."""
+    h = hashlib.sha256()
+    for file in _ENGINE:
+        h.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return h.hexdigest()[:32]
+
+
 def settings(stage: A.Stage, filters: screen.Filters) -> dict:
-    """What a fingerprint's random games depend on besides the stage: their number, their cap and
-    the seed and count of the first of them (cost.py's τ games)."""
+    """What a fingerprint's random games depend on besides the stage: their number, their cap, the
+    seed and count of the first of them (cost.py's τ games), and the code that plays them."""
     return {"random_games": filters.random_games, "max_plies": filters.cap(stage), "tau_games": cost.TAU_GAMES,
-            "tau_seed": cost.TAU_SEED}
+            "tau_seed": cost.TAU_SEED, "engine": engine()}
 
 
 @cache

@@ -266,11 +266,14 @@ class Run:
 def _compile_for_screening(base: A.Stage, part: str) -> None:
     from .. import compiler
 
-    game = compiler.compile(base.without_information())
-    if part == "games":
-        game.games(1, 0, ("random", "random"), 8)
-    else:
-        game.solve(1)
+    try:
+        game = compiler.compile(base.without_information())
+        if part == "games":
+            game.games(1, 0, ("random", "random"), 8)
+        else:
+            game.solve(1)
+    except Exception:
+        pass  # a base that cannot be played so (dice: no solver) is the draw's to say, not a helper's
 
 
 def _prefetch(spec: Spec, jobs: int) -> list:
@@ -298,8 +301,7 @@ def run(spec: Spec, n: int, *, jobs: int = 0, exclude: Sequence[Path] = (), max_
     try:
         return _run(spec, n, jobs, exclude, max_candidates, progress)
     finally:
-        for helper in helpers:  # one still compiling what no candidate needed would take a core from what follows
-            helper.terminate()
+        for helper in helpers:  # waited for, not killed: numba writes a cache entry in two files
             helper.join()
 
 

@@ -218,6 +218,67 @@ def test_a_line_of_prose_that_reads_as_an_import_makes_the_module_parsed_whole()
     assert [ast.dump(n) for n in jit.import_statements(source, "m.py")] == [ast.dump(ast.parse("from . import codes").body[0])]
 
 
+@pytest.mark.parametrize("source", [
+    "import numpy as np; from . import ends\n", "from .x import (a); from . import y\n",
+    "if TYPE_CHECKING: from . import ends\n", "try: from . import x\nexcept ImportError: pass\n",
+    "from.ends import x\n", "from .import ends\n", "from . \\\n    import ends\n",
+    "from . import jit\nx = 1; import ends\n"])
+def test_an_import_the_lines_cannot_read_whole_makes_the_module_parsed_whole(source):
+    """Found line by line, each of these missed a dependency (a review found them): an edit there
+    would have left a kernel's stale machine code in the cache."""
+    every = [ast.dump(n) for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert sorted(ast.dump(n) for n in jit.import_statements(source.encode(), "m.py")) == sorted(every)
+
+
+def test_a_file_system_without_locks_compiles_at_once(monkeypatch, tmp_path):
+    """flock answering ENOSYS (Lustre, some network file systems) was taken for a lock another
+    process holds: every kernel missed waited COMPILE_WAIT (300 s) before compiling."""
+    import errno
+    import fcntl
+
+    real_flock = fcntl.flock
+
+    def no_locks(fd, how):
+        raise OSError(errno.ENOSYS, "no locks here")
+
+    monkeypatch.setattr(jit.fcntl, "flock", no_locks)
+    fd = os.open(tmp_path / "x.lock", os.O_RDWR | os.O_CREAT)
+    started = time.monotonic()
+    try:
+        assert jit._wait_for(fd) is False and time.monotonic() - started < 1.0
+        monkeypatch.setattr(jit.fcntl, "flock", real_flock)
+        assert jit._wait_for(fd) is True  # and a lock is had where there are locks
+    finally:
+        os.close(fd)
+
+
+def test_a_save_holds_its_index_lock(tmp_path, monkeypatch):
+    """numba saves an entry by reading its index, adding the entry and writing it back: two
+    processes saving two entries of one index (the closures of a factory) lost one, or named one
+    data file twice (a review showed both). The save holds the index's lock throughout."""
+    import fcntl as real
+    from numba.core import caching
+
+    seen = []
+
+    def save(self, sig, data):  # numba's own save, as the hook calls it: is the lock held meanwhile?
+        other = os.open(self._cache_file._index_path + ".lock", os.O_RDWR)
+        try:
+            real.flock(other, real.LOCK_EX | real.LOCK_NB)
+            seen.append("free")
+        except BlockingIOError:
+            seen.append("held")
+        finally:
+            os.close(other)
+
+    monkeypatch.setattr(caching.Cache, "_save_overload", save)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    from ludica.compiler import rng
+    cache = caching.FunctionCache(rng.draw.py_func)
+    cache.save_overload((), None)
+    assert seen == ["held"]
+
+
 def _compiler_modules() -> list[types.ModuleType]:
     names = [m.name for m in pkgutil.walk_packages(ludica.compiler.__path__, "ludica.compiler.")]
     return [ludica.compiler] + [importlib.import_module(name) for name in names]

@@ -662,6 +662,10 @@ def test_a_draw_sets_the_public_stages_aside_without_playing_them(monkeypatch):
     other = replace(spec, filters=replace(spec.filters, random_games=128))
     assert set(sample.known_stages(other, []).prints).isdisjoint(known.prints)
     assert len(played) == len(shipped) + 1  # the base (a bundled stage) too
+    # another engine (an edit to the compiler, say) plays its own games: the table is not trusted
+    monkeypatch.setattr(prints, "engine", lambda: "an edited engine")
+    played.clear()
+    assert set(sample.known_stages(spec, []).prints) == set(known.prints) and len(played) == len(shipped) + 1
 
 
 def test_a_draw_on_several_cores_compiles_the_screenings_kernels_beside_its_first_work(monkeypatch):
