@@ -24,11 +24,12 @@ with warnings.catch_warnings():
 
 from ludica.cli import main
 from ludica.evaluation import outcomes, rate, summarise
-from ludica.runtime import Run
+from ludica.runtime import Run, seatseeds
 from ludica.runtime.records import lock_folder
 from ludica.web import create_app, sort_folders
 
 HERE = Path(__file__).parent
+SECRET = "5eed" * 8  # the run's game secret, 128 bits (the fixture `run`)
 LOCAL = "http://127.0.0.1"
 UNSEEN = {"three-in-a-row-4x4.gdl": 'game "Three in a row, 4x4"\nboard square 4\nplayers x o\nmove place empty\n'
                                     'end line 3: mover wins\nend board-full: draw\n',
@@ -52,6 +53,11 @@ def run(tmp_path_factory) -> Path:
     unseen.mkdir()
     for name, text in UNSEEN.items():
         (unseen / name).write_text(text)
+    # the run's game secret, fixed: the seats' seeds, and so the games of these deterministic agents,
+    # are the same in every run of the suite (a fresh secret once drew 7 games that rate everyone
+    # alike, where a test below needs them not to)
+    (root / "run").mkdir()
+    seatseeds.keep(root / "run", bytes.fromhex(SECRET))
     code, said = _quietly(["evaluate", "--no-builtins", "random", "greedy", str(HERE / "agents" / "last.py"),
                            "--stage", "tic-tac-toe", "--unseen", str(unseen), "--in-process", "--analysis-time", "0.1",
                            "--game-time", "0.5", "--adaptation", "0.5", "--reference-games", "2", "--resamples", "10", "--jobs", "1",
@@ -140,6 +146,7 @@ def test_a_stage_in_progress_weighs_by_its_share_of_its_planned_games(run, tmp_p
     by_games = rate(outcomes(summary.games), summary.agents, resamples=10, seed=seed, equal_stages=False)
     assert [(r.name, r.elo, r.low, r.high) for r in summary.overall.ratings] == \
         [(r.name, r.elo, r.low, r.high) for r in by_games.ratings]
+    assert len({r.elo for r in by_games.ratings}) > 1, "the games rate everyone alike: they tell nothing"
     whole = rate(outcomes(summary.games), summary.agents, resamples=10, seed=seed)
     assert [r.elo for r in whole.ratings] != [r.elo for r in summary.overall.ratings]
 
