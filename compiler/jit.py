@@ -276,6 +276,19 @@ def _wait_for(fd: int) -> bool:
             return False
 
 
+def _exclusive(path: str) -> int | None:
+    """The lock file at `path`, opened and locked (its descriptor: closing it releases the lock), or
+    None where there is no lock to be had (see _wait_for)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        return None
+    if _wait_for(fd):
+        return fd
+    os.close(fd)
+    return None
+
+
 def _install_compile_lock() -> None:
     """One process compiles a kernel, others wait and load it. Processes that start together
     (the sampler's screening workers, pytest's workers, a prefetch beside a draw) each compiled
@@ -301,12 +314,8 @@ def _install_compile_lock() -> None:
             fd, holds = held[path]
             held[path] = fd, holds + 1
             return path
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:
-            return None
-        if not _wait_for(fd):
-            os.close(fd)
+        fd = _exclusive(path)
+        if fd is None:
             return None
         held[path] = fd, 1
         return path
@@ -334,16 +343,13 @@ def _install_compile_lock() -> None:
         return None
 
     def save_overload(self, sig, data):
+        # numba reads the index, adds the entry and writes it back: two processes saving two entries
+        # of one index (the closures of a factory) would each drop the other's, or name the same data
+        # file; so the whole save holds the index's own lock (it compiles nothing). Where no lock can
+        # be had, it saves all the same, as numba alone did.
+        fd = _exclusive(self._cache_file._index_path + ".lock")
         try:
-            # numba reads the index, adds the entry and writes it back: two processes saving two
-            # entries of one index (the closures of a factory) would each drop the other's, or name
-            # the same data file; so the whole save holds the index's own lock (it compiles nothing)
-            fd = os.open(self._cache_file._index_path + ".lock", os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:
-            fd = None
-        try:
-            if fd is None or _wait_for(fd):
-                save(self, sig, data)
+            save(self, sig, data)
         finally:
             if fd is not None:
                 os.close(fd)

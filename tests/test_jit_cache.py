@@ -256,15 +256,17 @@ def test_a_save_holds_its_index_lock(tmp_path, monkeypatch):
     """numba saves an entry by reading its index, adding the entry and writing it back: two
     processes saving two entries of one index (the closures of a factory) lost one, or named one
     data file twice (a review showed both). The save holds the index's lock throughout."""
-    import fcntl as real
+    import errno
+    import fcntl
     from numba.core import caching
 
     seen = []
+    real_flock = fcntl.flock
 
     def save(self, sig, data):  # numba's own save, as the hook calls it: is the lock held meanwhile?
         other = os.open(self._cache_file._index_path + ".lock", os.O_RDWR)
         try:
-            real.flock(other, real.LOCK_EX | real.LOCK_NB)
+            real_flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
             seen.append("free")
         except BlockingIOError:
             seen.append("held")
@@ -277,6 +279,15 @@ def test_a_save_holds_its_index_lock(tmp_path, monkeypatch):
     cache = caching.FunctionCache(rng.draw.py_func)
     cache.save_overload((), None)
     assert seen == ["held"]
+    # where no lock can be had (flock answering ENOSYS), the entry is saved all the same, unlocked
+    # (it was not saved at all: every process compiled every kernel again)
+
+    def no_locks(fd, how):
+        raise OSError(errno.ENOSYS, "no locks here")
+
+    monkeypatch.setattr(jit.fcntl, "flock", no_locks)
+    cache.save_overload((), None)
+    assert seen == ["held", "free"]
 
 
 def _compiler_modules() -> list[types.ModuleType]:
