@@ -238,6 +238,12 @@ def _closed_over(value):
     return "value", repr(value)
 
 
+def _of_compiler(func) -> bool:
+    """Whether a Python function is written in the compiler's files (numba's own, and the user's,
+    are left to numba)."""
+    return Path(func.__code__.co_filename).resolve().is_relative_to(_ROOT)
+
+
 def _install_closure_key() -> None:
     numbas_own = caching.Cache._index_key
     if getattr(numbas_own, "ludica", False):
@@ -245,7 +251,7 @@ def _install_closure_key() -> None:
 
     def index_key(self, sig, codegen):
         func = self._py_func
-        if func.__closure__ is None or not Path(func.__code__.co_filename).resolve().is_relative_to(_ROOT):
+        if func.__closure__ is None or not _of_compiler(func):
             return numbas_own(self, sig, codegen)
         closed = repr(tuple(_closed_over(cell.cell_contents) for cell in func.__closure__)).encode()
         digest = hashlib.sha256
@@ -327,9 +333,15 @@ def _install_compile_lock() -> None:
         else:
             os.close(fd)  # releases the lock
 
+    def release(cache, sig) -> None:
+        """The entry lock this process took for `sig` when it missed it, if it holds one."""
+        path = getattr(cache, "_ludica_locked", {}).pop(sig, None)
+        if path is not None:
+            unlock(path)
+
     def load_overload(self, sig, target_context):
         found = load(self, sig, target_context)
-        if found is not None or not Path(self._py_func.__code__.co_filename).resolve().is_relative_to(_ROOT):
+        if found is not None or not _of_compiler(self._py_func):
             return found
         path = lock(self, sig, target_context)
         if path is None:
@@ -353,9 +365,7 @@ def _install_compile_lock() -> None:
         finally:
             if fd is not None:
                 os.close(fd)
-            path = getattr(self, "_ludica_locked", {}).pop(sig, None)
-            if path is not None:
-                unlock(path)
+            release(self, sig)
 
     compile_ = Dispatcher.compile
 
@@ -364,9 +374,7 @@ def _install_compile_lock() -> None:
             try:
                 return compile_(self, sig)
             finally:  # a compile that raised never saved: the lock goes now, not when the process ends
-                path = getattr(self._cache, "_ludica_locked", {}).pop(sig, None)
-                if path is not None:
-                    unlock(path)
+                release(self._cache, sig)
 
     load_overload.ludica = True  # type: ignore[attr-defined]
     caching.Cache.load_overload = load_overload

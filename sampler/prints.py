@@ -6,12 +6,13 @@ stages plays their random games, and so compiled the kernels of every form they 
 step, the placement and piece families...) in the process that draws, before a candidate was
 screened: 18 s of a fresh clone's first `ludica evaluate`, whose Othello variants need none of
 them. A fingerprint is a function of the stage's game and of the filters' random games only, so the
-bundled stages' are kept in bundled_prints.json, keyed on the digest of each stage's canonical text
-with the settings of its random games and a digest of the code that plays them: a stage and settings the table has take their fingerprint
-from it (the base of a draw too, when it is a bundled stage as it is); any other is screened.
+bundled stages' are kept in bundled_prints.json, keyed on the digest of each stage's canonical text,
+with the settings of its random games and a digest of the code that plays them: a stage and
+settings the table has take their fingerprint from it (the base of a draw too, when it is a
+bundled stage as it is); any other is screened.
 
 tests/test_sampler.py plays every bundled stage again and holds the table to what it plays. After a
-change to a bundled stage or to the engine's random games, write it again:
+change to a bundled stage or to the code that plays them, write it again:
 
     scripts/bundled-prints
 """
@@ -37,17 +38,14 @@ def digest(stage: A.Stage) -> str:
     return hashlib.sha256(canonical(stage).encode()).hexdigest()
 
 
-# the code a fingerprint's random games run: the compiler, and the sampler's modules that play and
-# hash them
-_ENGINE = sorted(Path(compiler.__path__[0]).rglob("*.py")) + [Path(str(m.__file__)) for m in (cost, screen, symmetry)]
-
-
 @cache
 def engine() -> str:
-    """The digest of the code that plays and hashes a fingerprint's games: after any edit to it the
-    table's fingerprints are played again (and the test names the script to write them)."""
+    """The digest of the code that plays and hashes a fingerprint's games (the compiler, and the
+    sampler's modules that play and hash them): after any edit to it the table's fingerprints are
+    played again (and the test names the script to write them)."""
+    files = sorted(Path(compiler.__path__[0]).rglob("*.py")) + [Path(str(m.__file__)) for m in (cost, screen, symmetry)]
     h = hashlib.sha256()
-    for file in _ENGINE:
+    for file in files:
         h.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
     return h.hexdigest()[:32]
 

@@ -638,11 +638,12 @@ def test_the_shipped_fingerprints_are_what_the_bundled_stages_play():
     """sampler/bundled_prints.json holds every bundled stage's fingerprint under the default filters:
     a draw sets the public stages aside with them without playing (and compiling) them. Out of date
     (a bundled stage or the engine's random games changed): run scripts/bundled-prints."""
+    from ludica import stages
     from ludica.sampler import prints
 
     shipped = json.loads(prints.TABLE.read_text())
     assert shipped == prints.table(), "sampler/bundled_prints.json is out of date: run scripts/bundled-prints"
-    assert len(shipped) == len(__import__("ludica.stages").stages.bundled())
+    assert len(shipped) == len(stages.bundled())
 
 
 def test_a_draw_sets_the_public_stages_aside_without_playing_them(monkeypatch):
